@@ -1,0 +1,238 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/*
+ * The paper's table on the nine-city topology: for each schedule of rotating
+ * cliques (pairs, regional, triangles, all-to-all), without FPGA memory and
+ * with 32 GB, whether a round time exists, the round time T, the average
+ * lifetime disagreement A and the objective J = T x A, with what binds T;
+ * then the comparison with synchronous SGD.
+ *
+ *   ./ns3 run nine-city-cliques
+ *   ./ns3 run nine-city-cliques -- --hbmGB=0,8,32 --multicast=false
+ *   ./ns3 run nine-city-cliques -- --topology=my.json --scheduleFile=s.json --output=t.csv
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/wan-training-module.h"
+
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("NineCityCliques");
+
+namespace
+{
+
+/// Parses "a,b,c" into numbers; `what` names the option in errors.
+std::vector<double>
+ParseList(const std::string& text, const std::string& what)
+{
+    std::vector<double> values;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        std::size_t used = 0;
+        double v = 0;
+        try
+        {
+            v = std::stod(item, &used);
+        }
+        catch (const std::exception&)
+        {
+            used = 0;
+        }
+        if (used == 0 || used != item.size())
+        {
+            throw std::invalid_argument(what + ": '" + item + "' is not a number");
+        }
+        values.push_back(v);
+    }
+    if (values.empty())
+    {
+        throw std::invalid_argument(what + " is empty");
+    }
+    return values;
+}
+
+/// Parses one number given as text; "" keeps the default.
+std::optional<double>
+ParseOptional(const std::string& text, const std::string& what)
+{
+    if (text.empty())
+    {
+        return std::nullopt;
+    }
+    auto values = ParseList(text, what);
+    if (values.size() != 1)
+    {
+        throw std::invalid_argument(what + " takes one number");
+    }
+    return values[0];
+}
+
+int
+Run(int argc, char* argv[])
+{
+    std::string topologyFile;
+    std::string schedules = "all";
+    std::string scheduleFile;
+    double payloadBytes = 1e9;
+    std::string accessGbps;
+    std::string coreGbps;
+    bool multicast = true;
+    bool aggregation = true;
+    std::string hbmGB = "0,32";
+    double computeMs = 250;
+    double stalenessMs = 1000;
+    bool includeNewborn = true;
+    bool normalise = true;
+    double forgetting = 1.0;
+    std::string target;
+    std::string output;
+
+    CommandLine cmd(__FILE__);
+    cmd.Usage("Plans rotating-clique schedules on a WAN and prints the paper's table.");
+    cmd.AddValue("topology",
+                 "Topology file (.json, or a folder with cities.csv and core-links.csv); "
+                 "empty: the embedded nine-city topology",
+                 topologyFile);
+    cmd.AddValue("schedule",
+                 "Built-in schedules to compare: all, or a comma list of pairs, regional, "
+                 "triangles, all-to-all",
+                 schedules);
+    cmd.AddValue("scheduleFile", "A schedule file (JSON) to compare as well", scheduleFile);
+    cmd.AddValue("payload", "Model state D sent per island and round, bytes", payloadBytes);
+    cmd.AddValue("accessGbps",
+                 "Access rate of every island, Gbps (empty: the topology's)",
+                 accessGbps);
+    cmd.AddValue("coreGbps", "Capacity of every core link, Gbps (empty: the topology's)", coreGbps);
+    cmd.AddValue("multicast", "Replicate inside the network (false: unicast copies)", multicast);
+    cmd.AddValue("aggregation", "Sum inbound streams on the edge FPGA", aggregation);
+    cmd.AddValue("hbmGB", "FPGA memory sizes to compare, GB (comma list)", hbmGB);
+    cmd.AddValue("computeMs", "Compute time per training step, ms (synchronous SGD)", computeMs);
+    cmd.AddValue("stalenessMs",
+                 "Staleness tolerated, ms (synchronous SGD comparison)",
+                 stalenessMs);
+    cmd.AddValue("h0", "Count the newborn term h = 0 in A", includeNewborn);
+    cmd.AddValue("normalise", "Normalise each generation's error to 1 at birth", normalise);
+    cmd.AddValue("forgetting", "Forgetting discount rho in (0, 1]", forgetting);
+    cmd.AddValue("target", "Target shares pi (comma list summing to 1; empty: uniform)", target);
+    cmd.AddValue("output", "Write the table to this file (.json or .csv)", output);
+    cmd.Parse(argc, argv);
+
+    ScheduleComparisonHelper helper;
+    if (!topologyFile.empty())
+    {
+        helper.SetTopology(WanTopology::LoadFile(topologyFile));
+    }
+    const auto& topo = helper.GetTopology();
+
+    PlannerConfig config;
+    config.payloadBytes = payloadBytes;
+    config.multicast = multicast;
+    config.aggregation = aggregation;
+    if (auto a = ParseOptional(accessGbps, "accessGbps"))
+    {
+        config.accessBps = *a * 1e9;
+    }
+    if (auto c = ParseOptional(coreGbps, "coreGbps"))
+    {
+        config.coreCapacityBps = *c * 1e9;
+    }
+    helper.SetPlannerConfig(config);
+
+    MixingOptions mixing;
+    mixing.includeNewborn = includeNewborn;
+    mixing.normalise = normalise;
+    mixing.forgetting = forgetting;
+    if (!target.empty())
+    {
+        mixing.target = ParseList(target, "target");
+    }
+    helper.SetMixingOptions(mixing);
+
+    std::vector<CliqueSchedule> chosen;
+    if (schedules == "all")
+    {
+        chosen = helper.GetSchedules();
+    }
+    else if (!schedules.empty())
+    {
+        std::stringstream in(schedules);
+        std::string name;
+        while (std::getline(in, name, ','))
+        {
+            chosen.push_back(CliqueSchedule::Builtin(name, topo));
+        }
+    }
+    if (!scheduleFile.empty())
+    {
+        chosen.push_back(CliqueSchedule::LoadFile(scheduleFile, topo));
+    }
+    if (chosen.empty())
+    {
+        throw std::invalid_argument("no schedule to compare");
+    }
+    helper.SetSchedules(chosen);
+
+    std::vector<double> hbmBytes;
+    for (double gb : ParseList(hbmGB, "hbmGB"))
+    {
+        if (!(gb >= 0))
+        {
+            throw std::invalid_argument("hbmGB: FPGA memory must be zero or positive (got " +
+                                        std::to_string(gb) + ")");
+        }
+        hbmBytes.push_back(gb * 1e9);
+    }
+    if (!(computeMs > 0))
+    {
+        throw std::invalid_argument("computeMs must be positive");
+    }
+    if (!(stalenessMs >= 0))
+    {
+        throw std::invalid_argument("stalenessMs must be zero or positive");
+    }
+
+    auto rows = helper.Compare(hbmBytes);
+    auto sync = helper.CompareSynchronous(computeMs / 1e3, stalenessMs / 1e3);
+
+    std::cout << "Topology: " << topo.GetNCities() << " islands, " << topo.GetLinks().size()
+              << " core links; D = " << payloadBytes / 1e9 << " GB, multicast "
+              << (multicast ? "on" : "off") << ", FPGA aggregation " << (aggregation ? "on" : "off")
+              << "\n";
+    for (const auto& s : helper.GetSchedules())
+    {
+        std::cout << "  " << s.GetName() << ": " << s.ToString(topo) << "\n";
+    }
+    std::cout << "\n" << helper.FormatTable(rows, sync);
+    if (!output.empty())
+    {
+        helper.Write(output, rows, sync);
+        std::cout << "Wrote " << output << "\n";
+    }
+    return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    try
+    {
+        return Run(argc, argv);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "nine-city-cliques: error: " << e.what() << std::endl;
+        return 1;
+    }
+}

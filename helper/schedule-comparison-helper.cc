@@ -1,0 +1,307 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "schedule-comparison-helper.h"
+
+#include "ns3/log.h"
+#include "ns3/staleness-model.h"
+#include "ns3/wan-training-text.h"
+
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScheduleComparisonHelper");
+
+namespace
+{
+
+/// A number for JSON: null when not finite.
+nlohmann::json
+JsonNumber(double x)
+{
+    return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+
+/// Fixed-point text, or "-" when not finite.
+std::string
+Fixed(double x, int digits)
+{
+    if (!std::isfinite(x))
+    {
+        return "-";
+    }
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << x;
+    return s.str();
+}
+
+/// A CSV cell, quoted when it holds a comma or quote.
+std::string
+CsvCell(const std::string& s)
+{
+    if (s.find_first_of(",\"") == std::string::npos)
+    {
+        return s;
+    }
+    std::string q = "\"";
+    for (char c : s)
+    {
+        q += (c == '"') ? std::string("\"\"") : std::string(1, c);
+    }
+    return q + "\"";
+}
+
+} // namespace
+
+ScheduleComparisonHelper::ScheduleComparisonHelper()
+{
+    SetTopology(WanTopology::NineCity());
+}
+
+void
+ScheduleComparisonHelper::SetTopology(const WanTopology& topo)
+{
+    topo.Validate();
+    m_topo = topo;
+    m_schedules.clear();
+    for (const auto& name : CliqueSchedule::BuiltinNames())
+    {
+        m_schedules.push_back(CliqueSchedule::Builtin(name, m_topo));
+    }
+}
+
+const WanTopology&
+ScheduleComparisonHelper::GetTopology() const
+{
+    return m_topo;
+}
+
+void
+ScheduleComparisonHelper::SetPlannerConfig(const PlannerConfig& config)
+{
+    RoundPlanner check(m_topo, config); // validates
+    m_config = config;
+}
+
+const PlannerConfig&
+ScheduleComparisonHelper::GetPlannerConfig() const
+{
+    return m_config;
+}
+
+void
+ScheduleComparisonHelper::SetMixingOptions(const MixingOptions& options)
+{
+    m_mixing = options;
+}
+
+void
+ScheduleComparisonHelper::SetSchedules(const std::vector<CliqueSchedule>& schedules)
+{
+    for (const auto& s : schedules)
+    {
+        s.Validate(m_topo);
+    }
+    m_schedules = schedules;
+}
+
+const std::vector<CliqueSchedule>&
+ScheduleComparisonHelper::GetSchedules() const
+{
+    return m_schedules;
+}
+
+std::vector<ScheduleComparisonRow>
+ScheduleComparisonHelper::Compare(const std::vector<double>& hbmBytes) const
+{
+    NS_LOG_FUNCTION(this);
+    std::vector<double> area;
+    for (const auto& s : m_schedules)
+    {
+        area.push_back(MixingAnalysis::FromSchedule(s, m_topo.GetNCities(), m_mixing)
+                           .GetAverageDisagreement());
+    }
+    std::vector<ScheduleComparisonRow> rows;
+    for (double hbm : hbmBytes)
+    {
+        PlannerConfig config = m_config;
+        config.hbmBytes = hbm;
+        RoundPlanner planner(m_topo, config);
+        for (size_t k = 0; k < m_schedules.size(); ++k)
+        {
+            const auto& s = m_schedules[k];
+            auto plan = planner.Plan(s);
+            ScheduleComparisonRow row;
+            row.schedule = s.GetName();
+            row.cliques = s.ToString(m_topo);
+            row.period = s.GetNRounds();
+            row.hbmBytes = hbm;
+            row.feasible = plan.feasible;
+            row.reason = plan.reason;
+            row.roundTimeMs = plan.roundTime * 1e3;
+            row.disagreement = area[k];
+            row.objective = row.roundTimeMs * row.disagreement;
+            row.binding = plan.feasible ? plan.binding : plan.reason;
+            for (const auto& r : plan.rounds)
+            {
+                row.peakMemoryBytes = std::max(row.peakMemoryBytes, r.peakMemoryBytes);
+            }
+            rows.push_back(row);
+        }
+    }
+    return rows;
+}
+
+SynchronousComparison
+ScheduleComparisonHelper::CompareSynchronous(double computeSeconds, double stalenessSeconds) const
+{
+    RoundPlanner planner(m_topo, m_config); // applies the rate overrides
+    double exchange =
+        StalenessModel::AllReduceSeconds(planner.GetTopology(), m_config.payloadBytes);
+    StalenessModel model(computeSeconds, exchange);
+    SynchronousComparison c;
+    c.exchangeMs = exchange * 1e3;
+    c.computeMs = computeSeconds * 1e3;
+    c.idleFraction = model.GetIdleFraction();
+    c.stalenessMs = stalenessSeconds * 1e3;
+    c.speedup = model.GetSpeedup(stalenessSeconds);
+    c.fullOverlapStalenessMs = model.GetFullOverlapStaleness() * 1e3;
+    c.maxSpeedup = 1 / (1 - c.idleFraction);
+    return c;
+}
+
+std::string
+ScheduleComparisonHelper::FormatTable(const std::vector<ScheduleComparisonRow>& rows,
+                                      const SynchronousComparison& sync) const
+{
+    std::ostringstream s;
+    s << std::left << std::setw(12) << "schedule" << std::right << std::setw(8) << "HBM GB"
+      << std::setw(10) << "feasible" << std::setw(10) << "T ms" << std::setw(8) << "A"
+      << std::setw(12) << "J ms-err"
+      << "  binding\n";
+    for (const auto& r : rows)
+    {
+        s << std::left << std::setw(12) << r.schedule << std::right << std::setw(8)
+          << wantext::Num(r.hbmBytes / 1e9) << std::setw(10) << (r.feasible ? "yes" : "no")
+          << std::setw(10) << Fixed(r.roundTimeMs, 1) << std::setw(8) << Fixed(r.disagreement, 3)
+          << std::setw(12) << Fixed(r.objective, 0) << "  " << r.binding << "\n";
+    }
+    s << "\nSynchronous SGD (all-reduce every step): exchange " << Fixed(sync.exchangeMs, 0)
+      << " ms, compute " << Fixed(sync.computeMs, 0) << " ms per step -> GPUs idle "
+      << Fixed(100 * sync.idleFraction, 0) << "% of the time.\n"
+      << "Tolerating " << Fixed(sync.stalenessMs, 0)
+      << " ms of staleness: " << Fixed(sync.speedup, 2) << "x faster (full "
+      << Fixed(sync.maxSpeedup, 2) << "x from " << Fixed(sync.fullOverlapStalenessMs, 0)
+      << " ms of staleness).\n";
+    return s.str();
+}
+
+std::string
+ScheduleComparisonHelper::ToCsv(const std::vector<ScheduleComparisonRow>& rows)
+{
+    std::ostringstream s;
+    s << std::setprecision(10);
+    s << "schedule,hbm_gb,feasible,round_time_ms,disagreement,objective_ms_error,"
+         "peak_memory_gb,period,binding,cliques\n";
+    for (const auto& r : rows)
+    {
+        s << CsvCell(r.schedule) << "," << r.hbmBytes / 1e9 << "," << (r.feasible ? 1 : 0) << ",";
+        if (r.feasible)
+        {
+            s << r.roundTimeMs;
+        }
+        s << ",";
+        if (std::isfinite(r.disagreement))
+        {
+            s << r.disagreement;
+        }
+        s << ",";
+        if (r.feasible)
+        {
+            s << r.objective;
+        }
+        s << "," << r.peakMemoryBytes / 1e9 << "," << r.period << "," << CsvCell(r.binding) << ","
+          << CsvCell(r.cliques) << "\n";
+    }
+    return s.str();
+}
+
+std::string
+ScheduleComparisonHelper::ToJson(const std::vector<ScheduleComparisonRow>& rows,
+                                 const SynchronousComparison& sync) const
+{
+    using nlohmann::json;
+    json doc;
+    doc["parameters"] = {
+        {"payload_bytes", m_config.payloadBytes},
+        {"multicast", m_config.multicast},
+        {"aggregation", m_config.aggregation},
+        {"access_gbps_override",
+         m_config.accessBps ? JsonNumber(*m_config.accessBps / 1e9) : nullptr},
+        {"core_gbps_override",
+         m_config.coreCapacityBps ? JsonNumber(*m_config.coreCapacityBps / 1e9) : nullptr},
+        {"islands", m_topo.GetNCities()},
+        {"core_links", m_topo.GetLinks().size()}};
+    doc["rows"] = json::array();
+    for (const auto& r : rows)
+    {
+        doc["rows"].push_back({{"schedule", r.schedule},
+                               {"cliques", r.cliques},
+                               {"period", r.period},
+                               {"hbm_gb", r.hbmBytes / 1e9},
+                               {"feasible", r.feasible},
+                               {"reason", r.reason},
+                               {"round_time_ms", JsonNumber(r.roundTimeMs)},
+                               {"disagreement", JsonNumber(r.disagreement)},
+                               {"objective_ms_error", JsonNumber(r.objective)},
+                               {"peak_memory_gb", r.peakMemoryBytes / 1e9},
+                               {"binding", r.binding}});
+    }
+    doc["synchronous_sgd"] = {{"exchange_ms", sync.exchangeMs},
+                              {"compute_ms", sync.computeMs},
+                              {"idle_fraction", sync.idleFraction},
+                              {"staleness_ms", sync.stalenessMs},
+                              {"speedup", sync.speedup},
+                              {"full_overlap_staleness_ms", sync.fullOverlapStalenessMs},
+                              {"max_speedup", sync.maxSpeedup}};
+    return doc.dump(2);
+}
+
+void
+ScheduleComparisonHelper::Write(const std::string& path,
+                                const std::vector<ScheduleComparisonRow>& rows,
+                                const SynchronousComparison& sync) const
+{
+    auto endsWith = [&path](const std::string& ext) {
+        return path.size() >= ext.size() &&
+               path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+    };
+    std::string text;
+    if (endsWith(".csv"))
+    {
+        text = ToCsv(rows);
+    }
+    else if (endsWith(".json"))
+    {
+        text = ToJson(rows, sync);
+    }
+    else
+    {
+        throw std::invalid_argument("output file '" + path + "' must end in .csv or .json");
+    }
+    std::ofstream out(path);
+    if (!out || !(out << text))
+    {
+        throw std::invalid_argument("cannot write output file '" + path + "'");
+    }
+}
+
+} // namespace ns3

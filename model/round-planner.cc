@@ -1,0 +1,430 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "round-planner.h"
+
+#include "linear-program.h"
+#include "wan-training-text.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoundPlanner");
+
+namespace
+{
+
+/// Formats a rate in Gbps.
+std::string
+Gbps(double bps)
+{
+    return wantext::Num(bps / 1e9) + " Gbps";
+}
+
+/// Formats seconds as milliseconds with two decimals.
+std::string
+Ms(double seconds)
+{
+    std::ostringstream s;
+    s.setf(std::ios::fixed);
+    s.precision(2);
+    s << seconds * 1e3 << " ms";
+    return s.str();
+}
+
+/// Formats bytes as GB.
+std::string
+Gb(double bytes)
+{
+    return wantext::Num(bytes / 1e9) + " GB";
+}
+
+/// "{NYC,LAX}"
+std::string
+CliqueName(const WanTopology& topo, const CliqueSchedule::Clique& c)
+{
+    std::string s = "{";
+    for (size_t i = 0; i < c.size(); ++i)
+    {
+        s += (i > 0 ? "," : "") + topo.GetCity(c[i]).code;
+    }
+    return s + "}";
+}
+
+} // namespace
+
+RoundPlanner::RoundPlanner(const WanTopology& topo, const PlannerConfig& config)
+    : m_topo(topo),
+      m_config(config)
+{
+    if (!std::isfinite(config.payloadBytes) || config.payloadBytes <= 0)
+    {
+        throw std::invalid_argument("payload must be positive (got " +
+                                    wantext::Num(config.payloadBytes) + " bytes)");
+    }
+    if (!(config.hbmBytes >= 0) || std::isinf(config.hbmBytes))
+    {
+        throw std::invalid_argument("FPGA memory must be zero or positive (got " +
+                                    wantext::Num(config.hbmBytes) + " bytes)");
+    }
+    if (config.accessBps)
+    {
+        m_topo.SetAccessRate(*config.accessBps);
+    }
+    if (config.coreCapacityBps)
+    {
+        m_topo.SetCoreCapacity(*config.coreCapacityBps);
+    }
+    m_topo.Validate();
+}
+
+const WanTopology&
+RoundPlanner::GetTopology() const
+{
+    return m_topo;
+}
+
+const PlannerConfig&
+RoundPlanner::GetConfig() const
+{
+    return m_config;
+}
+
+void
+RoundPlanner::AssignRates(RoundPlan& plan) const
+{
+    // Directed hops each clique's streams use, with multiplicity.
+    std::vector<std::vector<WanHop>> cliqueHops(plan.cliques.size());
+    std::map<WanHop, uint32_t> streams;
+    for (size_t c = 0; c < plan.cliques.size(); ++c)
+    {
+        const auto& members = plan.cliques[c].members;
+        if (members.size() < 2)
+        {
+            continue;
+        }
+        for (auto j : members)
+        {
+            std::vector<WanHop> hops;
+            if (m_config.multicast)
+            {
+                hops = m_topo.GetMulticastTree(j, members);
+            }
+            else
+            {
+                for (auto i : members)
+                {
+                    if (i == j)
+                    {
+                        continue;
+                    }
+                    auto path = m_topo.GetPath(j, i);
+                    for (size_t h = 0; h + 1 < path.size(); ++h)
+                    {
+                        hops.emplace_back(path[h], path[h + 1]);
+                    }
+                }
+            }
+            for (const auto& hop : hops)
+            {
+                ++streams[hop];
+                cliqueHops[c].push_back(hop);
+            }
+        }
+    }
+    for (const auto& [hop, n] : streams)
+    {
+        LinkLoad load;
+        load.from = hop.first;
+        load.to = hop.second;
+        load.streams = n;
+        load.capacityBps =
+            m_topo.GetLinks()[m_topo.GetLinkIndex(hop.first, hop.second)].capacityBps;
+        plan.links.push_back(load);
+    }
+
+    for (size_t c = 0; c < plan.cliques.size(); ++c)
+    {
+        auto& cp = plan.cliques[c];
+        const auto k = static_cast<uint32_t>(cp.members.size());
+        if (k < 2)
+        {
+            continue;
+        }
+        double rate = std::numeric_limits<double>::infinity();
+        auto consider = [&rate, &cp](double r, const std::string& why) {
+            if (r < rate * (1 - 1e-12))
+            {
+                rate = r;
+                cp.rateBinding = why;
+            }
+        };
+        const uint32_t copiesOut = m_config.multicast ? 1 : k - 1;
+        const uint32_t streamsIn = m_config.aggregation ? 1 : k - 1;
+        for (auto v : cp.members)
+        {
+            const auto& city = m_topo.GetCity(v);
+            consider(city.egressBps / copiesOut,
+                     "egress " + city.code + " " + Gbps(city.egressBps) +
+                         (copiesOut > 1 ? " / " + std::to_string(copiesOut) + " copies" : ""));
+            consider(city.ingressBps / streamsIn,
+                     "ingress " + city.code + " " + Gbps(city.ingressBps) +
+                         (streamsIn > 1 ? " / " + std::to_string(streamsIn) + " streams" : ""));
+        }
+        auto hops = cliqueHops[c];
+        std::sort(hops.begin(), hops.end());
+        hops.erase(std::unique(hops.begin(), hops.end()), hops.end());
+        for (const auto& hop : hops)
+        {
+            double cap = m_topo.GetLinks()[m_topo.GetLinkIndex(hop.first, hop.second)].capacityBps;
+            uint32_t n = streams[hop];
+            consider(cap / n,
+                     "link " + m_topo.GetCity(hop.first).code + "->" +
+                         m_topo.GetCity(hop.second).code + " " + Gbps(cap) + " / " +
+                         std::to_string(n) + " streams");
+        }
+        cp.rateBps = rate;
+        cp.serialization = m_config.payloadBytes * 8 / rate;
+    }
+}
+
+RoundPlan
+RoundPlanner::PlanRound(const CliqueSchedule::Round& round) const
+{
+    NS_LOG_FUNCTION(this);
+    RoundPlan plan;
+    for (const auto& c : round)
+    {
+        CliquePlan cp;
+        cp.members = c;
+        cp.offsets.assign(c.size(), 0.0);
+        cp.memoryBytes.assign(c.size(), 0.0);
+        plan.cliques.push_back(cp);
+    }
+    AssignRates(plan);
+
+    // The LP works in milliseconds and gigabytes to keep its numbers near 1.
+    const double ms = 1e3;
+    LinearProgram lp;
+    const uint32_t t = lp.AddVariable("T", 0, LinearProgram::kInf, 1);
+    const double memoryGb = m_config.hbmBytes / 1e9;
+    const uint32_t z = lp.AddVariable("maxMemoryGB", 0, memoryGb);
+    std::vector<std::vector<uint32_t>> offset(plan.cliques.size());
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> window(plan.cliques.size());
+    for (size_t c = 0; c < plan.cliques.size(); ++c)
+    {
+        const auto& cp = plan.cliques[c];
+        const auto& m = cp.members;
+        if (m.size() < 2)
+        {
+            continue;
+        }
+        for (auto j : m)
+        {
+            offset[c].push_back(lp.AddVariable("s" + m_topo.GetCity(j).code));
+        }
+        const double gbPerMs = cp.rateBps / 8 / 1e9 / ms;
+        for (size_t ii = 0; ii < m.size(); ++ii)
+        {
+            uint32_t hi = 0;
+            uint32_t lo = 0;
+            if (m_config.aggregation)
+            {
+                hi = lp.AddVariable("hi", -LinearProgram::kInf, LinearProgram::kInf);
+                lo = lp.AddVariable("lo", -LinearProgram::kInf, LinearProgram::kInf);
+                window[c].emplace_back(hi, lo);
+                // r (hi - lo) <= z <= M
+                lp.AddConstraint({{hi, gbPerMs}, {lo, -gbPerMs}, {z, -1}}, -LinearProgram::kInf, 0);
+            }
+            for (size_t jj = 0; jj < m.size(); ++jj)
+            {
+                if (ii == jj)
+                {
+                    continue;
+                }
+                double l = m_topo.GetPathDelay(m[jj], m[ii]) * ms;
+                // T >= s_j + l_ji + tau
+                lp.AddConstraint({{t, 1}, {offset[c][jj], -1}},
+                                 l + cp.serialization * ms,
+                                 LinearProgram::kInf);
+                if (m_config.aggregation)
+                {
+                    // lo_i <= s_j + l_ji <= hi_i
+                    lp.AddConstraint({{hi, 1}, {offset[c][jj], -1}}, l, LinearProgram::kInf);
+                    lp.AddConstraint({{lo, 1}, {offset[c][jj], -1}}, -LinearProgram::kInf, l);
+                }
+            }
+        }
+    }
+
+    auto status = lp.Minimize();
+    if (status == LinearProgram::INFEASIBLE)
+    {
+        // Find the least memory that would do, and the receiver that needs it.
+        LinearProgram relaxed = lp;
+        relaxed.SetBounds(z, 0, LinearProgram::kInf);
+        relaxed.ClearCosts();
+        relaxed.SetCost(z, 1);
+        if (relaxed.Minimize() != LinearProgram::OPTIMAL)
+        {
+            throw std::runtime_error("round planner: memory relaxation failed");
+        }
+        double needed = relaxed.GetObjective() * 1e9;
+        plan.requiredMemoryBytes = needed;
+        // The receiver whose window is widest in the relaxed solution.
+        std::string receiver;
+        std::string clique;
+        double widest = -1;
+        for (size_t c = 0; c < plan.cliques.size(); ++c)
+        {
+            for (size_t ii = 0; ii < window[c].size(); ++ii)
+            {
+                double bytes = plan.cliques[c].rateBps / 8 *
+                               (relaxed.GetValue(window[c][ii].first) -
+                                relaxed.GetValue(window[c][ii].second)) /
+                               ms;
+                if (bytes > widest * (1 + 1e-9))
+                {
+                    widest = bytes;
+                    receiver = m_topo.GetCity(plan.cliques[c].members[ii]).code;
+                    clique = CliqueName(m_topo, plan.cliques[c].members);
+                }
+            }
+        }
+        plan.feasible = false;
+        if (m_config.hbmBytes == 0)
+        {
+            plan.reason = "arrivals at " + receiver + " in " + clique +
+                          " cannot be aligned without FPGA memory (needs at least " + Gb(needed) +
+                          ")";
+        }
+        else
+        {
+            plan.reason = "arrivals at " + receiver + " in " + clique + " need " + Gb(needed) +
+                          " of FPGA memory, more than the " + Gb(m_config.hbmBytes) + " available";
+        }
+        NS_LOG_INFO("infeasible round: " << plan.reason);
+        return plan;
+    }
+    if (status != LinearProgram::OPTIMAL)
+    {
+        throw std::runtime_error("round planner: the linear program could not be solved");
+    }
+    const double tStar = lp.GetValue(t);
+    if (m_config.aggregation)
+    {
+        // Second pass: same T, least total FPGA memory.
+        lp.SetBounds(t, 0, tStar + 1e-9);
+        lp.ClearCosts();
+        for (size_t c = 0; c < plan.cliques.size(); ++c)
+        {
+            const double gbPerMs = plan.cliques[c].rateBps / 8 / 1e9 / ms;
+            for (const auto& [hi, lo] : window[c])
+            {
+                lp.SetCost(hi, gbPerMs);
+                lp.SetCost(lo, -gbPerMs);
+            }
+        }
+        if (lp.Minimize() != LinearProgram::OPTIMAL)
+        {
+            throw std::runtime_error("round planner: the memory pass could not be solved");
+        }
+    }
+
+    plan.feasible = true;
+    plan.roundTime = 0;
+    for (size_t c = 0; c < plan.cliques.size(); ++c)
+    {
+        auto& cp = plan.cliques[c];
+        const auto& m = cp.members;
+        if (m.size() < 2)
+        {
+            continue;
+        }
+        for (size_t jj = 0; jj < m.size(); ++jj)
+        {
+            cp.offsets[jj] = std::max(0.0, lp.GetValue(offset[c][jj]) / ms);
+        }
+        for (size_t ii = 0; ii < m.size(); ++ii)
+        {
+            double first = std::numeric_limits<double>::infinity();
+            double last = -first;
+            uint32_t lastSender = 0;
+            for (size_t jj = 0; jj < m.size(); ++jj)
+            {
+                if (ii == jj)
+                {
+                    continue;
+                }
+                double a = cp.offsets[jj] + m_topo.GetPathDelay(m[jj], m[ii]);
+                first = std::min(first, a);
+                if (a > last)
+                {
+                    last = a;
+                    lastSender = m[jj];
+                }
+            }
+            if (m_config.aggregation)
+            {
+                cp.memoryBytes[ii] = cp.rateBps / 8 * (last - first);
+                plan.peakMemoryBytes = std::max(plan.peakMemoryBytes, cp.memoryBytes[ii]);
+            }
+            double finish = last + cp.serialization;
+            cp.finish = std::max(cp.finish, finish);
+            if (finish > plan.roundTime + 1e-12)
+            {
+                plan.roundTime = finish;
+                plan.binding = CliqueName(m_topo, m) + ": " + m_topo.GetCity(lastSender).code +
+                               "->" + m_topo.GetCity(m[ii]).code + " arrives at " + Ms(last) +
+                               ", then " + Ms(cp.serialization) + " at " + Gbps(cp.rateBps) + " (" +
+                               cp.rateBinding + ")";
+            }
+        }
+    }
+    NS_LOG_INFO("round time " << plan.roundTime << " s: " << plan.binding);
+    return plan;
+}
+
+SchedulePlan
+RoundPlanner::Plan(const CliqueSchedule& schedule) const
+{
+    NS_LOG_FUNCTION(this << schedule.GetName());
+    schedule.Validate(m_topo);
+    SchedulePlan plan;
+    plan.schedule = schedule.GetName();
+    plan.feasible = true;
+    for (uint32_t k = 0; k < schedule.GetNRounds(); ++k)
+    {
+        plan.rounds.push_back(PlanRound(schedule.GetRound(k)));
+        const auto& r = plan.rounds.back();
+        if (!r.feasible && plan.feasible)
+        {
+            plan.feasible = false;
+            plan.bindingRound = k;
+            plan.reason = schedule.GetName() + " round " + std::to_string(k + 1) + ": " + r.reason;
+            plan.binding = r.reason;
+        }
+        if (plan.feasible && r.roundTime > plan.roundTime)
+        {
+            plan.roundTime = r.roundTime;
+            plan.bindingRound = k;
+            plan.binding = r.binding;
+        }
+    }
+    if (!plan.feasible)
+    {
+        plan.roundTime = std::numeric_limits<double>::infinity();
+    }
+    return plan;
+}
+
+} // namespace ns3

@@ -1,0 +1,152 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef ROUND_PLANNER_H
+#define ROUND_PLANNER_H
+
+#include "clique-schedule.h"
+#include "wan-topology.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief The network's capabilities and the payload, for the round planner.
+ */
+struct PlannerConfig
+{
+    /// Model state sent by each island per round, bytes (D); > 0.
+    double payloadBytes{1e9};
+    /// Multicast trees replicate inside the network; false: the sender
+    /// unicasts |C|-1 copies over its egress link.
+    bool multicast{true};
+    /// The edge FPGA sums inbound streams; false: the island's ingress
+    /// carries |C|-1 streams and no alignment is needed.
+    bool aggregation{true};
+    /// FPGA (HBM) memory per receiver, bytes (M); >= 0.
+    double hbmBytes{0};
+    /// Override of every island's access rate, bit/s; > 0 when set.
+    std::optional<double> accessBps;
+    /// Override of every core link's capacity, bit/s; > 0 when set.
+    std::optional<double> coreCapacityBps;
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Plan of one clique in one round.
+ */
+struct CliquePlan
+{
+    CliqueSchedule::Clique members;  //!< islands, ascending
+    double rateBps{0};               //!< clique stream rate r_c
+    std::string rateBinding;         //!< what sets r_c, e.g. "access 20 Gbps"
+    double serialization{0};         //!< tau_c = D / r_c, seconds
+    std::vector<double> offsets;     //!< sender start offsets s_j, seconds
+    std::vector<double> memoryBytes; //!< FPGA memory each member needs as receiver
+    double finish{0};                //!< last byte in, seconds after round start
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Load of one direction of a core link in one round.
+ */
+struct LinkLoad
+{
+    uint32_t from{0};      //!< city index
+    uint32_t to{0};        //!< city index
+    uint32_t streams{0};   //!< n_e
+    double capacityBps{0}; //!< C_e
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Plan of one round: rates, offsets, memory, and its time T.
+ */
+struct RoundPlan
+{
+    bool feasible{false};            //!< a round time exists
+    std::string reason;              //!< why not, when infeasible
+    double roundTime{0};             //!< minimal T, seconds
+    std::string binding;             //!< what sets T
+    std::vector<CliquePlan> cliques; //!< cliques, in the round's order
+    std::vector<LinkLoad> links;     //!< loaded core link directions
+    double peakMemoryBytes{0};       //!< largest FPGA memory of any receiver
+    double requiredMemoryBytes{0};   //!< when infeasible: the least memory that would do
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Plan of a whole schedule: T is the slowest round's time.
+ */
+struct SchedulePlan
+{
+    std::string schedule;          //!< schedule name
+    bool feasible{false};          //!< every round is feasible
+    std::string reason;            //!< the first infeasible round's reason
+    double roundTime{0};           //!< T, seconds
+    uint32_t bindingRound{0};      //!< index of the slowest (or infeasible) round
+    std::string binding;           //!< what sets T in that round
+    std::vector<RoundPlan> rounds; //!< per round
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Finds the minimal round time T of a schedule on a network.
+ *
+ * For every clique of a round: each sender's stream follows its
+ * shortest-path multicast tree to the other members' edge FPGAs (or |C|-1
+ * unicast paths without multicast); n_e counts the streams on each direction
+ * of each core link, all concurrent cliques included; the clique rate is
+ * r_c = min(access rates, C_e / n_e over the links it uses), split equally.
+ * A linear program (GLPK) then chooses sender offsets s_j >= 0 minimising T
+ * subject to T >= s_j + l_ji + D / r_c and, with aggregation, the FPGA memory
+ * bound r_c (max_j a_ji - min_j a_ji) <= M at each receiver i, where
+ * a_ji = s_j + l_ji.  A second pass keeps T and minimises the memory used.
+ * When no offsets fit the memory, the round is infeasible and the reason
+ * names the receiver whose arrivals cannot be aligned and the memory that
+ * would be needed.
+ */
+class RoundPlanner
+{
+  public:
+    /**
+     * \param topo the network (copied; the config's overrides are applied)
+     * \param config capabilities and payload; invalid values throw
+     *        std::invalid_argument
+     */
+    RoundPlanner(const WanTopology& topo, const PlannerConfig& config);
+
+    /**
+     * \param round a partition of the islands
+     * \return its plan
+     */
+    RoundPlan PlanRound(const CliqueSchedule::Round& round) const;
+    /**
+     * \param schedule a schedule valid for the topology
+     * \return its plan
+     */
+    SchedulePlan Plan(const CliqueSchedule& schedule) const;
+
+    /** \return the network, with the overrides applied */
+    const WanTopology& GetTopology() const;
+    /** \return the configuration */
+    const PlannerConfig& GetConfig() const;
+
+  private:
+    /// Sets rates and fills links of a round plan.
+    void AssignRates(RoundPlan& plan) const;
+
+    WanTopology m_topo;     //!< the network
+    PlannerConfig m_config; //!< capabilities
+};
+
+} // namespace ns3
+
+#endif /* ROUND_PLANNER_H */

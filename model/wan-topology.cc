@@ -1,0 +1,581 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-topology.h"
+
+#include "wan-training-text.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <queue>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanTopology");
+
+namespace
+{
+
+/// The embedded default: shared/data/nine-city/cities.csv.
+const char* const kNineCityCities = R"(code,name,region,lat,lon
+NYC,New York,americas,40.7803,-74.0720
+LAX,Los Angeles,americas,34.0496,-118.2594
+BUE,Buenos Aires,americas,-34.6037,-58.3816
+LON,London,europe,51.5140,-0.1201
+AMS,Amsterdam,europe,52.3009,4.9422
+FRA,Frankfurt,europe,50.1215,8.6420
+TYO,Tokyo,asia,35.6688,139.7657
+SEO,Seoul,asia,37.5665,126.9780
+SIN,Singapore,asia,1.2807,103.8551
+)";
+
+/// The embedded default: shared/data/nine-city/core-links.csv.
+const char* const kNineCityLinks = R"(a,b,one_way_ms,capacity_gbps,latency_source
+TYO,LAX,49.36,100,measured
+TYO,SIN,33.60,100,measured
+LAX,NYC,34.86,100,measured
+NYC,LON,33.47,100,measured
+LON,AMS,2.88,100,measured
+LON,FRA,5.55,100,measured
+SEO,TYO,7.32,100,geodesic
+SIN,LAX,89.16,100,geodesic
+SIN,FRA,64.83,100,geodesic
+NYC,BUE,53.88,100,geodesic
+AMS,FRA,2.23,100,geodesic
+)";
+
+const uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
+/// Reads a whole file or throws naming it.
+std::string
+ReadFile(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        throw std::invalid_argument("cannot open topology file '" + path + "'");
+    }
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+/// A positive finite number or a clear error.
+double
+RequirePositive(double value, const std::string& what)
+{
+    if (!std::isfinite(value) || value <= 0)
+    {
+        throw std::invalid_argument(what + " must be positive (got " + wantext::Num(value) + ")");
+    }
+    return value;
+}
+
+} // namespace
+
+WanTopology
+WanTopology::NineCity()
+{
+    return FromCsv(kNineCityCities, kNineCityLinks, 20e9);
+}
+
+WanTopology
+WanTopology::LoadFile(const std::string& path, double defaultAccessBps)
+{
+    NS_LOG_FUNCTION(path << defaultAccessBps);
+    namespace fs = std::filesystem;
+    if (fs::is_directory(path))
+    {
+        fs::path dir(path);
+        auto cities = dir / "cities.csv";
+        auto links = dir / "core-links.csv";
+        if (!fs::exists(cities) || !fs::exists(links))
+        {
+            throw std::invalid_argument("topology folder '" + path +
+                                        "' must hold cities.csv and core-links.csv");
+        }
+        return FromCsv(ReadFile(cities.string()), ReadFile(links.string()), defaultAccessBps);
+    }
+    if (fs::path(path).extension() == ".json")
+    {
+        try
+        {
+            return FromJson(ReadFile(path), defaultAccessBps);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw std::invalid_argument(path + ": " + e.what());
+        }
+    }
+    if (!fs::exists(path))
+    {
+        throw std::invalid_argument("topology file '" + path + "' does not exist");
+    }
+    throw std::invalid_argument("topology file '" + path +
+                                "' is neither a .json file nor a folder with cities.csv and "
+                                "core-links.csv");
+}
+
+WanTopology
+WanTopology::FromJson(const std::string& text, double defaultAccessBps)
+{
+    using nlohmann::json;
+    json doc;
+    try
+    {
+        doc = json::parse(text);
+    }
+    catch (const json::parse_error& e)
+    {
+        throw std::invalid_argument(std::string("topology JSON does not parse: ") + e.what());
+    }
+    if (!doc.is_object() || !doc.contains("cities") || !doc["cities"].is_array())
+    {
+        throw std::invalid_argument("topology JSON needs a \"cities\" array");
+    }
+    if (!doc.contains("links") || !doc["links"].is_array())
+    {
+        throw std::invalid_argument("topology JSON needs a \"links\" array");
+    }
+    auto number = [](const json& obj, const char* key, const std::string& where) -> double {
+        if (!obj.contains(key))
+        {
+            throw std::invalid_argument(where + " has no \"" + key + "\"");
+        }
+        if (!obj[key].is_number())
+        {
+            throw std::invalid_argument(where + ": \"" + key + "\" is not a number");
+        }
+        return obj[key].get<double>();
+    };
+    auto text_of = [](const json& obj, const char* key, const std::string& fallback) {
+        if (obj.contains(key) && obj[key].is_string())
+        {
+            return obj[key].get<std::string>();
+        }
+        return fallback;
+    };
+    double access = defaultAccessBps;
+    if (doc.contains("access_gbps"))
+    {
+        access = RequirePositive(number(doc, "access_gbps", "topology") * 1e9, "access_gbps");
+    }
+    WanTopology topo;
+    uint32_t n = 0;
+    for (const auto& c : doc["cities"])
+    {
+        std::string where = "city #" + std::to_string(++n);
+        if (!c.is_object() || !c.contains("code") || !c["code"].is_string())
+        {
+            throw std::invalid_argument(where + " has no \"code\"");
+        }
+        WanCity city;
+        city.code = c["code"].get<std::string>();
+        where = "city " + city.code;
+        city.name = text_of(c, "name", city.code);
+        city.region = text_of(c, "region", "");
+        city.latitude = c.contains("lat") ? number(c, "lat", where) : 0.0;
+        city.longitude = c.contains("lon") ? number(c, "lon", where) : 0.0;
+        city.ingressBps =
+            c.contains("ingress_gbps") ? number(c, "ingress_gbps", where) * 1e9 : access;
+        city.egressBps = c.contains("egress_gbps") ? number(c, "egress_gbps", where) * 1e9 : access;
+        topo.AddCity(city);
+    }
+    n = 0;
+    for (const auto& l : doc["links"])
+    {
+        std::string where = "link #" + std::to_string(++n);
+        if (!l.is_object() || !l.contains("a") || !l.contains("b") || !l["a"].is_string() ||
+            !l["b"].is_string())
+        {
+            throw std::invalid_argument(where + " needs string ends \"a\" and \"b\"");
+        }
+        std::string a = l["a"].get<std::string>();
+        std::string b = l["b"].get<std::string>();
+        where = "link " + a + "-" + b;
+        topo.AddLink(a,
+                     b,
+                     number(l, "one_way_ms", where) * 1e-3,
+                     number(l, "capacity_gbps", where) * 1e9);
+    }
+    topo.Validate();
+    return topo;
+}
+
+WanTopology
+WanTopology::FromCsv(const std::string& citiesCsv,
+                     const std::string& linksCsv,
+                     double defaultAccessBps)
+{
+    wantext::CsvTable cities("cities.csv", citiesCsv, {"code"});
+    WanTopology topo;
+    for (size_t r = 0; r < cities.Rows(); ++r)
+    {
+        WanCity city;
+        city.code = cities.Text(r, "code");
+        city.name = cities.TextOr(r, "name", city.code);
+        city.region = cities.TextOr(r, "region", "");
+        city.latitude = cities.NumberOr(r, "lat", 0.0);
+        city.longitude = cities.NumberOr(r, "lon", 0.0);
+        city.ingressBps = cities.NumberOr(r, "ingress_gbps", defaultAccessBps / 1e9) * 1e9;
+        city.egressBps = cities.NumberOr(r, "egress_gbps", defaultAccessBps / 1e9) * 1e9;
+        topo.AddCity(city);
+    }
+    wantext::CsvTable links("core-links.csv", linksCsv, {"a", "b", "one_way_ms", "capacity_gbps"});
+    for (size_t r = 0; r < links.Rows(); ++r)
+    {
+        topo.AddLink(links.Text(r, "a"),
+                     links.Text(r, "b"),
+                     links.Number(r, "one_way_ms") * 1e-3,
+                     links.Number(r, "capacity_gbps") * 1e9);
+    }
+    topo.Validate();
+    return topo;
+}
+
+uint32_t
+WanTopology::AddCity(const WanCity& city)
+{
+    NS_LOG_FUNCTION(this << city.code);
+    if (city.code.empty())
+    {
+        throw std::invalid_argument("a city has an empty code");
+    }
+    if (HasCity(city.code))
+    {
+        throw std::invalid_argument("duplicate city '" + city.code + "'");
+    }
+    RequirePositive(city.ingressBps, "ingress rate of " + city.code);
+    RequirePositive(city.egressBps, "egress rate of " + city.code);
+    m_cities.push_back(city);
+    Invalidate();
+    return static_cast<uint32_t>(m_cities.size() - 1);
+}
+
+void
+WanTopology::AddLink(const std::string& a,
+                     const std::string& b,
+                     double delaySeconds,
+                     double capacityBps)
+{
+    NS_LOG_FUNCTION(this << a << b << delaySeconds << capacityBps);
+    std::string name = "link " + a + "-" + b;
+    if (!HasCity(a))
+    {
+        throw std::invalid_argument(name + " names unknown city '" + a + "'");
+    }
+    if (!HasCity(b))
+    {
+        throw std::invalid_argument(name + " names unknown city '" + b + "'");
+    }
+    if (a == b)
+    {
+        throw std::invalid_argument(name + " joins a city to itself");
+    }
+    if (!std::isfinite(delaySeconds) || delaySeconds < 0)
+    {
+        throw std::invalid_argument(name + " has a negative or invalid latency (" +
+                                    wantext::Num(delaySeconds * 1e3) + " ms)");
+    }
+    RequirePositive(capacityBps, "capacity of " + name);
+    WanLink link;
+    link.a = FindCity(a);
+    link.b = FindCity(b);
+    for (const auto& l : m_links)
+    {
+        if ((l.a == link.a && l.b == link.b) || (l.a == link.b && l.b == link.a))
+        {
+            throw std::invalid_argument("duplicate " + name);
+        }
+    }
+    link.delay = delaySeconds;
+    link.capacityBps = capacityBps;
+    m_links.push_back(link);
+    Invalidate();
+}
+
+void
+WanTopology::Validate() const
+{
+    if (m_cities.size() < 2)
+    {
+        throw std::invalid_argument("a topology needs at least two cities (has " +
+                                    std::to_string(m_cities.size()) + ")");
+    }
+    ComputePaths();
+    for (uint32_t j = 1; j < m_cities.size(); ++j)
+    {
+        if (!std::isfinite(m_dist[0][j]))
+        {
+            throw std::invalid_argument("topology is disconnected: no path from " +
+                                        m_cities[0].code + " to " + m_cities[j].code);
+        }
+    }
+}
+
+uint32_t
+WanTopology::GetNCities() const
+{
+    return static_cast<uint32_t>(m_cities.size());
+}
+
+const WanCity&
+WanTopology::GetCity(uint32_t i) const
+{
+    if (i >= m_cities.size())
+    {
+        throw std::out_of_range("city index " + std::to_string(i) + " out of range");
+    }
+    return m_cities[i];
+}
+
+const std::vector<WanCity>&
+WanTopology::GetCities() const
+{
+    return m_cities;
+}
+
+const std::vector<WanLink>&
+WanTopology::GetLinks() const
+{
+    return m_links;
+}
+
+uint32_t
+WanTopology::FindCity(const std::string& code) const
+{
+    for (uint32_t i = 0; i < m_cities.size(); ++i)
+    {
+        if (m_cities[i].code == code)
+        {
+            return i;
+        }
+    }
+    throw std::invalid_argument("unknown city '" + code + "'");
+}
+
+bool
+WanTopology::HasCity(const std::string& code) const
+{
+    return std::any_of(m_cities.begin(), m_cities.end(), [&code](const WanCity& c) {
+        return c.code == code;
+    });
+}
+
+std::vector<std::string>
+WanTopology::GetRegions() const
+{
+    std::vector<std::string> regions;
+    for (const auto& c : m_cities)
+    {
+        if (std::find(regions.begin(), regions.end(), c.region) == regions.end())
+        {
+            regions.push_back(c.region);
+        }
+    }
+    return regions;
+}
+
+uint32_t
+WanTopology::GetLinkIndex(uint32_t from, uint32_t to) const
+{
+    for (uint32_t k = 0; k < m_links.size(); ++k)
+    {
+        const auto& l = m_links[k];
+        if ((l.a == from && l.b == to) || (l.a == to && l.b == from))
+        {
+            return k;
+        }
+    }
+    throw std::invalid_argument("no link between " + GetCity(from).code + " and " +
+                                GetCity(to).code);
+}
+
+void
+WanTopology::SetAccessRate(double bps)
+{
+    RequirePositive(bps, "access rate");
+    for (auto& c : m_cities)
+    {
+        c.ingressBps = bps;
+        c.egressBps = bps;
+    }
+}
+
+void
+WanTopology::SetCoreCapacity(double bps)
+{
+    RequirePositive(bps, "core capacity");
+    for (auto& l : m_links)
+    {
+        l.capacityBps = bps;
+    }
+}
+
+void
+WanTopology::Invalidate()
+{
+    m_pathsValid = false;
+}
+
+void
+WanTopology::ComputePaths() const
+{
+    if (m_pathsValid)
+    {
+        return;
+    }
+    const auto n = static_cast<uint32_t>(m_cities.size());
+    std::vector<std::vector<std::pair<uint32_t, double>>> adj(n);
+    for (const auto& l : m_links)
+    {
+        adj[l.a].emplace_back(l.b, l.delay);
+        adj[l.b].emplace_back(l.a, l.delay);
+    }
+    for (auto& neighbours : adj)
+    {
+        std::sort(neighbours.begin(), neighbours.end());
+    }
+    const double inf = std::numeric_limits<double>::infinity();
+    m_dist.assign(n, std::vector<double>(n, inf));
+    m_parent.assign(n, std::vector<uint32_t>(n, kNone));
+    for (uint32_t s = 0; s < n; ++s)
+    {
+        // Dijkstra; on equal latency the path through the lower-index
+        // predecessor wins, so every source's tree is unique.
+        auto& dist = m_dist[s];
+        auto& parent = m_parent[s];
+        using Entry = std::pair<double, uint32_t>;
+        std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+        dist[s] = 0;
+        queue.emplace(0.0, s);
+        std::vector<bool> done(n, false);
+        while (!queue.empty())
+        {
+            auto [d, u] = queue.top();
+            queue.pop();
+            if (done[u])
+            {
+                continue;
+            }
+            done[u] = true;
+            for (const auto& [v, w] : adj[u])
+            {
+                double nd = d + w;
+                if (nd < dist[v] || (nd == dist[v] && !done[v] && u < parent[v]))
+                {
+                    dist[v] = nd;
+                    parent[v] = u;
+                    queue.emplace(nd, v);
+                }
+            }
+        }
+    }
+    m_pathsValid = true;
+}
+
+double
+WanTopology::GetPathDelay(uint32_t from, uint32_t to) const
+{
+    GetCity(from);
+    GetCity(to);
+    ComputePaths();
+    return m_dist[from][to];
+}
+
+std::vector<uint32_t>
+WanTopology::GetPath(uint32_t from, uint32_t to) const
+{
+    GetCity(from);
+    GetCity(to);
+    ComputePaths();
+    if (!std::isfinite(m_dist[from][to]))
+    {
+        throw std::invalid_argument("no path from " + m_cities[from].code + " to " +
+                                    m_cities[to].code);
+    }
+    std::vector<uint32_t> path{to};
+    for (uint32_t v = to; v != from; v = m_parent[from][v])
+    {
+        path.push_back(m_parent[from][v]);
+    }
+    std::reverse(path.begin(), path.end());
+    return path;
+}
+
+std::vector<WanHop>
+WanTopology::GetMulticastTree(uint32_t source, const std::vector<uint32_t>& receivers) const
+{
+    ComputePaths();
+    std::vector<bool> inTree(m_cities.size(), false);
+    for (uint32_t r : receivers)
+    {
+        if (r == source)
+        {
+            continue;
+        }
+        for (auto v : GetPath(source, r))
+        {
+            inTree[v] = true;
+        }
+    }
+    std::vector<uint32_t> members;
+    for (uint32_t v = 0; v < m_cities.size(); ++v)
+    {
+        if (inTree[v] && v != source)
+        {
+            members.push_back(v);
+        }
+    }
+    const auto& dist = m_dist[source];
+    std::stable_sort(members.begin(), members.end(), [&dist](uint32_t x, uint32_t y) {
+        return dist[x] < dist[y];
+    });
+    std::vector<WanHop> hops;
+    hops.reserve(members.size());
+    for (auto v : members)
+    {
+        hops.emplace_back(m_parent[source][v], v);
+    }
+    return hops;
+}
+
+std::string
+WanTopology::ToJson() const
+{
+    using nlohmann::json;
+    json doc;
+    doc["cities"] = json::array();
+    for (const auto& c : m_cities)
+    {
+        doc["cities"].push_back({{"code", c.code},
+                                 {"name", c.name},
+                                 {"region", c.region},
+                                 {"lat", c.latitude},
+                                 {"lon", c.longitude},
+                                 {"ingress_gbps", c.ingressBps / 1e9},
+                                 {"egress_gbps", c.egressBps / 1e9}});
+    }
+    doc["links"] = json::array();
+    for (const auto& l : m_links)
+    {
+        doc["links"].push_back({{"a", m_cities[l.a].code},
+                                {"b", m_cities[l.b].code},
+                                {"one_way_ms", l.delay * 1e3},
+                                {"capacity_gbps", l.capacityBps / 1e9}});
+    }
+    return doc.dump(2);
+}
+
+} // namespace ns3

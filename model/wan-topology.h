@@ -1,0 +1,222 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_TOPOLOGY_H
+#define WAN_TOPOLOGY_H
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief One city of a WAN: a core router with one island of compute behind it.
+ */
+struct WanCity
+{
+    std::string code;     //!< short unique code, e.g. "NYC"
+    std::string name;     //!< human-readable name
+    std::string region;   //!< region label used by the built-in schedules
+    double latitude{0};   //!< degrees (informational)
+    double longitude{0};  //!< degrees (informational)
+    double ingressBps{0}; //!< island access rate from the network, bit/s
+    double egressBps{0};  //!< island access rate into the network, bit/s
+};
+
+/**
+ * \ingroup wan-training
+ * \brief An undirected core link; each direction has the full capacity.
+ */
+struct WanLink
+{
+    uint32_t a{0};         //!< index of one end city
+    uint32_t b{0};         //!< index of the other end city
+    double delay{0};       //!< one-way propagation delay, seconds
+    double capacityBps{0}; //!< capacity of each direction, bit/s
+};
+
+/**
+ * \ingroup wan-training
+ * \brief A directed hop (from, to) between two adjacent cities.
+ */
+using WanHop = std::pair<uint32_t, uint32_t>;
+
+/**
+ * \ingroup wan-training
+ * \brief The WAN: cities (each with an island behind an access link) joined by
+ * core links.
+ *
+ * Traffic follows shortest paths by latency.  Ties are broken towards the
+ * lower city index, so paths and trees are deterministic.  The multicast tree of
+ * a source is the source-rooted shortest-path tree (what PIM-SSM builds with
+ * reverse-path forwarding on symmetric links), pruned to the receivers.
+ *
+ * Invalid input (unknown city, duplicate city, negative latency, disconnected
+ * graph, ...) raises std::invalid_argument with a one-line message naming the
+ * problem.
+ */
+class WanTopology
+{
+  public:
+    WanTopology() = default;
+
+    /**
+     * \brief The paper's nine-city topology (embedded; see the module docs for
+     * where its numbers come from).
+     * \return New York, Los Angeles, Buenos Aires, London, Amsterdam, Frankfurt,
+     *         Tokyo, Seoul, Singapore, 11 core links of 100 Gbps, 20 Gbps access.
+     */
+    static WanTopology NineCity();
+
+    /**
+     * \brief Loads a topology file.
+     * \param path a JSON file (".json"), or a folder holding "cities.csv" and
+     *        "core-links.csv"
+     * \param defaultAccessBps access rate of cities whose file gives none
+     * \return the validated topology
+     */
+    static WanTopology LoadFile(const std::string& path, double defaultAccessBps = 20e9);
+
+    /**
+     * \brief Parses a topology from JSON text.
+     *
+     * Format: {"cities": [{"code", "name", "region", "lat", "lon",
+     * "ingress_gbps", "egress_gbps"}...], "links": [{"a", "b", "one_way_ms",
+     * "capacity_gbps"}...], "access_gbps": 20}.  Only "code" (cities) and "a",
+     * "b", "one_way_ms", "capacity_gbps" (links) are required.
+     * \param text the JSON document
+     * \param defaultAccessBps access rate when neither the city nor the
+     *        document gives one
+     * \return the validated topology
+     */
+    static WanTopology FromJson(const std::string& text, double defaultAccessBps = 20e9);
+
+    /**
+     * \brief Parses the CSV pair of the nine-city data folder.
+     *
+     * cities: header "code,name,region,lat,lon" (optional columns
+     * "ingress_gbps", "egress_gbps"); links: header
+     * "a,b,one_way_ms,capacity_gbps" (further columns ignored).
+     * \param citiesCsv text of cities.csv
+     * \param linksCsv text of core-links.csv
+     * \param defaultAccessBps access rate of cities without one
+     * \return the validated topology
+     */
+    static WanTopology FromCsv(const std::string& citiesCsv,
+                               const std::string& linksCsv,
+                               double defaultAccessBps = 20e9);
+
+    /**
+     * \brief Adds a city.
+     * \param city the city; its code must be new and non-empty, its access
+     *        rates positive
+     * \return the index of the new city
+     */
+    uint32_t AddCity(const WanCity& city);
+
+    /**
+     * \brief Adds a core link between two known cities.
+     * \param a code of one end
+     * \param b code of the other end
+     * \param delaySeconds one-way latency, >= 0
+     * \param capacityBps capacity per direction, > 0
+     */
+    void AddLink(const std::string& a,
+                 const std::string& b,
+                 double delaySeconds,
+                 double capacityBps);
+
+    /**
+     * \brief Checks that there are at least two cities and that the graph is
+     * connected; throws std::invalid_argument otherwise.
+     */
+    void Validate() const;
+
+    /** \return the number of cities (= islands) */
+    uint32_t GetNCities() const;
+    /**
+     * \param i city index
+     * \return the city
+     */
+    const WanCity& GetCity(uint32_t i) const;
+    /** \return all cities, in index order */
+    const std::vector<WanCity>& GetCities() const;
+    /** \return all core links */
+    const std::vector<WanLink>& GetLinks() const;
+    /**
+     * \param code a city code
+     * \return its index; throws std::invalid_argument for an unknown code
+     */
+    uint32_t FindCity(const std::string& code) const;
+    /**
+     * \param code a city code
+     * \return true if the topology has this city
+     */
+    bool HasCity(const std::string& code) const;
+    /** \return the region labels, in order of first appearance */
+    std::vector<std::string> GetRegions() const;
+    /**
+     * \param from city index
+     * \param to an adjacent city index
+     * \return the index into GetLinks() of the link joining them;
+     *         throws std::invalid_argument if they are not adjacent
+     */
+    uint32_t GetLinkIndex(uint32_t from, uint32_t to) const;
+
+    /**
+     * \brief Sets the ingress and egress access rate of every island.
+     * \param bps rate, > 0
+     */
+    void SetAccessRate(double bps);
+    /**
+     * \brief Sets the capacity of every core link.
+     * \param bps capacity per direction, > 0
+     */
+    void SetCoreCapacity(double bps);
+
+    /**
+     * \param from source city index
+     * \param to destination city index
+     * \return the one-way latency of the shortest path, seconds
+     */
+    double GetPathDelay(uint32_t from, uint32_t to) const;
+    /**
+     * \param from source city index
+     * \param to destination city index
+     * \return the cities along the shortest path, both ends included
+     */
+    std::vector<uint32_t> GetPath(uint32_t from, uint32_t to) const;
+    /**
+     * \brief The source-specific shortest-path multicast tree.
+     * \param source the sending city
+     * \param receivers the receiving cities (the source itself is ignored)
+     * \return the directed hops of the tree, each once, ordered by distance
+     *         from the source
+     */
+    std::vector<WanHop> GetMulticastTree(uint32_t source,
+                                         const std::vector<uint32_t>& receivers) const;
+
+    /** \return a JSON document that FromJson reads back to the same topology */
+    std::string ToJson() const;
+
+  private:
+    /// Computes the shortest-path tree of every source (once per change).
+    void ComputePaths() const;
+    /// Forgets the cached paths after a change.
+    void Invalidate();
+
+    std::vector<WanCity> m_cities;                       //!< cities by index
+    std::vector<WanLink> m_links;                        //!< core links
+    mutable std::vector<std::vector<double>> m_dist;     //!< [src][dst] latency
+    mutable std::vector<std::vector<uint32_t>> m_parent; //!< [src][dst] previous hop
+    mutable bool m_pathsValid{false};                    //!< cache is current
+};
+
+} // namespace ns3
+
+#endif /* WAN_TOPOLOGY_H */

@@ -1,0 +1,172 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-training-text.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <iomanip>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+namespace wantext
+{
+
+namespace
+{
+
+std::string
+Trim(const std::string& s)
+{
+    const char* space = " \t\r\n";
+    auto first = s.find_first_not_of(space);
+    if (first == std::string::npos)
+    {
+        return "";
+    }
+    auto last = s.find_last_not_of(space);
+    return s.substr(first, last - first + 1);
+}
+
+std::vector<std::string>
+SplitCells(const std::string& line)
+{
+    std::vector<std::string> cells;
+    std::stringstream in(line);
+    std::string cell;
+    while (std::getline(in, cell, ','))
+    {
+        cells.push_back(Trim(cell));
+    }
+    if (!line.empty() && line.back() == ',')
+    {
+        cells.emplace_back();
+    }
+    return cells;
+}
+
+} // namespace
+
+std::string
+Num(double value)
+{
+    std::ostringstream s;
+    s << std::setprecision(6) << value;
+    return s.str();
+}
+
+CsvTable::CsvTable(const std::string& name,
+                   const std::string& text,
+                   const std::vector<std::string>& required)
+    : m_name(name)
+{
+    std::stringstream in(text);
+    std::string line;
+    size_t lineNo = 0;
+    bool header = true;
+    while (std::getline(in, line))
+    {
+        ++lineNo;
+        std::string t = Trim(line);
+        if (t.empty() || t[0] == '#')
+        {
+            continue;
+        }
+        auto cells = SplitCells(t);
+        if (header)
+        {
+            for (size_t i = 0; i < cells.size(); ++i)
+            {
+                m_columns[cells[i]] = i;
+            }
+            header = false;
+            continue;
+        }
+        m_rows.push_back(cells);
+        m_lines.push_back(lineNo);
+    }
+    if (header)
+    {
+        throw std::invalid_argument(m_name + " is empty (no header row)");
+    }
+    for (const auto& column : required)
+    {
+        if (!Has(column))
+        {
+            throw std::invalid_argument(m_name + " has no column '" + column + "'");
+        }
+    }
+}
+
+size_t
+CsvTable::Rows() const
+{
+    return m_rows.size();
+}
+
+bool
+CsvTable::Has(const std::string& column) const
+{
+    return m_columns.count(column) > 0;
+}
+
+std::string
+CsvTable::Where(size_t row) const
+{
+    return m_name + " line " + std::to_string(m_lines.at(row));
+}
+
+std::string
+CsvTable::Text(size_t row, const std::string& column) const
+{
+    auto it = m_columns.find(column);
+    if (it == m_columns.end())
+    {
+        throw std::invalid_argument(m_name + " has no column '" + column + "'");
+    }
+    const auto& cells = m_rows.at(row);
+    if (it->second >= cells.size() || cells[it->second].empty())
+    {
+        throw std::invalid_argument(Where(row) + ": missing " + column);
+    }
+    return cells[it->second];
+}
+
+double
+CsvTable::Number(size_t row, const std::string& column) const
+{
+    std::string cell = Text(row, column);
+    char* end = nullptr;
+    double value = std::strtod(cell.c_str(), &end);
+    if (end == cell.c_str() || *end != '\0' || !std::isfinite(value))
+    {
+        throw std::invalid_argument(Where(row) + ": " + column + " '" + cell + "' is not a number");
+    }
+    return value;
+}
+
+bool
+CsvTable::Blank(size_t row, const std::string& column) const
+{
+    auto it = m_columns.find(column);
+    const auto& cells = m_rows.at(row);
+    return it == m_columns.end() || it->second >= cells.size() || cells[it->second].empty();
+}
+
+std::string
+CsvTable::TextOr(size_t row, const std::string& column, const std::string& fallback) const
+{
+    return Blank(row, column) ? fallback : Text(row, column);
+}
+
+double
+CsvTable::NumberOr(size_t row, const std::string& column, double fallback) const
+{
+    return Blank(row, column) ? fallback : Number(row, column);
+}
+
+} // namespace wantext
+} // namespace ns3

@@ -1,0 +1,96 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_TRAINING_TEXT_H
+#define WAN_TRAINING_TEXT_H
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+/**
+ * \ingroup wan-training
+ * \brief Text helpers shared by the module's file readers (internal).
+ */
+namespace wantext
+{
+
+/**
+ * \param value a number
+ * \return the number printed with up to 6 significant digits
+ */
+std::string Num(double value);
+
+/**
+ * \brief A small CSV table with a header row: comma-separated, no quoting,
+ * blank lines and lines starting with '#' skipped, cells trimmed.
+ *
+ * Every error names the file, the row and the column.
+ */
+class CsvTable
+{
+  public:
+    /**
+     * \param name the file's name, for error messages
+     * \param text the file's content
+     * \param required columns that must be in the header
+     */
+    CsvTable(const std::string& name,
+             const std::string& text,
+             const std::vector<std::string>& required);
+
+    /** \return the number of data rows */
+    size_t Rows() const;
+    /**
+     * \param column a column name
+     * \return true if the header has it
+     */
+    bool Has(const std::string& column) const;
+    /**
+     * \param row data row index
+     * \param column column name
+     * \return the non-empty cell text; throws std::invalid_argument if empty
+     */
+    std::string Text(size_t row, const std::string& column) const;
+    /**
+     * \param row data row index
+     * \param column column name
+     * \return the cell as a number; throws std::invalid_argument if it is
+     *         missing or not a number
+     */
+    double Number(size_t row, const std::string& column) const;
+
+    /**
+     * \param row data row index
+     * \param column an optional column
+     * \param fallback value when the column is absent or the cell empty
+     * \return the cell text or the fallback
+     */
+    std::string TextOr(size_t row, const std::string& column, const std::string& fallback) const;
+    /**
+     * \param row data row index
+     * \param column an optional column
+     * \param fallback value when the column is absent or the cell empty
+     * \return the cell as a number or the fallback; throws if not a number
+     */
+    double NumberOr(size_t row, const std::string& column, double fallback) const;
+
+  private:
+    /// \return true when the column is absent or the row's cell is empty
+    bool Blank(size_t row, const std::string& column) const;
+    /// \return "<name> line <n>" for a data row
+    std::string Where(size_t row) const;
+
+    std::string m_name;                           //!< file name
+    std::map<std::string, size_t> m_columns;      //!< header: column -> index
+    std::vector<std::vector<std::string>> m_rows; //!< data cells
+    std::vector<size_t> m_lines;                  //!< source line of each row
+};
+
+} // namespace wantext
+} // namespace ns3
+
+#endif /* WAN_TRAINING_TEXT_H */

@@ -1,0 +1,159 @@
+# Shared steps of scripts/setup.sh and scripts/test.sh (sourced, not run).
+# shellcheck shell=bash
+
+WT_MODULE_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WT_CACHE="${WAN_TRAINING_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wan-training}"
+WT_JOBS="$(nproc 2>/dev/null || echo 2)"
+# The ns-3 modules this module builds on; ns-3 adds their dependencies.  csma is
+# needed by ns-3.37's own src/test when tests are enabled.
+WT_NS3_MODULES="wan-training;core;network;internet;point-to-point;applications;csma"
+WT_CONFIGURE_ARGS=(-G Ninja --enable-examples --enable-tests
+    "--enable-modules=$WT_NS3_MODULES" --disable-python-bindings --disable-werror)
+# Debian packages: build tools and the libraries the module links against.
+WT_PACKAGES=(g++ cmake ninja-build ccache python3 pkg-config clang-format
+    libeigen3-dev libgsl-dev libglpk-dev nlohmann-json3-dev libboost-program-options-dev)
+
+export CCACHE_DIR="${CCACHE_DIR:-$WT_CACHE/ccache}"
+export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
+
+wt_log() { printf '[wan-training] %s\n' "$*" >&2; }
+wt_die() {
+    printf '[wan-training] error: %s\n' "$*" >&2
+    exit 1
+}
+
+wt_sudo() {
+    if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+wt_apt_updated=0
+wt_apt_update() {
+    if [ "$wt_apt_updated" = 0 ]; then
+        wt_sudo apt-get update -qq
+        wt_apt_updated=1
+    fi
+}
+
+# Installs the Debian packages that are missing (nothing to do when all are there).
+wt_install_packages() {
+    local missing=() p
+    for p in "${WT_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        wt_log "installing Debian packages: ${missing[*]}"
+        command -v apt-get >/dev/null || wt_die "apt-get not found; install these packages by hand: ${missing[*]}"
+        wt_apt_update
+        wt_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    fi
+}
+
+# Writes a deb-src entry for each Debian suite this machine already uses,
+# derived from its own apt source lists (no host name is hard-coded).
+wt_enable_deb_src() {
+    local list=/etc/apt/sources.list.d/wan-training-deb-src.sources
+    [ -f "$list" ] && return 0
+    local entries
+    entries="$(
+        {
+            # deb822 files: turn each "Types: deb" stanza into "Types: deb-src".
+            for f in /etc/apt/sources.list.d/*.sources; do
+                [ -f "$f" ] || continue
+                grep -q '^URIs:.*debian' "$f" || continue
+                awk 'BEGIN{RS="";ORS="\n\n"} /Types:[^\n]*deb/ && /URIs:[^\n]*debian/ {
+                        gsub(/Types:[^\n]*/, "Types: deb-src"); print }' "$f"
+            done
+            # one-line format
+            if [ -f /etc/apt/sources.list ]; then
+                grep -E '^deb +[^ ]*debian' /etc/apt/sources.list | sed 's/^deb /deb-src /' |
+                    awk '{printf "Types: deb-src\nURIs: %s\nSuites: %s\nComponents:", $2, $3; for (i=4;i<=NF;i++) printf " %s", $i; print "\n"}'
+            fi
+        }
+    )"
+    [ -n "$entries" ] || wt_die "no Debian entry in this machine's apt sources: cannot fetch the ns-3 source package (set NS3_DIR to an ns-3 tree)"
+    printf '%s\n' "$entries" | wt_sudo tee "$list" >/dev/null
+    wt_apt_updated=0
+}
+
+# Sets NS3_DIR: the tree named by the user, or the cached tree, fetched from
+# Debian's ns3 source package when it is not there yet.
+wt_obtain_ns3() {
+    if [ -n "${NS3_DIR:-}" ]; then
+        [ -x "$NS3_DIR/ns3" ] || wt_die "NS3_DIR=$NS3_DIR is not an ns-3 source tree (no ns3 script)"
+        NS3_DIR="$(cd "$NS3_DIR" && pwd)"
+        return 0
+    fi
+    mkdir -p "$WT_CACHE"
+    local existing
+    existing="$(find "$WT_CACHE" -maxdepth 1 -type d -name 'ns-3.*' | sort -V | tail -n 1)"
+    if [ -n "$existing" ] && [ -x "$existing/ns3" ]; then
+        NS3_DIR="$existing"
+        return 0
+    fi
+    wt_enable_deb_src
+    wt_apt_update
+    local version="${NS3_VERSION:-}"
+    if [ -z "$version" ]; then
+        version="$(apt-cache showsrc ns3 | awk '/^Version:/{print $2}' | sort -V | tail -n 1)"
+    fi
+    [ -n "$version" ] || wt_die "Debian's ns3 source package is not available from this machine's apt sources"
+    wt_log "fetching ns-3 source (Debian ns3 $version)"
+    local dl="$WT_CACHE/download"
+    rm -rf "$dl" && mkdir -p "$dl"
+    (cd "$dl" && apt-get source --download-only "ns3=$version" >/dev/null 2>&1) ||
+        wt_die "apt-get source ns3=$version failed (set NS3_VERSION to a version listed by 'apt-cache showsrc ns3')"
+    local tarball
+    tarball="$(find "$dl" -name 'ns3_*.orig.tar.*' | head -n 1)"
+    [ -n "$tarball" ] || wt_die "no ns3 orig tarball in the downloaded source package"
+    tar -xf "$tarball" -C "$dl"
+    local tree
+    tree="$(find "$dl" -mindepth 1 -maxdepth 2 -type d -name 'ns-3.*' | head -n 1)"
+    [ -n "$tree" ] && [ -x "$tree/ns3" ] || wt_die "the ns3 source package holds no ns-3 tree"
+    mv "$tree" "$WT_CACHE/"
+    NS3_DIR="$WT_CACHE/$(basename "$tree")"
+    rm -rf "$dl"
+    wt_log "ns-3 tree: $NS3_DIR"
+}
+
+# Makes contrib/wan-training in the tree point at this repository.
+wt_link_module() {
+    local target="$NS3_DIR/contrib/wan-training"
+    if [ "$(cd "$target" 2>/dev/null && pwd -P)" = "$(cd "$WT_MODULE_DIR" && pwd -P)" ]; then
+        return 0
+    fi
+    if [ -e "$target" ] && [ ! -L "$target" ]; then
+        wt_die "$target exists and is not this repository; remove it or set NS3_DIR to another tree"
+    fi
+    ln -sfn "$WT_MODULE_DIR" "$target"
+    wt_log "linked $target -> $WT_MODULE_DIR"
+}
+
+wt_ns3() { (cd "$NS3_DIR" && ./ns3 "$@"); }
+
+# Configures the tree once; again only when the configure arguments change.
+wt_configure() {
+    local stamp="$NS3_DIR/.wan-training-configure"
+    local wanted="${WT_CONFIGURE_ARGS[*]}"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ] && [ -d "$NS3_DIR/cmake-cache" ]; then
+        return 0
+    fi
+    wt_log "configuring ns-3: ${WT_CONFIGURE_ARGS[*]}"
+    wt_ns3 configure "${WT_CONFIGURE_ARGS[@]}"
+    printf '%s' "$wanted" >"$stamp"
+}
+
+wt_build() {
+    wt_log "building (jobs: $WT_JOBS)"
+    wt_ns3 build -j "$WT_JOBS"
+}
+
+# Checks the module's C++ sources against ns-3's .clang-format.
+wt_check_format() {
+    local style="$NS3_DIR/.clang-format"
+    [ -f "$style" ] || wt_die "no .clang-format in $NS3_DIR"
+    local files
+    mapfile -t files < <(cd "$WT_MODULE_DIR" && git ls-files '*.cc' '*.h' 2>/dev/null ||
+        find model helper examples test -name '*.cc' -o -name '*.h')
+    [ ${#files[@]} -gt 0 ] || return 0
+    (cd "$WT_MODULE_DIR" && clang-format --style="file:$style" --dry-run --Werror "${files[@]}")
+}

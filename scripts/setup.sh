@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# One-command setup for the wan-training ns-3 module.
+#
+# Installs the Debian packages the module needs, obtains an ns-3 source tree
+# (in a cache folder outside this repository, or the tree named by NS3_DIR),
+# links this module into the tree's contrib/ folder, configures only the ns-3
+# modules it needs, builds with all cores and ccache, and runs the
+# nine-city-cliques example.  Every step is skipped when its result is already
+# there, so a second run costs seconds.
+#
+# Usage: scripts/setup.sh [--no-run] [-- example arguments]
+#
+# Environment:
+#   NS3_DIR             an existing ns-3 source tree to use instead of the cached one
+#   WAN_TRAINING_CACHE  cache folder (default: ${XDG_CACHE_HOME:-$HOME/.cache}/wan-training)
+#   NS3_VERSION         Debian source version of ns-3 to fetch (default: newest served)
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=scripts/common.sh
+source "$here/common.sh"
+
+run_example=1
+example_args=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --no-run) run_example=0 ;;
+    --)
+        shift
+        example_args=("$@")
+        break
+        ;;
+    -h | --help)
+        sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+        exit 0
+        ;;
+    *)
+        echo "setup.sh: unknown option '$1' (try --help)" >&2
+        exit 2
+        ;;
+    esac
+    shift
+done
+
+wt_install_packages
+wt_obtain_ns3
+wt_link_module
+wt_configure
+wt_build
+if [ "$run_example" = 1 ]; then
+    wt_ns3 run --no-build nine-city-cliques -- "${example_args[@]}"
+fi

@@ -1,0 +1,20 @@
+#! /usr/bin/env python3
+
+# A list of C++ examples to run in order to ensure that they remain
+# buildable and runnable over time.  Each tuple in the list contains
+#
+#     (example_name, do_run, do_valgrind_run).
+#
+# See test.py for more information.
+cpp_examples = [
+    ("nine-city-cliques", "True", "True"),
+    ("nine-city-cliques --schedule=pairs,all-to-all --hbmGB=0,8,32 --multicast=false", "True", "False"),
+]
+
+# A list of Python examples to run in order to ensure that they remain
+# runnable over time.  Each tuple in the list contains
+#
+#     (example_name, do_run).
+#
+# See test.py for more information.
+python_examples = []

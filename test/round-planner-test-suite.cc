@@ -1,0 +1,385 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-training-test-utils.h"
+
+#include "ns3/round-planner.h"
+#include "ns3/test.h"
+
+#include <cmath>
+
+using namespace ns3;
+using namespace ns3::wantest;
+
+namespace
+{
+
+/// Arrival time of sender jj's first byte at receiver ii of a clique plan.
+double
+Arrival(const WanTopology& topo, const CliquePlan& c, size_t jj, size_t ii)
+{
+    return c.offsets[jj] + topo.GetPathDelay(c.members[jj], c.members[ii]);
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Two islands: T = latency + D / access rate.
+ */
+class PairPlanTestCase : public TestCase
+{
+  public:
+    PairPlanTestCase()
+        : TestCase("two-island pair: T = latency + serialization")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto topo = LineTopology({"A", "B"}, {30});
+        RoundPlanner planner(topo, PlannerConfig{});
+        auto plan = planner.PlanRound({{0, 1}});
+        NS_TEST_ASSERT_MSG_EQ(plan.feasible, true, "feasible");
+        // 1 GB at 20 Gbps = 400 ms, plus 30 ms.
+        NS_TEST_EXPECT_MSG_EQ_TOL(plan.roundTime, 0.430, 1e-9, "T = 30 + 400 ms");
+        NS_TEST_EXPECT_MSG_EQ(plan.cliques[0].rateBps, 20e9, "access-bound rate");
+        NS_TEST_EXPECT_MSG_EQ(plan.cliques[0].rateBinding.find("egress A 20 Gbps"),
+                              0,
+                              "binding names the access link: " << plan.cliques[0].rateBinding);
+        NS_TEST_EXPECT_MSG_EQ(plan.peakMemoryBytes, 0, "a pair needs no memory");
+        NS_TEST_EXPECT_MSG_EQ(plan.links.size(), 2, "each direction carries one stream");
+        NS_TEST_EXPECT_MSG_EQ(plan.links[0].streams, 1, "one stream");
+        // Half the payload halves the serialization.
+        PlannerConfig half;
+        half.payloadBytes = 0.5e9;
+        NS_TEST_EXPECT_MSG_EQ_TOL(RoundPlanner(topo, half).PlanRound({{0, 1}}).roundTime,
+                                  0.230,
+                                  1e-9,
+                                  "T = 30 + 200 ms");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A three-island line as one clique: offsets that align arrivals
+ * exactly without memory, and the shorter T that memory buys.
+ */
+class LineTrianglePlanTestCase : public TestCase
+{
+  public:
+    LineTrianglePlanTestCase()
+        : TestCase("three-island line: aligned offsets without memory, faster with memory")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Latencies AB 10, BC 20, AC 30 ms.  Without memory: s_x = K - (sum of
+        // x's latencies), K = max sum = 50 ms: s_A = 10, s_B = 20, s_C = 0 ms;
+        // arrivals meet at 30 (at A), 20 (at B), 40 ms (at C); T = 440 ms.
+        auto topo = LineTopology({"A", "B", "C"}, {10, 20});
+        RoundPlanner planner(topo, PlannerConfig{});
+        auto plan = planner.PlanRound({{0, 1, 2}});
+        NS_TEST_ASSERT_MSG_EQ(plan.feasible, true, "feasible");
+        const auto& c = plan.cliques[0];
+        NS_TEST_EXPECT_MSG_EQ_TOL(plan.roundTime, 0.440, 1e-9, "T = 40 + 400 ms");
+        NS_TEST_EXPECT_MSG_EQ_TOL(c.offsets[0], 0.010, 1e-9, "s_A");
+        NS_TEST_EXPECT_MSG_EQ_TOL(c.offsets[1], 0.020, 1e-9, "s_B");
+        NS_TEST_EXPECT_MSG_EQ_TOL(c.offsets[2], 0.000, 1e-9, "s_C");
+        NS_TEST_EXPECT_MSG_EQ_TOL(Arrival(topo, c, 1, 0), Arrival(topo, c, 2, 0), 1e-9, "at A");
+        NS_TEST_EXPECT_MSG_EQ_TOL(Arrival(topo, c, 0, 1), Arrival(topo, c, 2, 1), 1e-9, "at B");
+        NS_TEST_EXPECT_MSG_EQ_TOL(Arrival(topo, c, 0, 2), Arrival(topo, c, 1, 2), 1e-9, "at C");
+        NS_TEST_EXPECT_MSG_EQ_TOL(plan.peakMemoryBytes, 0, 1e3, "no memory used");
+        // Multicast trees: A: A->B->C; B: B->A, B->C; C: C->B->A.  Each tree
+        // puts one copy on each of its hops: 6 in all, 2 on B->C and on B->A.
+        uint32_t total = 0;
+        for (const auto& l : plan.links)
+        {
+            total += l.streams;
+            bool shared = (l.from == 1 && l.to == 2) || (l.from == 1 && l.to == 0);
+            uint32_t expected = shared ? 2 : 1;
+            NS_TEST_EXPECT_MSG_EQ(l.streams, expected, "copies per link direction");
+        }
+        NS_TEST_EXPECT_MSG_EQ(total, 6, "two hops per tree, one copy each");
+        NS_TEST_EXPECT_MSG_EQ(plan.links.size(), 4, "both directions of both links");
+
+        // With ample memory: s_A = s_C = 0 (T = 30 + 400 ms), and the memory pass
+        // puts s_B = 10 ms, leaving 10 ms of skew at A and B: 25 MB each.
+        PlannerConfig ample;
+        ample.hbmBytes = 32e9;
+        auto fast = RoundPlanner(topo, ample).PlanRound({{0, 1, 2}});
+        NS_TEST_ASSERT_MSG_EQ(fast.feasible, true, "feasible");
+        NS_TEST_EXPECT_MSG_EQ_TOL(fast.roundTime, 0.430, 1e-9, "T = 30 + 400 ms");
+        NS_TEST_EXPECT_MSG_EQ_TOL(fast.cliques[0].offsets[1], 0.010, 1e-9, "s_B");
+        NS_TEST_EXPECT_MSG_EQ_TOL(fast.cliques[0].memoryBytes[0], 25e6, 1e3, "A holds 10 ms");
+        NS_TEST_EXPECT_MSG_EQ_TOL(fast.cliques[0].memoryBytes[1], 25e6, 1e3, "B holds 10 ms");
+        NS_TEST_EXPECT_MSG_EQ_TOL(fast.cliques[0].memoryBytes[2], 0, 1e3, "C aligned");
+        NS_TEST_EXPECT_MSG_EQ_TOL(fast.peakMemoryBytes, 25e6, 1e3, "peak 25 MB");
+
+        // Memory between the two: 12.5 MB allows 5 ms of skew; T in between.
+        PlannerConfig some;
+        some.hbmBytes = 12.5e6;
+        auto mid = RoundPlanner(topo, some).PlanRound({{0, 1, 2}});
+        NS_TEST_EXPECT_MSG_GT(mid.roundTime, 0.430 + 1e-9, "slower than ample memory");
+        NS_TEST_EXPECT_MSG_LT(mid.roundTime, 0.440 - 1e-9, "faster than none");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(mid.peakMemoryBytes, 12.5e6 + 1e3, "within the memory");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A real triangle graph: arrivals meet exactly, T by hand.
+ */
+class TrianglePlanTestCase : public TestCase
+{
+  public:
+    TrianglePlanTestCase()
+        : TestCase("triangle: offsets align arrivals exactly")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanTopology topo;
+        for (const char* c : {"A", "B", "C"})
+        {
+            topo.AddCity({c, c, "r", 0, 0, 20e9, 20e9});
+        }
+        topo.AddLink("A", "B", 0.010, 100e9);
+        topo.AddLink("A", "C", 0.020, 100e9);
+        topo.AddLink("B", "C", 0.025, 100e9);
+        auto plan = RoundPlanner(topo, PlannerConfig{}).PlanRound({{0, 1, 2}});
+        NS_TEST_ASSERT_MSG_EQ(plan.feasible, true, "feasible");
+        // K = 45 ms: s_A = 15, s_B = 10, s_C = 0; last arrival 35 ms (at C).
+        NS_TEST_EXPECT_MSG_EQ_TOL(plan.roundTime, 0.435, 1e-9, "T = 35 + 400 ms");
+        const auto& c = plan.cliques[0];
+        NS_TEST_EXPECT_MSG_EQ_TOL(c.offsets[0], 0.015, 1e-9, "s_A");
+        NS_TEST_EXPECT_MSG_EQ_TOL(c.offsets[1], 0.010, 1e-9, "s_B");
+        for (size_t i = 0; i < 3; ++i)
+        {
+            std::vector<double> arrivals;
+            for (size_t j = 0; j < 3; ++j)
+            {
+                if (j != i)
+                {
+                    arrivals.push_back(Arrival(topo, c, j, i));
+                }
+            }
+            NS_TEST_EXPECT_MSG_EQ_TOL(arrivals[0], arrivals[1], 1e-9, "arrivals coincide");
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(CliqueSchedule::AlignmentSpan(topo, {0, 1, 2}),
+                                  plan.roundTime - c.serialization,
+                                  1e-9,
+                                  "the planner and the schedule builder agree");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Concurrent cliques share a link equally.
+ */
+class ContentionPlanTestCase : public TestCase
+{
+  public:
+    ContentionPlanTestCase()
+        : TestCase("contention: two pairs split a shared link")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // A-B-C-D, 10 ms each, core 30 Gbps.  Pairs {A,C} and {B,D} both cross
+        // B->C (and C->B): 2 streams, 15 Gbps each, below the 20 Gbps access.
+        auto topo = LineTopology({"A", "B", "C", "D"}, {10, 10, 10});
+        PlannerConfig config;
+        config.coreCapacityBps = 30e9;
+        auto plan = RoundPlanner(topo, config).PlanRound({{0, 2}, {1, 3}});
+        NS_TEST_ASSERT_MSG_EQ(plan.feasible, true, "feasible");
+        for (const auto& c : plan.cliques)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(c.rateBps, 15e9, 1, "30 Gbps / 2 streams");
+            NS_TEST_EXPECT_MSG_EQ(c.rateBinding, "link B->C 30 Gbps / 2 streams", "binding");
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(plan.roundTime, 0.020 + 8.0 / 15, 1e-9, "T = 20 ms + 8/15 s");
+        // Alone, {A,C} runs at the access rate.
+        auto alone = RoundPlanner(topo, config).PlanRound({{0, 2}, {1}, {3}});
+        NS_TEST_EXPECT_MSG_EQ_TOL(alone.cliques[0].rateBps, 20e9, 1, "no contention");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The baselines: no multicast splits egress, no FPGA splits ingress.
+ */
+class BaselinePlanTestCase : public TestCase
+{
+  public:
+    BaselinePlanTestCase()
+        : TestCase("baselines: unicast copies and unaggregated ingress")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto topo = LineTopology({"A", "B", "C"}, {10, 20});
+        PlannerConfig unicast;
+        unicast.multicast = false;
+        auto u = RoundPlanner(topo, unicast).PlanRound({{0, 1, 2}});
+        NS_TEST_ASSERT_MSG_EQ(u.feasible, true, "feasible");
+        NS_TEST_EXPECT_MSG_EQ_TOL(u.cliques[0].rateBps, 10e9, 1, "egress / 2 copies");
+        NS_TEST_EXPECT_MSG_EQ_TOL(u.roundTime, 0.040 + 0.8, 1e-9, "aligned, 800 ms");
+        // A's two copies (to B and to C) both cross A->B.
+        for (const auto& l : u.links)
+        {
+            if (l.from == 0)
+            {
+                NS_TEST_EXPECT_MSG_EQ(l.streams, 2, "two unicast copies on A->B");
+            }
+        }
+
+        PlannerConfig noFpga;
+        noFpga.aggregation = false;
+        auto n = RoundPlanner(topo, noFpga).PlanRound({{0, 1, 2}});
+        NS_TEST_ASSERT_MSG_EQ(n.feasible, true, "no alignment needed");
+        NS_TEST_EXPECT_MSG_EQ_TOL(n.cliques[0].rateBps, 10e9, 1, "ingress / 2 streams");
+        NS_TEST_EXPECT_MSG_EQ(n.cliques[0].rateBinding, "ingress A 20 Gbps / 2 streams", "why");
+        NS_TEST_EXPECT_MSG_EQ_TOL(n.roundTime, 0.030 + 0.8, 1e-9, "longest path + 800 ms");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief All-to-all on asymmetric latencies: infeasible without memory,
+ * feasible with enough; the reported least memory is exact.
+ */
+class AllToAllMemoryTestCase : public TestCase
+{
+  public:
+    AllToAllMemoryTestCase()
+        : TestCase("all-to-all: infeasible without memory, feasible with enough")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // A line A-B-C-D of 10, 20, 40 ms: at C, A-B's spacing (10 ms) and
+        // B-D's (60 ms) cannot both be matched, so four arrivals never align.
+        auto topo = LineTopology({"A", "B", "C", "D"}, {10, 20, 40});
+        CliqueSchedule all("all-to-all", {{{0, 1, 2, 3}}});
+        auto none = RoundPlanner(topo, PlannerConfig{}).Plan(all);
+        NS_TEST_EXPECT_MSG_EQ(none.feasible, false, "infeasible without memory");
+        NS_TEST_EXPECT_MSG_EQ(Mentions(none.reason, "all-to-all round 1: arrivals at "),
+                              true,
+                              none.reason);
+        NS_TEST_EXPECT_MSG_EQ(Mentions(none.reason, "cannot be aligned without FPGA memory"),
+                              true,
+                              none.reason);
+        NS_TEST_EXPECT_MSG_EQ(std::isinf(none.roundTime), true, "no T");
+        double needed = none.rounds[0].requiredMemoryBytes;
+        NS_TEST_EXPECT_MSG_GT(needed, 0, "some memory is needed");
+
+        PlannerConfig enough;
+        enough.hbmBytes = needed * 1.001;
+        auto ok = RoundPlanner(topo, enough).Plan(all);
+        NS_TEST_EXPECT_MSG_EQ(ok.feasible, true, "the reported memory suffices");
+        PlannerConfig short_;
+        short_.hbmBytes = needed * 0.99;
+        auto tight = RoundPlanner(topo, short_).Plan(all);
+        NS_TEST_EXPECT_MSG_EQ(tight.feasible, false, "and is the least");
+        NS_TEST_EXPECT_MSG_EQ(Mentions(tight.reason, "of FPGA memory, more than the"),
+                              true,
+                              tight.reason);
+
+        // With 32 GB nothing needs aligning: T = longest path (70 ms) + 400 ms.
+        PlannerConfig ample;
+        ample.hbmBytes = 32e9;
+        auto fast = RoundPlanner(topo, ample).Plan(all);
+        NS_TEST_ASSERT_MSG_EQ(fast.feasible, true, "feasible with 32 GB");
+        NS_TEST_EXPECT_MSG_EQ_TOL(fast.roundTime, 0.470, 1e-9, "T = 70 + 400 ms");
+        NS_TEST_EXPECT_MSG_EQ(fast.rounds.size(), 1, "one round");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Schedule T is the slowest round; bad parameters are refused.
+ */
+class SchedulePlanTestCase : public TestCase
+{
+  public:
+    SchedulePlanTestCase()
+        : TestCase("schedule T is the slowest round; impossible parameters refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto topo = LineTopology({"A", "B", "C"}, {10, 20});
+        CliqueSchedule s("two", {{{0, 1}, {2}}, {{1, 2}, {0}}});
+        auto plan = RoundPlanner(topo, PlannerConfig{}).Plan(s);
+        NS_TEST_ASSERT_MSG_EQ(plan.feasible, true, "feasible");
+        NS_TEST_EXPECT_MSG_EQ_TOL(plan.rounds[0].roundTime, 0.410, 1e-9, "round 1: A-B");
+        NS_TEST_EXPECT_MSG_EQ_TOL(plan.rounds[1].roundTime, 0.420, 1e-9, "round 2: B-C");
+        NS_TEST_EXPECT_MSG_EQ_TOL(plan.roundTime, 0.420, 1e-9, "T = the slowest");
+        NS_TEST_EXPECT_MSG_EQ(plan.bindingRound, 1, "set by round 2");
+        NS_TEST_EXPECT_MSG_EQ(Mentions(plan.binding, "{B,C}: "), true, plan.binding);
+
+        auto error = [&topo](PlannerConfig c) { return ErrorOf([&] { RoundPlanner(topo, c); }); };
+        PlannerConfig c;
+        c.payloadBytes = 0;
+        std::string e = error(c);
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "payload must be positive"), true, e);
+        c = PlannerConfig{};
+        c.payloadBytes = -5;
+        NS_TEST_EXPECT_MSG_EQ(Mentions(error(c), "payload must be positive (got -5"),
+                              true,
+                              error(c));
+        c = PlannerConfig{};
+        c.hbmBytes = -1;
+        NS_TEST_EXPECT_MSG_EQ(Mentions(error(c), "FPGA memory must be zero or positive"),
+                              true,
+                              error(c));
+        c = PlannerConfig{};
+        c.accessBps = 0;
+        NS_TEST_EXPECT_MSG_EQ(Mentions(error(c), "access rate must be positive"), true, error(c));
+        c = PlannerConfig{};
+        c.coreCapacityBps = -1e9;
+        NS_TEST_EXPECT_MSG_EQ(Mentions(error(c), "core capacity must be positive"), true, error(c));
+        std::string invalid = ErrorOf([&] {
+            RoundPlanner(topo, PlannerConfig{}).Plan(CliqueSchedule("x", {{{0, 1}}}));
+        });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(invalid, "island C is missing"), true, invalid);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The wan-training-planner test suite.
+ */
+class RoundPlannerTestSuite : public TestSuite
+{
+  public:
+    RoundPlannerTestSuite()
+        : TestSuite("wan-training-planner", Type::UNIT)
+    {
+        AddTestCase(new PairPlanTestCase);
+        AddTestCase(new LineTrianglePlanTestCase);
+        AddTestCase(new TrianglePlanTestCase);
+        AddTestCase(new ContentionPlanTestCase);
+        AddTestCase(new BaselinePlanTestCase);
+        AddTestCase(new AllToAllMemoryTestCase);
+        AddTestCase(new SchedulePlanTestCase);
+    }
+};
+
+/// The suite's instance.
+static RoundPlannerTestSuite g_roundPlannerTestSuite;

@@ -1,0 +1,82 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_TRAINING_TEST_UTILS_H
+#define WAN_TRAINING_TEST_UTILS_H
+
+#include "ns3/wan-topology.h"
+
+#include <exception>
+#include <string>
+
+namespace ns3
+{
+namespace wantest
+{
+
+/**
+ * \ingroup wan-training-tests
+ * \param action code expected to throw
+ * \return the exception's message, or "" when nothing was thrown
+ */
+template <typename Action>
+std::string
+ErrorOf(Action action)
+{
+    try
+    {
+        action();
+    }
+    catch (const std::exception& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+/**
+ * \ingroup wan-training-tests
+ * \param message an error message
+ * \param part expected part of it
+ * \return true when the message contains the part and is one line
+ */
+inline bool
+Mentions(const std::string& message, const std::string& part)
+{
+    return message.find(part) != std::string::npos && message.find('\n') == std::string::npos;
+}
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A topology of islands named by the codes, each with 20 Gbps access,
+ * joined in a line by 100 Gbps links of the given one-way latencies.
+ * \param codes city codes, in line order
+ * \param delaysMs latency of each link (one fewer than codes)
+ * \return the topology
+ */
+inline WanTopology
+LineTopology(const std::vector<std::string>& codes, const std::vector<double>& delaysMs)
+{
+    WanTopology topo;
+    for (const auto& c : codes)
+    {
+        WanCity city;
+        city.code = c;
+        city.region = "r";
+        city.ingressBps = 20e9;
+        city.egressBps = 20e9;
+        topo.AddCity(city);
+    }
+    for (size_t k = 0; k < delaysMs.size(); ++k)
+    {
+        topo.AddLink(codes[k], codes[k + 1], delaysMs[k] * 1e-3, 100e9);
+    }
+    topo.Validate();
+    return topo;
+}
+
+} // namespace wantest
+} // namespace ns3
+
+#endif /* WAN_TRAINING_TEST_UTILS_H */
