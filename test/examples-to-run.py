@@ -9,6 +9,7 @@
 cpp_examples = [
     ("nine-city-cliques", "True", "True"),
     ("nine-city-cliques --schedule=pairs,all-to-all --hbmGB=0,8,32 --multicast=false", "True", "False"),
+    ("wan-training-plan --schedule all-to-all --hbm-gb 32 --json", "True", "False"),
 ]
 
 # A list of Python examples to run in order to ensure that they remain
