@@ -48,5 +48,9 @@ wt_link_module
 wt_configure
 wt_build
 if [ "$run_example" = 1 ]; then
-    wt_ns3 run --no-build nine-city-cliques -- "${example_args[@]}"
+    if [ ${#example_args[@]} -gt 0 ]; then
+        wt_ns3 run --no-build nine-city-cliques -- "${example_args[@]}"
+    else
+        wt_ns3 run --no-build nine-city-cliques
+    fi
 fi
