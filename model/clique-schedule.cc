@@ -5,11 +5,11 @@
 #include "clique-schedule.h"
 
 #include "wan-topology.h"
+#include "wan-training-text.h"
 
 #include "ns3/log.h"
 
 #include <algorithm>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -174,6 +174,27 @@ PartitionIntoTriangles(const WanTopology& topo,
     return best;
 }
 
+/// Adds every island of 0..n-1 that no clique of the round holds as a singleton.
+void
+AddSingletons(CliqueSchedule::Round& round, uint32_t n)
+{
+    std::vector<bool> held(n, false);
+    for (const auto& c : round)
+    {
+        for (auto v : c)
+        {
+            held[v] = true;
+        }
+    }
+    for (uint32_t v = 0; v < n; ++v)
+    {
+        if (!held[v])
+        {
+            round.push_back({v});
+        }
+    }
+}
+
 /// Islands of each region, regions in order of first appearance.
 std::vector<std::vector<uint32_t>>
 IslandsByRegion(const WanTopology& topo)
@@ -318,19 +339,11 @@ CliqueSchedule::Pairs(const WanTopology& topo)
     for (const auto& matching : colours)
     {
         Round round;
-        std::vector<bool> matched(n, false);
         for (auto [a, b] : matching)
         {
             round.push_back({a, b});
-            matched[a] = matched[b] = true;
         }
-        for (uint32_t v = 0; v < n; ++v)
-        {
-            if (!matched[v])
-            {
-                round.push_back({v});
-            }
-        }
+        AddSingletons(round, n);
         rounds.push_back(round);
     }
     return CliqueSchedule("pairs", rounds);
@@ -383,13 +396,7 @@ CliqueSchedule::Regional(const WanTopology& topo)
             matched[c.a] = matched[c.b] = true;
             joined.insert({c.ra, c.rb});
         }
-        for (uint32_t v = 0; v < topo.GetNCities(); ++v)
-        {
-            if (!matched[v])
-            {
-                round.push_back({v});
-            }
-        }
+        AddSingletons(round, topo.GetNCities());
         rounds.push_back(round);
     }
     return CliqueSchedule("regional", rounds);
@@ -459,16 +466,10 @@ CliqueSchedule::Builtin(const std::string& name, const WanTopology& topo)
 CliqueSchedule
 CliqueSchedule::LoadFile(const std::string& path, const WanTopology& topo)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw std::invalid_argument("cannot open schedule file '" + path + "'");
-    }
-    std::ostringstream s;
-    s << in.rdbuf();
+    std::string text = wantext::ReadFile(path, "schedule file");
     try
     {
-        return FromJson(s.str(), topo);
+        return FromJson(text, topo);
     }
     catch (const std::invalid_argument& e)
     {
@@ -480,15 +481,7 @@ CliqueSchedule
 CliqueSchedule::FromJson(const std::string& text, const WanTopology& topo)
 {
     using nlohmann::json;
-    json doc;
-    try
-    {
-        doc = json::parse(text);
-    }
-    catch (const json::parse_error& e)
-    {
-        throw std::invalid_argument(std::string("schedule JSON does not parse: ") + e.what());
-    }
+    json doc = wantext::ParseJson(text, "schedule");
     if (!doc.is_object() || !doc.contains("rounds") || !doc["rounds"].is_array() ||
         doc["rounds"].empty())
     {

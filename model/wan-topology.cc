@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -57,20 +56,6 @@ AMS,FRA,2.23,100,geodesic
 
 const uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
-/// Reads a whole file or throws naming it.
-std::string
-ReadFile(const std::string& path)
-{
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw std::invalid_argument("cannot open topology file '" + path + "'");
-    }
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 /// A positive finite number or a clear error.
 double
 RequirePositive(double value, const std::string& what)
@@ -105,13 +90,15 @@ WanTopology::LoadFile(const std::string& path, double defaultAccessBps)
             throw std::invalid_argument("topology folder '" + path +
                                         "' must hold cities.csv and core-links.csv");
         }
-        return FromCsv(ReadFile(cities.string()), ReadFile(links.string()), defaultAccessBps);
+        return FromCsv(wantext::ReadFile(cities.string(), "topology file"),
+                       wantext::ReadFile(links.string(), "topology file"),
+                       defaultAccessBps);
     }
     if (fs::path(path).extension() == ".json")
     {
         try
         {
-            return FromJson(ReadFile(path), defaultAccessBps);
+            return FromJson(wantext::ReadFile(path, "topology file"), defaultAccessBps);
         }
         catch (const std::invalid_argument& e)
         {
@@ -131,15 +118,7 @@ WanTopology
 WanTopology::FromJson(const std::string& text, double defaultAccessBps)
 {
     using nlohmann::json;
-    json doc;
-    try
-    {
-        doc = json::parse(text);
-    }
-    catch (const json::parse_error& e)
-    {
-        throw std::invalid_argument(std::string("topology JSON does not parse: ") + e.what());
-    }
+    json doc = wantext::ParseJson(text, "topology");
     if (!doc.is_object() || !doc.contains("cities") || !doc["cities"].is_array())
     {
         throw std::invalid_argument("topology JSON needs a \"cities\" array");

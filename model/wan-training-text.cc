@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
@@ -49,6 +50,32 @@ SplitCells(const std::string& line)
 }
 
 } // namespace
+
+std::string
+ReadFile(const std::string& path, const std::string& what)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        throw std::invalid_argument("cannot open " + what + " '" + path + "'");
+    }
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+nlohmann::json
+ParseJson(const std::string& text, const std::string& what)
+{
+    try
+    {
+        return nlohmann::json::parse(text);
+    }
+    catch (const nlohmann::json::parse_error& e)
+    {
+        throw std::invalid_argument(what + " JSON does not parse: " + e.what());
+    }
+}
 
 std::string
 Num(double value)

@@ -6,6 +6,7 @@
 #define WAN_TRAINING_TEXT_H
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,21 @@ namespace wantext
  * \return the number printed with up to 6 significant digits
  */
 std::string Num(double value);
+
+/**
+ * \param path a file
+ * \param what what the file is, for the error message ("topology file")
+ * \return its whole content; throws std::invalid_argument if unreadable
+ */
+std::string ReadFile(const std::string& path, const std::string& what);
+
+/**
+ * \param text a JSON document
+ * \param what what it describes, for the error message ("topology")
+ * \return the parsed document; throws std::invalid_argument naming the
+ *         parse error
+ */
+nlohmann::json ParseJson(const std::string& text, const std::string& what);
 
 /**
  * \brief A small CSV table with a header row: comma-separated, no quoting,

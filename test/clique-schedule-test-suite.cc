@@ -149,14 +149,7 @@ class AlignmentSpanTestCase : public TestCase
   private:
     void DoRun() override
     {
-        WanTopology topo;
-        for (const char* c : {"A", "B", "C"})
-        {
-            topo.AddCity({c, c, "r", 0, 0, 20e9, 20e9});
-        }
-        topo.AddLink("A", "B", 0.010, 100e9);
-        topo.AddLink("A", "C", 0.020, 100e9);
-        topo.AddLink("B", "C", 0.025, 100e9);
+        auto topo = TriangleTopology();
         // Sums of a vertex's two latencies: A 30, B 35, C 45 ms; K = 45; the
         // arrivals at each receiver meet at K minus the opposite side, the last
         // at 45 - 10 = 35 ms.

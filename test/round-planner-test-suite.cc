@@ -145,14 +145,7 @@ class TrianglePlanTestCase : public TestCase
   private:
     void DoRun() override
     {
-        WanTopology topo;
-        for (const char* c : {"A", "B", "C"})
-        {
-            topo.AddCity({c, c, "r", 0, 0, 20e9, 20e9});
-        }
-        topo.AddLink("A", "B", 0.010, 100e9);
-        topo.AddLink("A", "C", 0.020, 100e9);
-        topo.AddLink("B", "C", 0.025, 100e9);
+        auto topo = TriangleTopology();
         auto plan = RoundPlanner(topo, PlannerConfig{}).PlanRound({{0, 1, 2}});
         NS_TEST_ASSERT_MSG_EQ(plan.feasible, true, "feasible");
         // K = 45 ms: s_A = 15, s_B = 10, s_C = 0; last arrival 35 ms (at C).

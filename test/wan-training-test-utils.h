@@ -76,6 +76,27 @@ LineTopology(const std::vector<std::string>& codes, const std::vector<double>& d
     return topo;
 }
 
+/**
+ * \ingroup wan-training-tests
+ * \brief Islands A, B, C (20 Gbps access) joined by direct 100 Gbps links
+ * of 10 (A-B), 20 (A-C) and 25 ms (B-C).
+ * \return the topology
+ */
+inline WanTopology
+TriangleTopology()
+{
+    WanTopology topo;
+    for (const char* c : {"A", "B", "C"})
+    {
+        topo.AddCity({c, c, "r", 0, 0, 20e9, 20e9});
+    }
+    topo.AddLink("A", "B", 0.010, 100e9);
+    topo.AddLink("A", "C", 0.020, 100e9);
+    topo.AddLink("B", "C", 0.025, 100e9);
+    topo.Validate();
+    return topo;
+}
+
 } // namespace wantest
 } // namespace ns3
 
