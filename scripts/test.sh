@@ -47,7 +47,8 @@ rc=0
 wt_check_format || rc=$?
 record "$rc" "clang-format (ns-3 style)"
 
-suites="$(cd "$NS3_DIR" && ./test.py --no-build --list 2>/dev/null | grep -o 'wan-training-[a-z0-9-]*' | sort -u)"
+suites="$(cd "$NS3_DIR" && ./test.py --no-build --list 2>/dev/null |
+    awk '$1 != "example" && $2 ~ /^wan-training-/ {print $2}' | sort -u)"
 [ -n "$suites" ] || wt_die "test.py lists no wan-training test suite (is the module enabled?)"
 for suite in $suites; do
     rc=0
