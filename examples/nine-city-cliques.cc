@@ -126,6 +126,10 @@ Run(int argc, char* argv[])
     cmd.AddValue("target", "Target shares pi (comma list summing to 1; empty: uniform)", target);
     cmd.AddValue("output", "Write the table to this file (.json or .csv)", output);
     cmd.Parse(argc, argv);
+    if (!output.empty())
+    {
+        ScheduleComparisonHelper::CheckOutputPath(output); // fail before the work
+    }
 
     ScheduleComparisonHelper helper;
     if (!topologyFile.empty())

@@ -275,28 +275,34 @@ ScheduleComparisonHelper::ToJson(const std::vector<ScheduleComparisonRow>& rows,
     return doc.dump(2);
 }
 
+namespace
+{
+
+/// True when the path ends in the extension.
+bool
+EndsWith(const std::string& path, const std::string& ext)
+{
+    return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+}
+
+} // namespace
+
+void
+ScheduleComparisonHelper::CheckOutputPath(const std::string& path)
+{
+    if (!EndsWith(path, ".csv") && !EndsWith(path, ".json"))
+    {
+        throw std::invalid_argument("output file '" + path + "' must end in .csv or .json");
+    }
+}
+
 void
 ScheduleComparisonHelper::Write(const std::string& path,
                                 const std::vector<ScheduleComparisonRow>& rows,
                                 const SynchronousComparison& sync) const
 {
-    auto endsWith = [&path](const std::string& ext) {
-        return path.size() >= ext.size() &&
-               path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
-    };
-    std::string text;
-    if (endsWith(".csv"))
-    {
-        text = ToCsv(rows);
-    }
-    else if (endsWith(".json"))
-    {
-        text = ToJson(rows, sync);
-    }
-    else
-    {
-        throw std::invalid_argument("output file '" + path + "' must end in .csv or .json");
-    }
+    CheckOutputPath(path);
+    std::string text = EndsWith(path, ".csv") ? ToCsv(rows) : ToJson(rows, sync);
     std::ofstream out(path);
     if (!out || !(out << text))
     {

@@ -123,6 +123,12 @@ class ScheduleComparisonHelper
     std::string ToJson(const std::vector<ScheduleComparisonRow>& rows,
                        const SynchronousComparison& sync) const;
     /**
+     * \brief Throws std::invalid_argument unless the path ends in ".csv" or
+     * ".json".
+     * \param path output file
+     */
+    static void CheckOutputPath(const std::string& path);
+    /**
      * \brief Writes CSV (".csv") or JSON (".json"); other names throw.
      * \param path output file
      * \param rows table rows

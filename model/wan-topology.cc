@@ -96,9 +96,10 @@ WanTopology::LoadFile(const std::string& path, double defaultAccessBps)
     }
     if (fs::path(path).extension() == ".json")
     {
+        std::string text = wantext::ReadFile(path, "topology file");
         try
         {
-            return FromJson(wantext::ReadFile(path, "topology file"), defaultAccessBps);
+            return FromJson(text, defaultAccessBps);
         }
         catch (const std::invalid_argument& e)
         {
