@@ -2,7 +2,8 @@
 # shellcheck shell=bash
 
 WT_MODULE_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-WT_CACHE="${WAN_TRAINING_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wan-training}"
+WT_HOME="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
+WT_CACHE="${WAN_TRAINING_CACHE:-${XDG_CACHE_HOME:-$WT_HOME/.cache}/wan-training}"
 WT_JOBS="$(nproc 2>/dev/null || echo 2)"
 # The ns-3 modules this module builds on; ns-3 adds their dependencies.  csma is
 # needed by ns-3.37's own src/test when tests are enabled.
@@ -10,7 +11,7 @@ WT_NS3_MODULES="wan-training;core;network;internet;point-to-point;applications;c
 WT_CONFIGURE_ARGS=(-G Ninja --enable-examples --enable-tests
     "--enable-modules=$WT_NS3_MODULES" --disable-python-bindings --disable-werror)
 # Debian packages: build tools and the libraries the module links against.
-WT_PACKAGES=(g++ cmake ninja-build ccache python3 pkg-config clang-format
+WT_PACKAGES=(g++ cmake ninja-build ccache python3 pkg-config clang-format bzip2
     libeigen3-dev libgsl-dev libglpk-dev nlohmann-json3-dev libboost-program-options-dev)
 
 export CCACHE_DIR="${CCACHE_DIR:-$WT_CACHE/ccache}"
