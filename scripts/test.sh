@@ -3,8 +3,8 @@
 #
 # Sets up what is missing first (as scripts/setup.sh does, without running the
 # example), then: checks that the C++ sources are formatted with ns-3's
-# .clang-format, runs every wan-training-* test suite and every example listed
-# in test/examples-to-run.py through ns-3's test.py, and ends with a line
+# .clang-format, runs every wan-training-* test suite through ns-3's test.py
+# and every example that test/examples-to-run.py marks to run, and ends with a line
 # "wan-training: N passed, M failed".  Exits non-zero when anything failed.
 #
 # Usage: scripts/test.sh [-h|--help]
