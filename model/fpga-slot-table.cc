@@ -1,0 +1,203 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "fpga-slot-table.h"
+
+#include "wan-training-text.h"
+
+#include "ns3/log.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FpgaSlotTable");
+
+namespace
+{
+
+/// SplitMix64 finaliser: a fast, well-mixed 64-bit hash.
+uint64_t
+Mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+} // namespace
+
+std::string
+ToString(FpgaEviction cause)
+{
+    switch (cause)
+    {
+    case FpgaEviction::COMPLETION:
+        return "completion";
+    case FpgaEviction::TIMEOUT:
+        return "timeout";
+    case FpgaEviction::CONFLICT:
+        return "conflict";
+    case FpgaEviction::FLUSH:
+        return "flush";
+    }
+    return "unknown";
+}
+
+FpgaSlotTable::FpgaSlotTable(uint64_t nSlots, double timeoutSeconds)
+    : m_nSlots(nSlots),
+      m_timeout(timeoutSeconds)
+{
+    if (nSlots == 0)
+    {
+        throw std::invalid_argument("FPGA slot table needs at least one slot");
+    }
+    if (!std::isfinite(timeoutSeconds) || timeoutSeconds <= 0)
+    {
+        throw std::invalid_argument("FPGA slot timeout must be positive (got " +
+                                    wantext::Num(timeoutSeconds) + " s)");
+    }
+}
+
+uint64_t
+FpgaSlotTable::SlotOf(const FpgaChunkId& id) const
+{
+    uint64_t h = Mix(id.round);
+    h = Mix(h ^ id.clique);
+    h = Mix(h ^ id.chunk);
+    return h % m_nSlots;
+}
+
+FpgaPartialSum
+FpgaSlotTable::Evict(uint64_t index, FpgaEviction cause)
+{
+    auto it = m_slots.find(index);
+    const Slot& s = it->second;
+    FpgaPartialSum out{s.id, s.sum, s.contributions, s.bytes, cause};
+    m_slots.erase(it);
+    ++m_evictions[static_cast<int>(cause)];
+    NS_LOG_LOGIC("evict slot " << index << " (" << ToString(cause) << "): chunk " << out.id.chunk
+                               << " with " << out.contributions << " contributions");
+    return out;
+}
+
+std::vector<FpgaPartialSum>
+FpgaSlotTable::Add(const FpgaChunkId& id,
+                   double value,
+                   uint32_t bytes,
+                   uint32_t expected,
+                   double now)
+{
+    if (expected == 0)
+    {
+        throw std::invalid_argument("a chunk must expect at least one contribution");
+    }
+    std::vector<FpgaPartialSum> out;
+    const uint64_t index = SlotOf(id);
+    auto it = m_slots.find(index);
+    if (it != m_slots.end() && it->second.id != id)
+    {
+        out.push_back(Evict(index, FpgaEviction::CONFLICT));
+        it = m_slots.end();
+    }
+    if (it == m_slots.end())
+    {
+        Slot s;
+        s.id = id;
+        s.expected = expected;
+        s.expiry = now + m_timeout;
+        s.generation = m_nextGeneration++;
+        it = m_slots.emplace(index, s).first;
+        m_expiries.emplace(s.expiry, index, s.generation);
+        m_peak = std::max<uint64_t>(m_peak, m_slots.size());
+    }
+    Slot& s = it->second;
+    s.sum += value;
+    ++s.contributions;
+    s.bytes = std::max(s.bytes, bytes);
+    if (s.contributions >= s.expected)
+    {
+        out.push_back(Evict(index, FpgaEviction::COMPLETION));
+    }
+    return out;
+}
+
+std::vector<FpgaPartialSum>
+FpgaSlotTable::Expire(double now)
+{
+    std::vector<FpgaPartialSum> out;
+    while (!m_expiries.empty() && std::get<0>(m_expiries.top()) <= now)
+    {
+        auto [expiry, index, generation] = m_expiries.top();
+        m_expiries.pop();
+        auto it = m_slots.find(index);
+        if (it != m_slots.end() && it->second.generation == generation)
+        {
+            out.push_back(Evict(index, FpgaEviction::TIMEOUT));
+        }
+    }
+    return out;
+}
+
+std::vector<FpgaPartialSum>
+FpgaSlotTable::Flush()
+{
+    std::vector<FpgaPartialSum> out;
+    while (!m_expiries.empty())
+    {
+        auto [expiry, index, generation] = m_expiries.top();
+        m_expiries.pop();
+        auto it = m_slots.find(index);
+        if (it != m_slots.end() && it->second.generation == generation)
+        {
+            out.push_back(Evict(index, FpgaEviction::FLUSH));
+        }
+    }
+    return out;
+}
+
+double
+FpgaSlotTable::GetNextExpiry() const
+{
+    // Stale heap entries only make this earlier than the truth; Expire at that
+    // time returns nothing and the caller asks again.
+    return m_expiries.empty() ? std::numeric_limits<double>::infinity()
+                              : std::get<0>(m_expiries.top());
+}
+
+uint64_t
+FpgaSlotTable::GetNSlots() const
+{
+    return m_nSlots;
+}
+
+double
+FpgaSlotTable::GetTimeout() const
+{
+    return m_timeout;
+}
+
+uint64_t
+FpgaSlotTable::GetOccupancy() const
+{
+    return m_slots.size();
+}
+
+uint64_t
+FpgaSlotTable::GetPeakOccupancy() const
+{
+    return m_peak;
+}
+
+uint64_t
+FpgaSlotTable::GetEvictions(FpgaEviction cause) const
+{
+    return m_evictions[static_cast<int>(cause)];
+}
+
+} // namespace ns3

@@ -1,0 +1,177 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FPGA_SLOT_TABLE_H
+#define FPGA_SLOT_TABLE_H
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief Identifier of one weight chunk of one round: what the FPGA sums on.
+ */
+struct FpgaChunkId
+{
+    uint32_t round{0};  //!< round number
+    uint32_t clique{0}; //!< clique index within the round
+    uint32_t chunk{0};  //!< chunk index within the model state
+
+    /**
+     * \param o another identifier
+     * \return true when all fields are equal
+     */
+    bool operator==(const FpgaChunkId& o) const
+    {
+        return round == o.round && clique == o.clique && chunk == o.chunk;
+    }
+
+    /**
+     * \param o another identifier
+     * \return true when any field differs
+     */
+    bool operator!=(const FpgaChunkId& o) const
+    {
+        return !(*this == o);
+    }
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Why a slot was forwarded.
+ */
+enum class FpgaEviction
+{
+    COMPLETION, //!< all expected contributions were in
+    TIMEOUT,    //!< the slot outlived the timeout
+    CONFLICT,   //!< another chunk hashed to the occupied slot
+    FLUSH       //!< the table was emptied (end of a run)
+};
+
+/**
+ * \ingroup wan-training
+ * \param cause an eviction cause
+ * \return "completion", "timeout", "conflict" or "flush"
+ */
+std::string ToString(FpgaEviction cause);
+
+/**
+ * \ingroup wan-training
+ * \brief A (partial) sum that leaves the FPGA towards its island.
+ */
+struct FpgaPartialSum
+{
+    FpgaChunkId id;            //!< the chunk
+    double sum{0};             //!< sum of the contributions it holds
+    uint32_t contributions{0}; //!< how many contributions it holds
+    uint32_t bytes{0};         //!< chunk size (the sum is as large as one contribution)
+    FpgaEviction cause{FpgaEviction::COMPLETION}; //!< why it left
+};
+
+/**
+ * \ingroup wan-training
+ * \brief The edge FPGA's HBM slot table: in-flight partial sums keyed by a
+ * hash of the chunk identifier.
+ *
+ * A contribution goes to slot hash(id) mod N.  An empty slot takes it; a slot
+ * holding the same chunk adds it; a slot holding another chunk is evicted
+ * first (conflict, forwarding its partial sum).  A slot is evicted on
+ * completion when it holds all expected contributions, and on timeout
+ * `timeout` seconds after its first contribution.  Every contribution leaves
+ * in exactly one forwarded sum, so the island, which adds partial sums,
+ * ends with the exact total.
+ *
+ * Only occupied slots use memory, so a large HBM costs nothing until used.
+ */
+class FpgaSlotTable
+{
+  public:
+    /**
+     * \param nSlots number of slots (HBM bytes / slot size), >= 1
+     * \param timeoutSeconds slot lifetime, > 0
+     */
+    FpgaSlotTable(uint64_t nSlots, double timeoutSeconds);
+
+    /**
+     * \brief Adds one sender's contribution to a chunk.
+     * \param id the chunk
+     * \param value the contribution
+     * \param bytes chunk size
+     * \param expected contributions that complete the chunk, >= 1
+     * \param now current time, seconds
+     * \return the sums this forwards: a conflict victim and/or this chunk on
+     *         completion, in that order
+     */
+    std::vector<FpgaPartialSum> Add(const FpgaChunkId& id,
+                                    double value,
+                                    uint32_t bytes,
+                                    uint32_t expected,
+                                    double now);
+    /**
+     * \param now current time, seconds
+     * \return the sums of every slot whose timeout has passed, oldest first
+     */
+    std::vector<FpgaPartialSum> Expire(double now);
+    /** \return the sums of every occupied slot, emptying the table */
+    std::vector<FpgaPartialSum> Flush();
+    /** \return the earliest time a slot times out (+infinity if none) */
+    double GetNextExpiry() const;
+
+    /** \return the number of slots */
+    uint64_t GetNSlots() const;
+    /** \return the slot lifetime */
+    double GetTimeout() const;
+    /** \return occupied slots */
+    uint64_t GetOccupancy() const;
+    /** \return the most slots ever occupied at once */
+    uint64_t GetPeakOccupancy() const;
+    /**
+     * \param cause an eviction cause
+     * \return how many evictions had that cause
+     */
+    uint64_t GetEvictions(FpgaEviction cause) const;
+    /**
+     * \param id a chunk
+     * \return the slot it maps to
+     */
+    uint64_t SlotOf(const FpgaChunkId& id) const;
+
+  private:
+    /// An occupied slot.
+    struct Slot
+    {
+        FpgaChunkId id;            //!< chunk held
+        double sum{0};             //!< partial sum
+        uint32_t contributions{0}; //!< contributions held
+        uint32_t bytes{0};         //!< chunk size
+        uint32_t expected{0};      //!< contributions that complete it
+        double expiry{0};          //!< timeout instant
+        uint64_t generation{0};    //!< distinguishes refills of one slot
+    };
+
+    /// Removes an occupied slot and returns its sum.
+    FpgaPartialSum Evict(uint64_t index, FpgaEviction cause);
+
+    uint64_t m_nSlots;                          //!< slots
+    double m_timeout;                           //!< slot lifetime
+    std::unordered_map<uint64_t, Slot> m_slots; //!< occupied slots by index
+    /// (expiry, slot index, generation), earliest first; stale entries skipped
+    using Expiry = std::tuple<double, uint64_t, uint64_t>;
+    std::priority_queue<Expiry, std::vector<Expiry>, std::greater<>> m_expiries;
+    uint64_t m_nextGeneration{0};        //!< generation counter
+    uint64_t m_peak{0};                  //!< peak occupancy
+    uint64_t m_evictions[4]{0, 0, 0, 0}; //!< evictions by cause
+};
+
+} // namespace ns3
+
+#endif /* FPGA_SLOT_TABLE_H */

@@ -1,0 +1,227 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-training-test-utils.h"
+
+#include "ns3/fpga-slot-table.h"
+#include "ns3/test.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+
+using namespace ns3;
+using namespace ns3::wantest;
+
+namespace
+{
+
+/// Finds two chunk ids of one round that share a slot.
+std::pair<FpgaChunkId, FpgaChunkId>
+CollidingChunks(const FpgaSlotTable& table)
+{
+    std::map<uint64_t, uint32_t> seen;
+    for (uint32_t c = 0;; ++c)
+    {
+        auto slot = table.SlotOf({1, 0, c});
+        auto it = seen.find(slot);
+        if (it != seen.end())
+        {
+            return {FpgaChunkId{1, 0, it->second}, FpgaChunkId{1, 0, c}};
+        }
+        seen[slot] = c;
+    }
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Completion, timeout and conflict each evict with their cause.
+ */
+class SlotEvictionTestCase : public TestCase
+{
+  public:
+    SlotEvictionTestCase()
+        : TestCase("completion, timeout and conflict evictions")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FpgaSlotTable table(1000, 0.005);
+        FpgaChunkId a{3, 1, 42};
+        // Completion: two expected contributions, 1.5 + 2.25.
+        NS_TEST_EXPECT_MSG_EQ(table.Add(a, 1.5, 9000, 2, 0.0).size(), 0, "first waits");
+        NS_TEST_EXPECT_MSG_EQ(table.GetOccupancy(), 1, "one slot in use");
+        auto out = table.Add(a, 2.25, 9000, 2, 0.001);
+        NS_TEST_ASSERT_MSG_EQ(out.size(), 1, "second completes");
+        NS_TEST_EXPECT_MSG_EQ((out[0].cause == FpgaEviction::COMPLETION), true, "completion");
+        NS_TEST_EXPECT_MSG_EQ(out[0].sum, 3.75, "exact sum");
+        NS_TEST_EXPECT_MSG_EQ(out[0].contributions, 2, "two contributions");
+        NS_TEST_EXPECT_MSG_EQ(out[0].bytes, 9000, "one chunk's size");
+        NS_TEST_EXPECT_MSG_EQ(table.GetOccupancy(), 0, "slot freed");
+
+        // Timeout: one of three contributions, 5 ms lifetime from its arrival.
+        FpgaChunkId b{3, 1, 43};
+        table.Add(b, 7.0, 9000, 3, 0.010);
+        bool scheduled = table.GetNextExpiry() <= 0.015;
+        NS_TEST_EXPECT_MSG_EQ(scheduled, true, "expiry scheduled");
+        NS_TEST_EXPECT_MSG_EQ(table.Expire(0.0149).size(), 0, "not yet");
+        out = table.Expire(0.015);
+        NS_TEST_ASSERT_MSG_EQ(out.size(), 1, "timed out");
+        NS_TEST_EXPECT_MSG_EQ((out[0].cause == FpgaEviction::TIMEOUT), true, "timeout");
+        NS_TEST_EXPECT_MSG_EQ(out[0].sum, 7.0, "partial sum");
+        NS_TEST_EXPECT_MSG_EQ(out[0].contributions, 1, "one contribution");
+        // The completed slot's old expiry (at 5 ms) must not evict anything later.
+        NS_TEST_EXPECT_MSG_EQ(table.Expire(1.0).size(), 0, "stale expiries ignored");
+
+        // Conflict: a second chunk hashing to an occupied slot evicts it.
+        auto [c, d] = CollidingChunks(table);
+        NS_TEST_EXPECT_MSG_EQ(table.SlotOf(c), table.SlotOf(d), "same slot");
+        table.Add(c, 1.0, 9000, 2, 2.0);
+        out = table.Add(d, 10.0, 9000, 2, 2.0);
+        NS_TEST_ASSERT_MSG_EQ(out.size(), 1, "occupant forwarded");
+        NS_TEST_EXPECT_MSG_EQ((out[0].cause == FpgaEviction::CONFLICT), true, "conflict");
+        NS_TEST_EXPECT_MSG_EQ((out[0].id == c), true, "the occupant leaves");
+        NS_TEST_EXPECT_MSG_EQ(out[0].sum, 1.0, "with its partial sum");
+        NS_TEST_EXPECT_MSG_EQ(table.GetOccupancy(), 1, "the newcomer stays");
+        out = table.Flush();
+        NS_TEST_ASSERT_MSG_EQ(out.size(), 1, "flush empties");
+        NS_TEST_EXPECT_MSG_EQ(out[0].sum, 10.0, "the newcomer's sum");
+
+        NS_TEST_EXPECT_MSG_EQ(table.GetEvictions(FpgaEviction::COMPLETION), 1, "count");
+        NS_TEST_EXPECT_MSG_EQ(table.GetEvictions(FpgaEviction::TIMEOUT), 1, "count");
+        NS_TEST_EXPECT_MSG_EQ(table.GetEvictions(FpgaEviction::CONFLICT), 1, "count");
+        NS_TEST_EXPECT_MSG_EQ(table.GetEvictions(FpgaEviction::FLUSH), 1, "count");
+        NS_TEST_EXPECT_MSG_EQ(table.GetPeakOccupancy(), 1, "never two at once");
+        NS_TEST_EXPECT_MSG_EQ(ToString(FpgaEviction::CONFLICT), "conflict", "names");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief With a tiny table, conflicts are frequent, yet the island's sum of
+ * partial sums is exact and every contribution is counted once.
+ */
+class SlotExactSumTestCase : public TestCase
+{
+  public:
+    SlotExactSumTestCase()
+        : TestCase("forced conflicts still yield the exact sum")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t senders = 3;
+        const uint32_t chunks = 200;
+
+        struct Arrival
+        {
+            uint32_t sender;
+            uint32_t chunk;
+        };
+
+        std::vector<Arrival> arrivals;
+        for (uint32_t s = 0; s < senders; ++s)
+        {
+            for (uint32_t c = 0; c < chunks; ++c)
+            {
+                arrivals.push_back({s, c});
+            }
+        }
+        std::mt19937 rng(12345);
+        std::shuffle(arrivals.begin(), arrivals.end(), rng);
+        // Contribution of sender s to chunk c: (s + 1) * 1000 + c, exact in binary.
+        auto value = [](uint32_t s, uint32_t c) { return (s + 1) * 1000.0 + c; };
+
+        for (uint64_t slots : {1, 4, 64, 100000})
+        {
+            FpgaSlotTable table(slots, 1.0);
+            std::map<uint32_t, double> sum;
+            std::map<uint32_t, uint32_t> count;
+            auto collect = [&](const std::vector<FpgaPartialSum>& out) {
+                for (const auto& p : out)
+                {
+                    sum[p.id.chunk] += p.sum;
+                    count[p.id.chunk] += p.contributions;
+                }
+            };
+            double now = 0;
+            for (const auto& a : arrivals)
+            {
+                now += 1e-6;
+                collect(table.Add({7, 0, a.chunk}, value(a.sender, a.chunk), 9000, senders, now));
+            }
+            collect(table.Flush());
+            for (uint32_t c = 0; c < chunks; ++c)
+            {
+                NS_TEST_EXPECT_MSG_EQ(sum[c], 6000.0 + 3 * c, slots << " slots: exact sum");
+                NS_TEST_EXPECT_MSG_EQ(count[c], senders, slots << " slots: each counted once");
+            }
+            uint64_t forwarded = table.GetEvictions(FpgaEviction::COMPLETION) +
+                                 table.GetEvictions(FpgaEviction::CONFLICT) +
+                                 table.GetEvictions(FpgaEviction::FLUSH);
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(forwarded, chunks, "at least one sum per chunk");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(table.GetPeakOccupancy(), slots, "within the table");
+            if (slots == 1)
+            {
+                NS_TEST_EXPECT_MSG_GT(table.GetEvictions(FpgaEviction::CONFLICT), 0, "conflicts");
+            }
+            if (slots == 100000)
+            {
+                NS_TEST_EXPECT_MSG_EQ(table.GetEvictions(FpgaEviction::COMPLETION),
+                                      chunks,
+                                      "a roomy table completes every chunk");
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Impossible table parameters are refused.
+ */
+class SlotBadInputTestCase : public TestCase
+{
+  public:
+    SlotBadInputTestCase()
+        : TestCase("impossible slot table parameters")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string e = ErrorOf([] { FpgaSlotTable(0, 1.0); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "at least one slot"), true, e);
+        e = ErrorOf([] { FpgaSlotTable(10, 0); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "timeout must be positive"), true, e);
+        e = ErrorOf([] { FpgaSlotTable(10, 1).Add({0, 0, 0}, 1, 1, 0, 0); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "at least one contribution"), true, e);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The wan-training-slot-table test suite.
+ */
+class FpgaSlotTableTestSuite : public TestSuite
+{
+  public:
+    FpgaSlotTableTestSuite()
+        : TestSuite("wan-training-slot-table", Type::UNIT)
+    {
+        AddTestCase(new SlotEvictionTestCase);
+        AddTestCase(new SlotExactSumTestCase);
+        AddTestCase(new SlotBadInputTestCase);
+    }
+};
+
+/// The suite's instance.
+static FpgaSlotTableTestSuite g_fpgaSlotTableTestSuite;
