@@ -1,0 +1,249 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-network-helper.h"
+
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-global-routing-helper.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/log.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+#include "ns3/wan-training-text.h"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanNetworkHelper");
+
+WanNetworkHelper::WanNetworkHelper(const WanTopology& topo)
+    : m_topo(topo)
+{
+    m_topo.Validate();
+}
+
+void
+WanNetworkHelper::SetEdgeRate(double bps)
+{
+    if (!std::isfinite(bps) || bps <= 0)
+    {
+        throw std::invalid_argument("edge rate must be positive (got " + wantext::Num(bps) + ")");
+    }
+    m_edgeBps = bps;
+}
+
+void
+WanNetworkHelper::SetMtu(uint32_t bytes)
+{
+    if (bytes < 576)
+    {
+        throw std::invalid_argument("MTU must be at least 576 bytes (got " + std::to_string(bytes) +
+                                    ")");
+    }
+    m_mtu = bytes;
+}
+
+void
+WanNetworkHelper::SetScale(double factor)
+{
+    if (!std::isfinite(factor) || factor < 1)
+    {
+        throw std::invalid_argument("scale must be at least 1 (got " + wantext::Num(factor) + ")");
+    }
+    m_scale = factor;
+}
+
+std::string
+WanNetworkHelper::Rate(double bps) const
+{
+    std::ostringstream s;
+    s << static_cast<uint64_t>(std::llround(bps / m_scale)) << "bps";
+    return s.str();
+}
+
+void
+WanNetworkHelper::Install()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_installed)
+    {
+        throw std::logic_error("WanNetworkHelper::Install called twice");
+    }
+    m_installed = true;
+    const uint32_t n = m_topo.GetNCities();
+    m_routers.Create(n);
+    m_edges.Create(n);
+    m_islands.Create(n);
+    InternetStackHelper stack;
+    stack.Install(m_routers);
+    stack.Install(m_edges);
+    stack.Install(m_islands);
+
+    Ipv4AddressHelper address("10.0.0.0", "255.255.255.252");
+    PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
+
+    for (const auto& link : m_topo.GetLinks())
+    {
+        p2p.SetDeviceAttribute("DataRate", StringValue(Rate(link.capacityBps)));
+        p2p.SetChannelAttribute("Delay", TimeValue(Seconds(link.delay)));
+        auto devices = p2p.Install(m_routers.Get(link.a), m_routers.Get(link.b));
+        m_core[{link.a, link.b}] = devices.Get(0);
+        m_core[{link.b, link.a}] = devices.Get(1);
+        address.Assign(devices);
+        address.NewNetwork();
+    }
+
+    m_access.resize(n);
+    for (uint32_t c = 0; c < n; ++c)
+    {
+        const auto& city = m_topo.GetCity(c);
+        // The island's final hop: egress rate from the island, ingress towards it.
+        p2p.SetChannelAttribute("Delay", TimeValue(Seconds(0)));
+        p2p.SetDeviceAttribute("DataRate", StringValue(Rate(city.egressBps)));
+        auto access = p2p.Install(m_islands.Get(c), m_edges.Get(c));
+        access.Get(1)->SetAttribute("DataRate", StringValue(Rate(city.ingressBps)));
+        auto interfaces = address.Assign(access);
+        address.NewNetwork();
+        m_islandAddress.push_back(interfaces.GetAddress(0));
+        m_edgeAddress.push_back(interfaces.GetAddress(1));
+
+        p2p.SetDeviceAttribute("DataRate", StringValue(Rate(m_edgeBps)));
+        auto up = p2p.Install(m_edges.Get(c), m_routers.Get(c));
+        address.Assign(up);
+        address.NewNetwork();
+
+        m_access[c].Add(access);
+        m_access[c].Add(up);
+
+        // Islands send group traffic out of their only device.
+        Ipv4StaticRoutingHelper staticRouting;
+        staticRouting.SetDefaultMulticastRoute(m_islands.Get(c), access.Get(0));
+    }
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+}
+
+const WanTopology&
+WanNetworkHelper::GetTopology() const
+{
+    return m_topo;
+}
+
+const NodeContainer&
+WanNetworkHelper::GetRouters() const
+{
+    return m_routers;
+}
+
+const NodeContainer&
+WanNetworkHelper::GetEdges() const
+{
+    return m_edges;
+}
+
+const NodeContainer&
+WanNetworkHelper::GetIslands() const
+{
+    return m_islands;
+}
+
+Ipv4Address
+WanNetworkHelper::GetIslandAddress(uint32_t city) const
+{
+    return m_islandAddress.at(city);
+}
+
+Ipv4Address
+WanNetworkHelper::GetEdgeAddress(uint32_t city) const
+{
+    return m_edgeAddress.at(city);
+}
+
+Ptr<NetDevice>
+WanNetworkHelper::GetCoreDevice(uint32_t from, uint32_t to) const
+{
+    auto it = m_core.find({from, to});
+    if (it == m_core.end())
+    {
+        throw std::invalid_argument("no core link from " + m_topo.GetCity(from).code + " to " +
+                                    m_topo.GetCity(to).code);
+    }
+    return it->second;
+}
+
+NetDeviceContainer
+WanNetworkHelper::GetAccessDevices(uint32_t city) const
+{
+    return m_access.at(city);
+}
+
+Ipv4Address
+WanNetworkHelper::GroupAddress(uint32_t round, uint32_t source)
+{
+    // 232.0.0.0/8 is the source-specific multicast range.
+    return Ipv4Address((232u << 24) | ((round & 0xffffu) << 8) | (source & 0xffu));
+}
+
+void
+WanNetworkHelper::InstallMulticastTree(uint32_t source,
+                                       const std::vector<uint32_t>& receivers,
+                                       Ipv4Address group,
+                                       bool toIslands)
+{
+    NS_LOG_FUNCTION(this << source << group << toIslands);
+    if (!m_installed)
+    {
+        throw std::logic_error("WanNetworkHelper::Install must come before multicast trees");
+    }
+    Ipv4StaticRoutingHelper staticRouting;
+    const Ipv4Address s = m_islandAddress.at(source);
+    const auto hops = m_topo.GetMulticastTree(source, receivers);
+    std::vector<bool> receiving(m_topo.GetNCities(), false);
+    for (auto r : receivers)
+    {
+        receiving.at(r) = r != source;
+    }
+    auto children = [&hops, this](uint32_t u) {
+        NetDeviceContainer out;
+        for (const auto& [from, to] : hops)
+        {
+            if (from == u)
+            {
+                out.Add(GetCoreDevice(from, to));
+            }
+        }
+        return out;
+    };
+    // Source side: island -> edge -> router -> first branches.
+    const auto& src = m_access[source];
+    staticRouting.AddMulticastRoute(m_edges.Get(source), s, group, src.Get(1), src.Get(2));
+    staticRouting.AddMulticastRoute(m_routers.Get(source), s, group, src.Get(3), children(source));
+    // Every other router of the tree: in from its parent (RPF), out to its
+    // children and, at a receiver, down to its edge node.
+    for (const auto& [parent, v] : hops)
+    {
+        NetDeviceContainer out = children(v);
+        if (receiving[v])
+        {
+            out.Add(m_access[v].Get(3));
+            if (toIslands)
+            {
+                staticRouting.AddMulticastRoute(m_edges.Get(v),
+                                                s,
+                                                group,
+                                                m_access[v].Get(2),
+                                                m_access[v].Get(1));
+            }
+        }
+        staticRouting.AddMulticastRoute(m_routers.Get(v), s, group, GetCoreDevice(v, parent), out);
+    }
+}
+
+} // namespace ns3

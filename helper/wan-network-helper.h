@@ -1,0 +1,145 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_NETWORK_HELPER_H
+#define WAN_NETWORK_HELPER_H
+
+#include "ns3/ipv4-address.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/wan-topology.h"
+
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief Builds the packet-level network of a WanTopology.
+ *
+ * Per city: a core router, an edge node (where the FPGA aggregator runs) and
+ * an island node.  The island's access link joins it to the edge node (the
+ * island's final hop, at the topology's egress rate from the island and
+ * ingress rate towards it, zero delay); a local link at the edge rate joins
+ * the edge node to the router.  Core links are point-to-point links with the
+ * topology's one-way latency and capacity.  Every device has the WAN MTU
+ * (9000 bytes by default).  IPv4 addresses come from 10.0.0.0/8, one /30 per
+ * link, and unicast routes from global routing.
+ *
+ * Multicast trees are installed as PIM-SSM would build them: for a source
+ * island S and group G, every router on S's shortest-path tree gets an (S,G)
+ * route whose input interface is the one facing S (reverse-path forwarding:
+ * a packet of S arriving on any other interface matches no route and is
+ * dropped) and whose outputs are the tree's branches, so each tree link
+ * carries one copy.  (ns-3's static multicast routes match the group and the
+ * input interface, not the origin; every (round, source) gets its own group
+ * from GroupAddress, so group and interface identify (S,G).)
+ *
+ * The time-preserving scale divides every rate by a factor (and the
+ * applications divide the payload by the same factor), so latencies and
+ * serialization times stay as they are while the packet count drops.
+ */
+class WanNetworkHelper
+{
+  public:
+    /**
+     * \param topo the topology to build
+     */
+    explicit WanNetworkHelper(const WanTopology& topo);
+
+    /**
+     * \param bps rate of the local link between router and edge node, > 0
+     *        (default 400 Gbps, so that it never binds)
+     */
+    void SetEdgeRate(double bps);
+    /**
+     * \param bytes MTU of every device (default 9000)
+     */
+    void SetMtu(uint32_t bytes);
+    /**
+     * \param factor every rate is divided by this factor, >= 1 (default 1)
+     */
+    void SetScale(double factor);
+
+    /**
+     * \brief Creates the nodes, links, IPv4 stacks, addresses and unicast
+     * routes.  Call once.
+     */
+    void Install();
+
+    /** \return the topology */
+    const WanTopology& GetTopology() const;
+    /** \return the routers, by city index */
+    const NodeContainer& GetRouters() const;
+    /** \return the edge (FPGA) nodes, by city index */
+    const NodeContainer& GetEdges() const;
+    /** \return the island nodes, by city index */
+    const NodeContainer& GetIslands() const;
+    /**
+     * \param city city index
+     * \return the island's address (on its access link)
+     */
+    Ipv4Address GetIslandAddress(uint32_t city) const;
+    /**
+     * \param city city index
+     * \return the edge node's address on the access link (the island's gateway)
+     */
+    Ipv4Address GetEdgeAddress(uint32_t city) const;
+    /**
+     * \param from city index of a router
+     * \param to city index of an adjacent router
+     * \return the device of `from` on the core link towards `to`
+     */
+    Ptr<NetDevice> GetCoreDevice(uint32_t from, uint32_t to) const;
+    /**
+     * \param city city index
+     * \return the island's access device, the edge node's access device, the
+     *         edge node's device towards the router, the router's device
+     *         towards the edge node
+     */
+    NetDeviceContainer GetAccessDevices(uint32_t city) const;
+
+    /**
+     * \brief Installs the (S,G) routes of a source-specific multicast tree.
+     * \param source the sending island's city
+     * \param receivers the receiving cities (the source is ignored)
+     * \param group the group address
+     * \param toIslands also forward from the receivers' edge nodes to their
+     *        islands (false when an edge aggregator consumes the stream)
+     */
+    void InstallMulticastTree(uint32_t source,
+                              const std::vector<uint32_t>& receivers,
+                              Ipv4Address group,
+                              bool toIslands);
+    /**
+     * \param round round number
+     * \param source sending city
+     * \return a source-specific group address in 232.0.0.0/8
+     */
+    static Ipv4Address GroupAddress(uint32_t round, uint32_t source);
+
+  private:
+    /// Scaled rate as an ns-3 DataRate string.
+    std::string Rate(double bps) const;
+
+    WanTopology m_topo;                       //!< topology
+    double m_edgeBps{400e9};                  //!< router-edge rate
+    uint32_t m_mtu{9000};                     //!< device MTU
+    double m_scale{1};                        //!< rate divisor
+    bool m_installed{false};                  //!< Install was called
+    NodeContainer m_routers;                  //!< routers by city
+    NodeContainer m_edges;                    //!< edge nodes by city
+    NodeContainer m_islands;                  //!< islands by city
+    std::vector<NetDeviceContainer> m_access; //!< per city: island, edge, edge-up, router-down
+    std::vector<Ipv4Address> m_islandAddress; //!< per city
+    std::vector<Ipv4Address> m_edgeAddress;   //!< per city
+    std::map<std::pair<uint32_t, uint32_t>, Ptr<NetDevice>> m_core; //!< (from, to) -> device
+};
+
+} // namespace ns3
+
+#endif /* WAN_NETWORK_HELPER_H */

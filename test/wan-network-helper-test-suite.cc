@@ -1,0 +1,306 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-training-test-utils.h"
+
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-address-generator.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4-static-routing.h"
+#include "ns3/ipv4.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/test.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/wan-network-helper.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace ns3;
+using namespace ns3::wantest;
+
+namespace
+{
+
+const uint16_t kPort = 9000;
+
+/// Receptions per node id, and the time of the last one.
+struct Receptions
+{
+    std::map<uint32_t, uint32_t> count; //!< packets per node id
+    Time last;                          //!< time of the last packet
+
+    /// Socket receive callback.
+    void Receive(Ptr<Socket> socket)
+    {
+        while (socket->Recv())
+        {
+            ++count[socket->GetNode()->GetId()];
+            last = Simulator::Now();
+        }
+    }
+};
+
+/// Opens a UDP socket on every island, counting into `rx`.
+void
+ListenOnIslands(const WanNetworkHelper& net, Receptions& rx)
+{
+    for (uint32_t c = 0; c < net.GetIslands().GetN(); ++c)
+    {
+        auto socket = Socket::CreateSocket(net.GetIslands().Get(c), UdpSocketFactory::GetTypeId());
+        socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), kPort));
+        socket->SetRecvCallback(MakeCallback(&Receptions::Receive, &rx));
+    }
+}
+
+/// Sends one UDP packet of `bytes` from island `city` to `to` at time 0.
+void
+SendOne(const WanNetworkHelper& net, uint32_t city, Ipv4Address to, uint32_t bytes)
+{
+    auto socket = Socket::CreateSocket(net.GetIslands().Get(city), UdpSocketFactory::GetTypeId());
+    socket->Connect(InetSocketAddress(to, kPort));
+    Simulator::Schedule(Seconds(0), [socket, bytes] { socket->Send(Create<Packet>(bytes)); });
+}
+
+/// Counts the packets each core device finishes transmitting.
+struct LinkCopies
+{
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> copies; //!< (from, to) -> packets
+
+    /// Hooks every core device of the network.
+    void Watch(const WanNetworkHelper& net)
+    {
+        for (const auto& l : net.GetTopology().GetLinks())
+        {
+            for (auto [from, to] : {std::make_pair(l.a, l.b), std::make_pair(l.b, l.a)})
+            {
+                copies[{from, to}] = 0;
+                net.GetCoreDevice(from, to)->TraceConnectWithoutContext(
+                    "PhyTxEnd",
+                    MakeCallback(&LinkCopies::Count, this).Bind(from, to));
+            }
+        }
+    }
+
+    /// PhyTxEnd callback (bound to the link direction).
+    void Count(uint32_t from, uint32_t to, Ptr<const Packet>)
+    {
+        ++copies[{from, to}];
+    }
+};
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The three-island line: one unicast packet's delivery time by hand.
+ */
+class NetworkDeliveryTestCase : public TestCase
+{
+  public:
+    NetworkDeliveryTestCase()
+        : TestCase("three-island line: delivery time = latency + serialization per hop")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ipv4AddressGenerator::Reset();
+        WanNetworkHelper net(LineTopology({"A", "B", "C"}, {10, 20}));
+        net.Install();
+        NS_TEST_EXPECT_MSG_EQ(net.GetRouters().GetN(), 3, "a router per city");
+        NS_TEST_EXPECT_MSG_EQ(net.GetIslands().GetN(), 3, "an island per city");
+        Receptions rx;
+        ListenOnIslands(net, rx);
+        SendOne(net, 0, net.GetIslandAddress(2), 1000);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(rx.count[net.GetIslands().Get(2)->GetId()], 1, "delivered once");
+        // 1000 B + UDP 8 + IP 20 + PPP 2 = 1030 B = 8240 bit on six hops: two
+        // access hops at 20 Gbps, two edge hops at 400 Gbps, two core hops at
+        // 100 Gbps: 8240 x (2/20e9 + 2/400e9 + 2/100e9) s = 1.03 us, plus 30 ms.
+        NS_TEST_EXPECT_MSG_EQ_TOL(rx.last.GetSeconds(), 0.030 + 1.03e-6, 2e-9, "arrival time");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Source-specific trees: one copy per tree link, one packet per
+ * receiver, nothing elsewhere; on the nine-city topology too.
+ */
+class MulticastTreeTestCase : public TestCase
+{
+  public:
+    MulticastTreeTestCase()
+        : TestCase("multicast trees: one copy per tree link, each receiver once")
+    {
+    }
+
+  private:
+    void Check(const WanTopology& topo, uint32_t source, const std::vector<uint32_t>& receivers)
+    {
+        Ipv4AddressGenerator::Reset();
+        WanNetworkHelper net(topo);
+        net.Install();
+        auto group = WanNetworkHelper::GroupAddress(1, source);
+        net.InstallMulticastTree(source, receivers, group, true);
+        Receptions rx;
+        ListenOnIslands(net, rx);
+        LinkCopies links;
+        links.Watch(net);
+        SendOne(net, source, group, 8000);
+        Simulator::Run();
+        auto tree = topo.GetMulticastTree(source, receivers);
+        for (const auto& [hop, n] : links.copies)
+        {
+            bool onTree =
+                std::find(tree.begin(), tree.end(), WanHop(hop.first, hop.second)) != tree.end();
+            uint32_t expected = onTree ? 1 : 0;
+            NS_TEST_EXPECT_MSG_EQ(n,
+                                  expected,
+                                  topo.GetCity(hop.first).code << "->"
+                                                               << topo.GetCity(hop.second).code);
+        }
+        for (uint32_t c = 0; c < topo.GetNCities(); ++c)
+        {
+            bool receiver =
+                c != source && std::find(receivers.begin(), receivers.end(), c) != receivers.end();
+            uint32_t expected = receiver ? 1 : 0;
+            NS_TEST_EXPECT_MSG_EQ(rx.count[net.GetIslands().Get(c)->GetId()],
+                                  expected,
+                                  "island " << topo.GetCity(c).code);
+        }
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        Check(LineTopology({"A", "B", "C"}, {10, 20}), 0, {1, 2});
+        auto nine = WanTopology::NineCity();
+        Check(nine,
+              nine.FindCity("NYC"),
+              {nine.FindCity("LAX"),
+               nine.FindCity("BUE"),
+               nine.FindCity("TYO"),
+               nine.FindCity("FRA")});
+        Check(nine, nine.FindCity("SIN"), {nine.FindCity("SEO"), nine.FindCity("AMS")});
+    }
+};
+
+namespace
+{
+
+uint32_t g_forwarded = 0; //!< multicast forwarding callbacks seen
+
+/// Counts a multicast forwarding decision.
+void
+CountForward(Ptr<Ipv4MulticastRoute>, Ptr<const Packet>, const Ipv4Header&)
+{
+    ++g_forwarded;
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Reverse-path forwarding: the (S,G) route matches only on the
+ * interface facing S.
+ */
+class ReversePathTestCase : public TestCase
+{
+  public:
+    ReversePathTestCase()
+        : TestCase("a packet on a non-RPF interface is dropped")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ipv4AddressGenerator::Reset();
+        WanNetworkHelper net(LineTopology({"A", "B", "C"}, {10, 20}));
+        net.Install();
+        auto group = WanNetworkHelper::GroupAddress(2, 0);
+        net.InstallMulticastTree(0, {1, 2}, group, false);
+        auto routerB = net.GetRouters().Get(1);
+        auto routing = Ipv4StaticRoutingHelper().GetStaticRouting(routerB->GetObject<Ipv4>());
+        Ipv4Header header;
+        header.SetSource(net.GetIslandAddress(0));
+        header.SetDestination(group);
+        auto packet = Create<Packet>(100);
+        Ipv4RoutingProtocol::UnicastForwardCallback ucb;
+        Ipv4RoutingProtocol::LocalDeliverCallback lcb;
+        Ipv4RoutingProtocol::ErrorCallback ecb;
+        auto mcb = MakeCallback(&CountForward);
+        g_forwarded = 0;
+        bool fromA =
+            routing->RouteInput(packet, header, net.GetCoreDevice(1, 0), ucb, mcb, lcb, ecb);
+        NS_TEST_EXPECT_MSG_EQ(fromA, true, "arriving from A (towards S): forwarded");
+        NS_TEST_EXPECT_MSG_EQ(g_forwarded, 1, "one forwarding decision");
+        bool fromC =
+            routing->RouteInput(packet, header, net.GetCoreDevice(1, 2), ucb, mcb, lcb, ecb);
+        NS_TEST_EXPECT_MSG_EQ(fromC, false, "arriving from C: no route, dropped");
+        NS_TEST_EXPECT_MSG_EQ(g_forwarded, 1, "no forwarding");
+        // ns-3's static multicast routes match the group and the input
+        // interface (not the origin); the module gives every (round, source)
+        // its own group, so a group without a tree has no state at all.
+        header.SetDestination(WanNetworkHelper::GroupAddress(2, 1));
+        bool noTree =
+            routing->RouteInput(packet, header, net.GetCoreDevice(1, 0), ucb, mcb, lcb, ecb);
+        NS_TEST_EXPECT_MSG_EQ(noTree, false, "a group without a tree: dropped");
+        NS_TEST_EXPECT_MSG_EQ(g_forwarded, 1, "no forwarding");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Impossible network parameters are refused.
+ */
+class NetworkBadInputTestCase : public TestCase
+{
+  public:
+    NetworkBadInputTestCase()
+        : TestCase("impossible network parameters")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanNetworkHelper net(LineTopology({"A", "B"}, {1}));
+        std::string e = ErrorOf([&] { net.SetScale(0.5); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "scale must be at least 1"), true, e);
+        e = ErrorOf([&] { net.SetEdgeRate(0); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "edge rate must be positive"), true, e);
+        e = ErrorOf([&] { net.SetMtu(100); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "MTU must be at least 576"), true, e);
+        e = ErrorOf([&] { net.InstallMulticastTree(0, {1}, Ipv4Address("232.0.0.1"), true); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "Install must come before"), true, e);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The wan-training-network test suite.
+ */
+class WanNetworkHelperTestSuite : public TestSuite
+{
+  public:
+    WanNetworkHelperTestSuite()
+        : TestSuite("wan-training-network", Type::UNIT)
+    {
+        AddTestCase(new NetworkDeliveryTestCase);
+        AddTestCase(new MulticastTreeTestCase);
+        AddTestCase(new ReversePathTestCase);
+        AddTestCase(new NetworkBadInputTestCase);
+    }
+};
+
+/// The suite's instance.
+static WanNetworkHelperTestSuite g_wanNetworkHelperTestSuite;
