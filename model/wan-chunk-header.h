@@ -1,0 +1,99 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_CHUNK_HEADER_H
+#define WAN_CHUNK_HEADER_H
+
+#include "ns3/header.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief Header of every packet of the exchange: a chunk of model state, a
+ * merged (partial) sum, or a request to resend.
+ *
+ * The payload bytes of a chunk stay virtual; the header carries the real
+ * contribution value, so that sums can be checked exactly.  Fields:
+ * kind, round, clique, sender, chunk index, sequence number (of the
+ * post-aggregation hop), contributions summed, contributions expected, value.
+ * Serialized in network byte order, 36 bytes.
+ */
+class WanChunkHeader : public Header
+{
+  public:
+    /// What the packet is.
+    enum Kind : uint8_t
+    {
+        DATA = 0,   //!< one sender's chunk
+        MERGED = 1, //!< a (partial) sum from the edge FPGA to its island
+        NACK = 2    //!< the island asks the FPGA to resend a sequence number
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+    void Print(std::ostream& os) const override;
+
+    /** \param kind what the packet is */
+    void SetKind(Kind kind);
+    /** \return what the packet is */
+    Kind GetKind() const;
+    /** \param round round number */
+    void SetRound(uint32_t round);
+    /** \return round number */
+    uint32_t GetRound() const;
+    /** \param clique clique index within the round */
+    void SetClique(uint16_t clique);
+    /** \return clique index within the round */
+    uint16_t GetClique() const;
+    /** \param sender sending island (city index) */
+    void SetSender(uint16_t sender);
+    /** \return sending island (city index) */
+    uint16_t GetSender() const;
+    /** \param chunk chunk index within the model state */
+    void SetChunk(uint32_t chunk);
+    /** \return chunk index */
+    uint32_t GetChunk() const;
+    /** \param sequence sequence number on the post-aggregation hop */
+    void SetSequence(uint32_t sequence);
+    /** \return sequence number */
+    uint32_t GetSequence() const;
+    /** \param n contributions summed in this packet */
+    void SetContributions(uint16_t n);
+    /** \return contributions summed */
+    uint16_t GetContributions() const;
+    /** \param n contributions that complete the chunk */
+    void SetExpected(uint16_t n);
+    /** \return contributions that complete the chunk */
+    uint16_t GetExpected() const;
+    /** \param value the contribution (or sum) */
+    void SetValue(double value);
+    /** \return the contribution (or sum) */
+    double GetValue() const;
+
+  private:
+    Kind m_kind{DATA};           //!< kind
+    uint32_t m_round{0};         //!< round
+    uint16_t m_clique{0};        //!< clique
+    uint16_t m_sender{0};        //!< sender
+    uint32_t m_chunk{0};         //!< chunk
+    uint32_t m_sequence{0};      //!< sequence number
+    uint16_t m_contributions{1}; //!< contributions summed
+    uint16_t m_expected{1};      //!< contributions expected
+    double m_value{0};           //!< value
+};
+
+} // namespace ns3
+
+#endif /* WAN_CHUNK_HEADER_H */
