@@ -1,0 +1,291 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "fpga-aggregator.h"
+
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FpgaAggregator");
+
+NS_OBJECT_ENSURE_REGISTERED(FpgaAggregator);
+
+TypeId
+FpgaAggregator::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FpgaAggregator")
+            .SetParent<Application>()
+            .SetGroupName("WanTraining")
+            .AddConstructor<FpgaAggregator>()
+            .AddAttribute("DataPort",
+                          "Port of DATA chunks (from the clique) and NACKs (from the island)",
+                          UintegerValue(9000),
+                          MakeUintegerAccessor(&FpgaAggregator::m_port),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("Island",
+                          "Address of the island this aggregator serves",
+                          Ipv4AddressValue(),
+                          MakeIpv4AddressAccessor(&FpgaAggregator::m_island),
+                          MakeIpv4AddressChecker())
+            .AddAttribute("IslandPort",
+                          "The island's port for MERGED packets",
+                          UintegerValue(9001),
+                          MakeUintegerAccessor(&FpgaAggregator::m_islandPort),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("HbmBytes",
+                          "HBM for in-flight partial sums (0: only a line-rate window)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&FpgaAggregator::m_hbmBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("SlotBytes",
+                          "HBM bytes per slot (one chunk)",
+                          UintegerValue(9000),
+                          MakeUintegerAccessor(&FpgaAggregator::m_slotBytes),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("SlotTimeout",
+                          "Lifetime of a slot in HBM before its partial sum is forwarded",
+                          TimeValue(Seconds(1)),
+                          MakeTimeAccessor(&FpgaAggregator::m_timeout),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("LineRate",
+                          "Rate at which the line-rate window fills (HbmBytes = 0)",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&FpgaAggregator::m_lineRate),
+                          MakeDataRateChecker())
+            .AddAttribute("LineRateWindow",
+                          "How long a chunk may wait on chip without HBM",
+                          TimeValue(MicroSeconds(5)),
+                          MakeTimeAccessor(&FpgaAggregator::m_window),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("ResendBufferPackets",
+                          "MERGED packets kept for resending",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&FpgaAggregator::m_resendCapacity),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddTraceSource("Eviction",
+                            "A slot was forwarded: round, chunk, cause, contributions",
+                            MakeTraceSourceAccessor(&FpgaAggregator::m_evictionTrace),
+                            "ns3::FpgaAggregator::EvictionTracedCallback")
+            .AddTraceSource("Occupancy",
+                            "Slots in use after a change",
+                            MakeTraceSourceAccessor(&FpgaAggregator::m_occupancyTrace),
+                            "ns3::FpgaAggregator::OccupancyTracedCallback")
+            .AddTraceSource("Forward",
+                            "A MERGED packet was sent to the island",
+                            MakeTraceSourceAccessor(&FpgaAggregator::m_forwardTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Resend",
+                            "A MERGED packet was sent again on a NACK",
+                            MakeTraceSourceAccessor(&FpgaAggregator::m_resendTrace),
+                            "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+FpgaAggregator::FpgaAggregator()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+FpgaAggregator::~FpgaAggregator()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+const FpgaSlotTable*
+FpgaAggregator::GetSlotTable() const
+{
+    return m_table.get();
+}
+
+uint64_t
+FpgaAggregator::GetForwarded() const
+{
+    return m_forwarded;
+}
+
+uint64_t
+FpgaAggregator::GetResent() const
+{
+    return m_resent;
+}
+
+uint64_t
+FpgaAggregator::GetUnanswerableNacks() const
+{
+    return m_unanswerable;
+}
+
+void
+FpgaAggregator::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_socket = nullptr;
+    m_resendBuffer.clear();
+    Application::DoDispose();
+}
+
+void
+FpgaAggregator::StartApplication()
+{
+    NS_LOG_FUNCTION(this);
+    uint64_t slots = 0;
+    double lifetime = 0;
+    if (m_hbmBytes > 0)
+    {
+        slots = std::max<uint64_t>(1, m_hbmBytes / m_slotBytes);
+        lifetime = m_timeout.GetSeconds();
+    }
+    else
+    {
+        double windowBytes = m_lineRate.GetBitRate() * m_window.GetSeconds() / 8;
+        slots = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(windowBytes / m_slotBytes)));
+        lifetime = m_window.GetSeconds();
+    }
+    m_table = std::make_unique<FpgaSlotTable>(slots, lifetime);
+    NS_LOG_INFO("slot table: " << slots << " slots, lifetime " << lifetime << " s");
+
+    m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+    if (m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) == -1)
+    {
+        NS_FATAL_ERROR("FpgaAggregator: cannot bind port " << m_port);
+    }
+    m_socket->SetRecvCallback(MakeCallback(&FpgaAggregator::HandleRead, this));
+}
+
+void
+FpgaAggregator::StopApplication()
+{
+    NS_LOG_FUNCTION(this);
+    Simulator::Cancel(m_expiryEvent);
+    if (m_socket)
+    {
+        m_socket->Close();
+        m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+    }
+}
+
+void
+FpgaAggregator::HandleRead(Ptr<Socket> socket)
+{
+    Ptr<Packet> packet;
+    Address from;
+    while ((packet = socket->RecvFrom(from)))
+    {
+        WanChunkHeader header;
+        if (packet->RemoveHeader(header) != header.GetSerializedSize())
+        {
+            NS_LOG_WARN("dropping a packet without a chunk header");
+            continue;
+        }
+        if (header.GetKind() == WanChunkHeader::NACK)
+        {
+            Resend(header.GetSequence());
+            continue;
+        }
+        // The island's own outbound stream passes through this edge node on its
+        // way into the tree (and is delivered locally): it is not an input.
+        if (header.GetKind() != WanChunkHeader::DATA ||
+            InetSocketAddress::ConvertFrom(from).GetIpv4() == m_island)
+        {
+            continue;
+        }
+        FpgaChunkId id{header.GetRound(), header.GetClique(), header.GetChunk()};
+        auto out = m_table->Add(id,
+                                header.GetValue(),
+                                packet->GetSize(),
+                                header.GetExpected(),
+                                Simulator::Now().GetSeconds());
+        m_occupancyTrace(m_table->GetOccupancy());
+        Forward(out);
+        ScheduleExpiry();
+    }
+}
+
+void
+FpgaAggregator::Forward(const std::vector<FpgaPartialSum>& sums)
+{
+    for (const auto& s : sums)
+    {
+        m_evictionTrace(s.id.round, s.id.chunk, ToString(s.cause), s.contributions);
+        WanChunkHeader h;
+        h.SetKind(WanChunkHeader::MERGED);
+        h.SetRound(s.id.round);
+        h.SetClique(static_cast<uint16_t>(s.id.clique));
+        h.SetChunk(s.id.chunk);
+        h.SetSequence(m_nextSequence++);
+        h.SetContributions(static_cast<uint16_t>(s.contributions));
+        h.SetValue(s.sum);
+        auto packet = Create<Packet>(s.bytes);
+        packet->AddHeader(h);
+        m_resendBuffer.push_back(packet->Copy());
+        if (m_resendBuffer.size() > m_resendCapacity)
+        {
+            m_resendBuffer.pop_front();
+            ++m_firstBuffered;
+        }
+        m_forwardTrace(packet);
+        ++m_forwarded;
+        m_socket->SendTo(packet, 0, InetSocketAddress(m_island, m_islandPort));
+    }
+    if (!sums.empty())
+    {
+        m_occupancyTrace(m_table->GetOccupancy());
+    }
+}
+
+void
+FpgaAggregator::Resend(uint32_t sequence)
+{
+    if (sequence < m_firstBuffered || sequence >= m_firstBuffered + m_resendBuffer.size())
+    {
+        NS_LOG_WARN("NACK for " << sequence << " outside the resend buffer");
+        ++m_unanswerable;
+        return;
+    }
+    auto packet = m_resendBuffer[sequence - m_firstBuffered]->Copy();
+    m_resendTrace(packet);
+    ++m_resent;
+    m_socket->SendTo(packet, 0, InetSocketAddress(m_island, m_islandPort));
+}
+
+void
+FpgaAggregator::ScheduleExpiry()
+{
+    double next = m_table->GetNextExpiry();
+    if (!std::isfinite(next))
+    {
+        return;
+    }
+    // Round up to the simulator's nanosecond so that the slot has expired then.
+    Time at = std::max(Simulator::Now(), NanoSeconds(static_cast<int64_t>(std::ceil(next * 1e9))));
+    if (!m_expiryEvent.IsExpired() && m_expiryAt <= at)
+    {
+        return;
+    }
+    Simulator::Cancel(m_expiryEvent);
+    m_expiryAt = at;
+    m_expiryEvent = Simulator::Schedule(at - Simulator::Now(), &FpgaAggregator::Expire, this);
+}
+
+void
+FpgaAggregator::Expire()
+{
+    // Half a nanosecond of slack absorbs the rounding of times to nanoseconds.
+    Forward(m_table->Expire(Simulator::Now().GetSeconds() + 0.5e-9));
+    ScheduleExpiry();
+}
+
+} // namespace ns3

@@ -1,0 +1,132 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FPGA_AGGREGATOR_H
+#define FPGA_AGGREGATOR_H
+
+#include "fpga-slot-table.h"
+#include "wan-chunk-header.h"
+
+#include "ns3/application.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <memory>
+
+namespace ns3
+{
+
+class Socket;
+class Packet;
+
+/**
+ * \ingroup wan-training
+ * \brief The edge FPGA aggregator: sums the chunks its island's clique peers
+ * send, in a finite HBM slot table, and forwards (partial) sums to the island
+ * over a sequenced hop with a resend buffer.
+ *
+ * It listens on DataPort for DATA chunks (multicast trees deliver them to the
+ * edge node) and for NACKs from its island.  Each DATA chunk goes into an
+ * FpgaSlotTable; every sum the table forwards (completion, timeout, conflict)
+ * leaves as a MERGED packet to Island:IslandPort with the next sequence number
+ * and is kept in a resend buffer of ResendBufferPackets packets.  A NACK for a
+ * sequence number still in the buffer is answered with the same packet.
+ *
+ * The table has HbmBytes / SlotBytes slots and a slot lifetime of
+ * SlotTimeout.  HbmBytes = 0 leaves only a line-rate window: as many slots as
+ * LineRate fills in LineRateWindow, and that window as the lifetime.
+ */
+class FpgaAggregator : public Application
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    FpgaAggregator();
+    ~FpgaAggregator() override;
+
+    /** \return the slot table (null before the application starts) */
+    const FpgaSlotTable* GetSlotTable() const;
+    /** \return MERGED packets sent (first transmissions) */
+    uint64_t GetForwarded() const;
+    /** \return MERGED packets sent again on request */
+    uint64_t GetResent() const;
+    /** \return NACKs that named a sequence number no longer buffered */
+    uint64_t GetUnanswerableNacks() const;
+
+    /**
+     * \brief TracedCallback signature of an eviction.
+     * \param [in] round the chunk's round
+     * \param [in] chunk the chunk index
+     * \param [in] cause "completion", "timeout", "conflict" or "flush"
+     * \param [in] contributions contributions in the forwarded sum
+     */
+    typedef void (*EvictionTracedCallback)(uint32_t round,
+                                           uint32_t chunk,
+                                           const std::string& cause,
+                                           uint32_t contributions);
+    /**
+     * \brief TracedCallback signature of the slot occupancy.
+     * \param [in] occupied slots in use after a change
+     */
+    typedef void (*OccupancyTracedCallback)(uint64_t occupied);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void StartApplication() override;
+    void StopApplication() override;
+
+    /// Reads DATA chunks and NACKs.
+    void HandleRead(Ptr<Socket> socket);
+    /// Sends the table's output to the island.
+    void Forward(const std::vector<FpgaPartialSum>& sums);
+    /// Answers a NACK.
+    void Resend(uint32_t sequence);
+    /// Evicts timed-out slots and re-arms the timer.
+    void Expire();
+    /// Arms the timer for the table's next expiry.
+    void ScheduleExpiry();
+
+    uint16_t m_port;           //!< DATA and NACK port
+    Ipv4Address m_island;      //!< the island's address
+    uint16_t m_islandPort;     //!< the island's port for MERGED packets
+    uint64_t m_hbmBytes;       //!< HBM size
+    uint32_t m_slotBytes;      //!< bytes per slot
+    Time m_timeout;            //!< slot lifetime with HBM
+    DataRate m_lineRate;       //!< rate of the line-rate window
+    Time m_window;             //!< line-rate window
+    uint32_t m_resendCapacity; //!< resend buffer size, packets
+
+    Ptr<Socket> m_socket;                   //!< receives DATA and NACK, sends MERGED
+    std::unique_ptr<FpgaSlotTable> m_table; //!< HBM
+    EventId m_expiryEvent;                  //!< next timeout check
+    Time m_expiryAt;                        //!< when m_expiryEvent fires
+    uint32_t m_nextSequence{0};             //!< next MERGED sequence number
+    std::deque<Ptr<Packet>> m_resendBuffer; //!< last packets sent, oldest first
+    uint32_t m_firstBuffered{0};            //!< sequence number of the oldest
+    uint64_t m_forwarded{0};                //!< MERGED packets sent
+    uint64_t m_resent{0};                   //!< packets resent
+    uint64_t m_unanswerable{0};             //!< NACKs too late for the buffer
+
+    /// Every eviction, with its cause.
+    TracedCallback<uint32_t, uint32_t, const std::string&, uint32_t> m_evictionTrace;
+    /// Slot occupancy after each change.
+    TracedCallback<uint64_t> m_occupancyTrace;
+    /// MERGED packets forwarded to the island.
+    TracedCallback<Ptr<const Packet>> m_forwardTrace;
+    /// MERGED packets resent on a NACK.
+    TracedCallback<Ptr<const Packet>> m_resendTrace;
+};
+
+} // namespace ns3
+
+#endif /* FPGA_AGGREGATOR_H */

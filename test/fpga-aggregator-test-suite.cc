@@ -1,0 +1,269 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-training-test-utils.h"
+
+#include "ns3/fpga-aggregator.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-address-generator.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/test.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+#include "ns3/wan-network-helper.h"
+
+#include <map>
+#include <set>
+
+using namespace ns3;
+using namespace ns3::wantest;
+
+namespace
+{
+
+/// What one island received from its FPGA.
+struct IslandInbox
+{
+    std::map<uint32_t, double> sum;     //!< chunk -> sum of partial sums
+    std::map<uint32_t, uint32_t> count; //!< chunk -> contributions
+    std::set<uint32_t> sequences;       //!< sequence numbers seen
+    uint32_t duplicates{0};             //!< packets with a seen sequence
+
+    /// Receive callback: adds each new partial sum once.
+    void Receive(Ptr<Socket> socket)
+    {
+        while (auto p = socket->Recv())
+        {
+            WanChunkHeader h;
+            p->RemoveHeader(h);
+            if (!sequences.insert(h.GetSequence()).second)
+            {
+                ++duplicates;
+                continue;
+            }
+            sum[h.GetChunk()] += h.GetValue();
+            count[h.GetChunk()] += h.GetContributions();
+        }
+    }
+};
+
+/// Contribution of island s to chunk c: exact in binary.
+double
+Value(uint32_t s, uint32_t c)
+{
+    return (s + 1) * 1000.0 + c;
+}
+
+/// A clique of the three islands of a line, with an FPGA at each edge.
+struct CliqueBench
+{
+    static const uint32_t kChunks = 20; //!< chunks per island
+
+    WanNetworkHelper net{LineTopology({"A", "B", "C"}, {10, 20})}; //!< network
+    std::vector<Ptr<FpgaAggregator>> fpga;                         //!< per city
+    IslandInbox inbox[3];                                          //!< per city
+
+    /// Builds the network, trees and aggregators; islands in `senders` send.
+    CliqueBench(uint64_t hbmBytes, const std::vector<uint32_t>& senders)
+    {
+        Ipv4AddressGenerator::Reset();
+        net.Install();
+        for (uint32_t s = 0; s < 3; ++s)
+        {
+            net.InstallMulticastTree(s, {0, 1, 2}, WanNetworkHelper::GroupAddress(0, s), false);
+        }
+        for (uint32_t c = 0; c < 3; ++c)
+        {
+            auto app = CreateObject<FpgaAggregator>();
+            app->SetAttribute("Island", Ipv4AddressValue(net.GetIslandAddress(c)));
+            app->SetAttribute("HbmBytes", UintegerValue(hbmBytes));
+            net.GetEdges().Get(c)->AddApplication(app);
+            fpga.push_back(app);
+            auto rx = Socket::CreateSocket(net.GetIslands().Get(c), UdpSocketFactory::GetTypeId());
+            rx->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9001));
+            rx->SetRecvCallback(MakeCallback(&IslandInbox::Receive, &inbox[c]));
+        }
+        for (auto s : senders)
+        {
+            auto tx = Socket::CreateSocket(net.GetIslands().Get(s), UdpSocketFactory::GetTypeId());
+            tx->Connect(InetSocketAddress(WanNetworkHelper::GroupAddress(0, s), 9000));
+            for (uint32_t c = 0; c < kChunks; ++c)
+            {
+                Simulator::Schedule(MicroSeconds(c + 1), [tx, s, c] {
+                    WanChunkHeader h;
+                    h.SetRound(0);
+                    h.SetSender(s);
+                    h.SetChunk(c);
+                    h.SetExpected(2);
+                    h.SetValue(Value(s, c));
+                    auto p = Create<Packet>(1000);
+                    p->AddHeader(h);
+                    tx->Send(p);
+                });
+            }
+        }
+    }
+
+    /// The exact total island `i` must end with for chunk `c`.
+    double Expected(uint32_t i, uint32_t c, const std::vector<uint32_t>& senders) const
+    {
+        double total = 0;
+        for (auto s : senders)
+        {
+            total += (s != i) ? Value(s, c) : 0;
+        }
+        return total;
+    }
+};
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief With ample HBM, every chunk completes and each island gets the exact
+ * sum of its peers' contributions in one packet per chunk.
+ */
+class AggregatorCompletionTestCase : public TestCase
+{
+  public:
+    AggregatorCompletionTestCase()
+        : TestCase("ample HBM: one merged packet per chunk, exact sums")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        CliqueBench bench(1e9, {0, 1, 2});
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            const auto* table = bench.fpga[i]->GetSlotTable();
+            NS_TEST_EXPECT_MSG_EQ(table->GetEvictions(FpgaEviction::COMPLETION),
+                                  CliqueBench::kChunks,
+                                  "every chunk completes");
+            NS_TEST_EXPECT_MSG_EQ(table->GetEvictions(FpgaEviction::CONFLICT), 0, "no conflict");
+            NS_TEST_EXPECT_MSG_EQ(bench.fpga[i]->GetForwarded(),
+                                  CliqueBench::kChunks,
+                                  "one stream to the island");
+            for (uint32_t c = 0; c < CliqueBench::kChunks; ++c)
+            {
+                NS_TEST_EXPECT_MSG_EQ(bench.inbox[i].sum[c],
+                                      bench.Expected(i, c, {0, 1, 2}),
+                                      "exact sum");
+                NS_TEST_EXPECT_MSG_EQ(bench.inbox[i].count[c], 2, "each peer once");
+            }
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief One slot forces conflicts; no HBM forces timeouts; the sums stay
+ * exact either way.
+ */
+class AggregatorEvictionTestCase : public TestCase
+{
+  public:
+    AggregatorEvictionTestCase()
+        : TestCase("conflicts and timeouts forward partial sums, totals stay exact")
+    {
+    }
+
+  private:
+    void Run(uint64_t hbm, FpgaEviction expectedCause)
+    {
+        CliqueBench bench(hbm, {0, 1, 2});
+        Simulator::Stop(Seconds(3));
+        Simulator::Run();
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            const auto* table = bench.fpga[i]->GetSlotTable();
+            NS_TEST_EXPECT_MSG_GT(table->GetEvictions(expectedCause),
+                                  0,
+                                  "cause " << ToString(expectedCause) << " at island " << i);
+            for (uint32_t c = 0; c < CliqueBench::kChunks; ++c)
+            {
+                NS_TEST_EXPECT_MSG_EQ(bench.inbox[i].sum[c],
+                                      bench.Expected(i, c, {0, 1, 2}),
+                                      "exact sum despite " << ToString(expectedCause));
+                NS_TEST_EXPECT_MSG_EQ(bench.inbox[i].count[c], 2, "each peer once");
+            }
+        }
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        // One 9000-byte slot: the peers' streams arrive 10 ms apart at B, so
+        // each new chunk evicts the previous one.
+        Run(9000, FpgaEviction::CONFLICT);
+        // No HBM: a 5 us window; contributions 10 ms apart never meet.
+        Run(0, FpgaEviction::TIMEOUT);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A NACK is answered from the resend buffer with the same packet.
+ */
+class AggregatorResendTestCase : public TestCase
+{
+  public:
+    AggregatorResendTestCase()
+        : TestCase("a NACK is answered from the resend buffer")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        CliqueBench bench(1e9, {0, 1, 2});
+        auto island = bench.net.GetIslands().Get(1);
+        auto nack = Socket::CreateSocket(island, UdpSocketFactory::GetTypeId());
+        nack->Connect(InetSocketAddress(bench.net.GetEdgeAddress(1), 9000));
+        for (uint32_t seq : {3u, 1000000u})
+        {
+            Simulator::Schedule(Seconds(0.5), [nack, seq] {
+                WanChunkHeader h;
+                h.SetKind(WanChunkHeader::NACK);
+                h.SetSequence(seq);
+                auto p = Create<Packet>(0);
+                p->AddHeader(h);
+                nack->Send(p);
+            });
+        }
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(bench.fpga[1]->GetResent(), 1, "one resend");
+        NS_TEST_EXPECT_MSG_EQ(bench.fpga[1]->GetUnanswerableNacks(), 1, "one NACK too late");
+        NS_TEST_EXPECT_MSG_EQ(bench.inbox[1].duplicates, 1, "the island got seq 3 again");
+        NS_TEST_EXPECT_MSG_EQ(bench.inbox[1].sequences.size(), CliqueBench::kChunks, "all seqs");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The wan-training-aggregator test suite.
+ */
+class FpgaAggregatorTestSuite : public TestSuite
+{
+  public:
+    FpgaAggregatorTestSuite()
+        : TestSuite("wan-training-aggregator", Type::UNIT)
+    {
+        AddTestCase(new AggregatorCompletionTestCase);
+        AddTestCase(new AggregatorEvictionTestCase);
+        AddTestCase(new AggregatorResendTestCase);
+    }
+};
+
+/// The suite's instance.
+static FpgaAggregatorTestSuite g_fpgaAggregatorTestSuite;
