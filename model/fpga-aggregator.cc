@@ -227,6 +227,7 @@ FpgaAggregator::Forward(const std::vector<FpgaPartialSum>& sums)
         h.SetChunk(s.id.chunk);
         h.SetSequence(m_nextSequence++);
         h.SetContributions(static_cast<uint16_t>(s.contributions));
+        h.SetExpected(static_cast<uint16_t>(s.expected));
         h.SetValue(s.sum);
         auto packet = Create<Packet>(s.bytes);
         packet->AddHeader(h);

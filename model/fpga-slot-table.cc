@@ -78,7 +78,7 @@ FpgaSlotTable::Evict(uint64_t index, FpgaEviction cause)
 {
     auto it = m_slots.find(index);
     const Slot& s = it->second;
-    FpgaPartialSum out{s.id, s.sum, s.contributions, s.bytes, cause};
+    FpgaPartialSum out{s.id, s.sum, s.contributions, s.expected, s.bytes, cause};
     m_slots.erase(it);
     ++m_evictions[static_cast<int>(cause)];
     NS_LOG_LOGIC("evict slot " << index << " (" << ToString(cause) << "): chunk " << out.id.chunk

@@ -73,6 +73,7 @@ struct FpgaPartialSum
     FpgaChunkId id;            //!< the chunk
     double sum{0};             //!< sum of the contributions it holds
     uint32_t contributions{0}; //!< how many contributions it holds
+    uint32_t expected{0};      //!< how many complete the chunk
     uint32_t bytes{0};         //!< chunk size (the sum is as large as one contribution)
     FpgaEviction cause{FpgaEviction::COMPLETION}; //!< why it left
 };
