@@ -49,9 +49,16 @@ ToString(FpgaEviction cause)
     return "unknown";
 }
 
-FpgaSlotTable::FpgaSlotTable(uint64_t nSlots, double timeoutSeconds)
+size_t
+FpgaSlotTable::IdHash::operator()(const FpgaChunkId& id) const
+{
+    return Mix(Mix(Mix(id.round) ^ id.clique) ^ id.chunk);
+}
+
+FpgaSlotTable::FpgaSlotTable(uint64_t nSlots, double timeoutSeconds, uint32_t memory)
     : m_nSlots(nSlots),
-      m_timeout(timeoutSeconds)
+      m_timeout(timeoutSeconds),
+      m_memory(memory)
 {
     if (nSlots == 0)
     {
@@ -67,10 +74,7 @@ FpgaSlotTable::FpgaSlotTable(uint64_t nSlots, double timeoutSeconds)
 uint64_t
 FpgaSlotTable::SlotOf(const FpgaChunkId& id) const
 {
-    uint64_t h = Mix(id.round);
-    h = Mix(h ^ id.clique);
-    h = Mix(h ^ id.chunk);
-    return h % m_nSlots;
+    return IdHash()(id) % m_nSlots;
 }
 
 FpgaPartialSum
@@ -81,6 +85,24 @@ FpgaSlotTable::Evict(uint64_t index, FpgaEviction cause)
     FpgaPartialSum out{s.id, s.sum, s.contributions, s.expected, s.bytes, cause};
     m_slots.erase(it);
     ++m_evictions[static_cast<int>(cause)];
+    if (cause == FpgaEviction::COMPLETION)
+    {
+        m_early.erase(out.id);
+    }
+    else if (m_memory > 0)
+    {
+        auto [early, added] = m_early.emplace(out.id, 0);
+        early->second += out.contributions;
+        if (added)
+        {
+            m_earlyOrder.push_back(out.id);
+            if (m_earlyOrder.size() > m_memory)
+            {
+                m_early.erase(m_earlyOrder.front());
+                m_earlyOrder.pop_front();
+            }
+        }
+    }
     NS_LOG_LOGIC("evict slot " << index << " (" << ToString(cause) << "): chunk " << out.id.chunk
                                << " with " << out.contributions << " contributions");
     return out;
@@ -110,6 +132,12 @@ FpgaSlotTable::Add(const FpgaChunkId& id,
         Slot s;
         s.id = id;
         s.expected = expected;
+        auto early = m_early.find(id);
+        if (early != m_early.end())
+        {
+            // The rest of a chunk that already left in part.
+            s.expected = expected > early->second ? expected - early->second : 1;
+        }
         s.expiry = now + m_timeout;
         s.generation = m_nextGeneration++;
         it = m_slots.emplace(index, s).first;

@@ -6,6 +6,7 @@
 #define FPGA_SLOT_TABLE_H
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <queue>
 #include <string>
@@ -91,6 +92,11 @@ struct FpgaPartialSum
  * in exactly one forwarded sum, so the island, which adds partial sums,
  * ends with the exact total.
  *
+ * After a conflict or timeout has forwarded part of a chunk, the table
+ * remembers (for the last `memory` such chunks) how many contributions have
+ * left, so that the chunk's next slot completes when the rest is in instead
+ * of waiting for its timeout.
+ *
  * Only occupied slots use memory, so a large HBM costs nothing until used.
  */
 class FpgaSlotTable
@@ -99,8 +105,10 @@ class FpgaSlotTable
     /**
      * \param nSlots number of slots (HBM bytes / slot size), >= 1
      * \param timeoutSeconds slot lifetime, > 0
+     * \param memory chunks whose early-forwarded contributions are
+     *        remembered (0: none)
      */
-    FpgaSlotTable(uint64_t nSlots, double timeoutSeconds);
+    FpgaSlotTable(uint64_t nSlots, double timeoutSeconds, uint32_t memory = 4096);
 
     /**
      * \brief Adds one sender's contribution to a chunk.
@@ -162,15 +170,28 @@ class FpgaSlotTable
     /// Removes an occupied slot and returns its sum.
     FpgaPartialSum Evict(uint64_t index, FpgaEviction cause);
 
+    /// Hash of a chunk identifier.
+    struct IdHash
+    {
+        /**
+         * \param id a chunk
+         * \return its hash
+         */
+        size_t operator()(const FpgaChunkId& id) const;
+    };
+
     uint64_t m_nSlots;                          //!< slots
     double m_timeout;                           //!< slot lifetime
     std::unordered_map<uint64_t, Slot> m_slots; //!< occupied slots by index
     /// (expiry, slot index, generation), earliest first; stale entries skipped
     using Expiry = std::tuple<double, uint64_t, uint64_t>;
     std::priority_queue<Expiry, std::vector<Expiry>, std::greater<>> m_expiries;
-    uint64_t m_nextGeneration{0};        //!< generation counter
-    uint64_t m_peak{0};                  //!< peak occupancy
-    uint64_t m_evictions[4]{0, 0, 0, 0}; //!< evictions by cause
+    uint32_t m_memory;                                         //!< remembered chunks
+    std::unordered_map<FpgaChunkId, uint32_t, IdHash> m_early; //!< contributions already out
+    std::deque<FpgaChunkId> m_earlyOrder;                      //!< oldest remembered first
+    uint64_t m_nextGeneration{0};                              //!< generation counter
+    uint64_t m_peak{0};                                        //!< peak occupancy
+    uint64_t m_evictions[4]{0, 0, 0, 0};                       //!< evictions by cause
 };
 
 } // namespace ns3

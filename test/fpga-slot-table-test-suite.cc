@@ -185,6 +185,48 @@ class SlotExactSumTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief A chunk split by a conflict completes when the rest is in, instead
+ * of waiting for its timeout; without memory it waits.
+ */
+class SlotSplitChunkTestCase : public TestCase
+{
+  public:
+    SlotSplitChunkTestCase()
+        : TestCase("a chunk split by a conflict completes with the rest")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t memory : {4096u, 0u})
+        {
+            FpgaSlotTable table(16, 1.0, memory);
+            auto [c, d] = CollidingChunks(table);
+            table.Add(c, 1.0, 9000, 2, 0.0);
+            table.Add(d, 5.0, 9000, 2, 0.0);            // evicts c with one of two
+            auto out = table.Add(c, 2.0, 9000, 2, 0.0); // evicts d
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(out.size(), 1, "d leaves");
+            NS_TEST_EXPECT_MSG_EQ((out[0].id == d), true, "conflict victim first");
+            if (memory > 0)
+            {
+                NS_TEST_ASSERT_MSG_EQ(out.size(), 2, "and c's rest completes");
+                NS_TEST_EXPECT_MSG_EQ((out[1].cause == FpgaEviction::COMPLETION), true, "cause");
+                NS_TEST_EXPECT_MSG_EQ(out[1].sum, 2.0, "the second half");
+                NS_TEST_EXPECT_MSG_EQ(out[1].contributions, 1, "one contribution");
+                NS_TEST_EXPECT_MSG_EQ(table.GetOccupancy(), 0, "nothing left waiting");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(out.size(), 1, "c's rest waits");
+                NS_TEST_EXPECT_MSG_EQ(table.Expire(1.0).size(), 1, "until its timeout");
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief Impossible table parameters are refused.
  */
 class SlotBadInputTestCase : public TestCase
@@ -219,6 +261,7 @@ class FpgaSlotTableTestSuite : public TestSuite
     {
         AddTestCase(new SlotEvictionTestCase);
         AddTestCase(new SlotExactSumTestCase);
+        AddTestCase(new SlotSplitChunkTestCase);
         AddTestCase(new SlotBadInputTestCase);
     }
 };

@@ -1,0 +1,244 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "clique-experiment-helper.h"
+
+#include "wan-network-helper.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/fpga-aggregator.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-address-generator.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+#include "ns3/wan-island-application.h"
+#include "ns3/wan-training-text.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CliqueExperimentHelper");
+
+CliqueExperimentHelper::CliqueExperimentHelper(const WanTopology& topo, const PlannerConfig& config)
+    : m_topo(topo),
+      m_config(config)
+{
+    RoundPlanner check(topo, config); // validates the configuration
+}
+
+void
+CliqueExperimentHelper::SetScale(double factor)
+{
+    if (!std::isfinite(factor) || factor < 1)
+    {
+        throw std::invalid_argument("scale must be at least 1 (got " + wantext::Num(factor) + ")");
+    }
+    m_scale = factor;
+}
+
+void
+CliqueExperimentHelper::SetRounds(uint32_t rounds)
+{
+    if (rounds == 0)
+    {
+        throw std::invalid_argument("the number of rounds must be at least 1");
+    }
+    m_rounds = rounds;
+}
+
+void
+CliqueExperimentHelper::SetRoundGuard(double guard)
+{
+    if (!std::isfinite(guard) || guard < 0)
+    {
+        throw std::invalid_argument("round guard must be zero or positive (got " +
+                                    wantext::Num(guard) + ")");
+    }
+    m_guard = guard;
+}
+
+ExperimentResult
+CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
+{
+    NS_LOG_FUNCTION(this << schedule.GetName());
+    ExperimentResult result;
+    result.schedule = schedule.GetName();
+    RoundPlanner planner(m_topo, m_config);
+    const auto plan = planner.Plan(schedule);
+    result.feasible = plan.feasible;
+    result.reason = plan.reason;
+    if (!plan.feasible)
+    {
+        return result;
+    }
+    result.plannedMs = plan.roundTime * 1e3;
+    const WanTopology& topo = planner.GetTopology();
+    const uint32_t n = topo.GetNCities();
+    const uint32_t rounds = m_rounds > 0 ? m_rounds : schedule.GetNRounds();
+    const uint64_t payload = static_cast<uint64_t>(std::llround(m_config.payloadBytes / m_scale));
+    if (payload == 0)
+    {
+        throw std::invalid_argument("scale " + wantext::Num(m_scale) +
+                                    " leaves no payload to send");
+    }
+    const Time period = Seconds(plan.roundTime * (1 + m_guard));
+
+    // One simulation per run: addresses start afresh.
+    Ipv4AddressGenerator::Reset();
+    WanNetworkHelper net(topo);
+    net.SetScale(m_scale);
+    net.Install();
+
+    std::vector<Ptr<WanIslandApplication>> islands;
+    std::vector<Ptr<FpgaAggregator>> fpgas;
+    for (uint32_t c = 0; c < n; ++c)
+    {
+        auto app = CreateObject<WanIslandApplication>();
+        app->SetAttribute("Fpga", Ipv4AddressValue(net.GetEdgeAddress(c)));
+        net.GetIslands().Get(c)->AddApplication(app);
+        islands.push_back(app);
+        if (m_config.aggregation)
+        {
+            auto fpga = CreateObject<FpgaAggregator>();
+            fpga->SetAttribute("Island", Ipv4AddressValue(net.GetIslandAddress(c)));
+            fpga->SetAttribute("HbmBytes",
+                               UintegerValue(static_cast<uint64_t>(m_config.hbmBytes / m_scale)));
+            // Keep the line-rate window's size in slots and in packet times.
+            TimeValue window;
+            fpga->GetAttribute("LineRateWindow", window);
+            fpga->SetAttribute("LineRateWindow", TimeValue(window.Get() * m_scale));
+            DataRateValue rate;
+            fpga->GetAttribute("LineRate", rate);
+            fpga->SetAttribute(
+                "LineRate",
+                DataRateValue(DataRate(static_cast<uint64_t>(rate.Get().GetBitRate() / m_scale))));
+            net.GetEdges().Get(c)->AddApplication(fpga);
+            fpgas.push_back(fpga);
+        }
+    }
+
+    for (uint32_t k = 0; k < rounds; ++k)
+    {
+        const auto& roundPlan = plan.rounds[k % plan.rounds.size()];
+        const Time start = period * k;
+        for (uint16_t ci = 0; ci < roundPlan.cliques.size(); ++ci)
+        {
+            const auto& cp = roundPlan.cliques[ci];
+            const auto& m = cp.members;
+            if (m.size() < 2)
+            {
+                continue;
+            }
+            for (size_t jj = 0; jj < m.size(); ++jj)
+            {
+                const uint32_t j = m[jj];
+                WanIslandRound r;
+                r.round = k;
+                r.clique = ci;
+                r.sender = static_cast<uint16_t>(j);
+                r.start = start;
+                r.offset = Seconds(cp.offsets[jj]);
+                r.rate = DataRate(static_cast<uint64_t>(cp.rateBps / m_scale));
+                r.payloadBytes = payload;
+                r.peers = static_cast<uint16_t>(m.size() - 1);
+                r.value = j + 1;
+                if (m_config.multicast)
+                {
+                    auto group = WanNetworkHelper::GroupAddress(k, j);
+                    net.InstallMulticastTree(j, m, group, !m_config.aggregation);
+                    r.destinations.push_back(InetSocketAddress(group, 9000));
+                }
+                else
+                {
+                    for (auto i : m)
+                    {
+                        if (i != j)
+                        {
+                            auto to = m_config.aggregation ? net.GetEdgeAddress(i)
+                                                           : net.GetIslandAddress(i);
+                            r.destinations.push_back(InetSocketAddress(to, 9000));
+                        }
+                    }
+                }
+                islands[j]->AddRound(r);
+            }
+        }
+    }
+
+    Simulator::Stop(period * rounds + Seconds(1));
+    Simulator::Run();
+    result.events = Simulator::GetEventCount();
+
+    result.exact = true;
+    for (uint32_t k = 0; k < rounds; ++k)
+    {
+        const auto& roundPlan = plan.rounds[k % plan.rounds.size()];
+        RoundResult rr;
+        rr.round = k;
+        rr.plannedMs = roundPlan.roundTime * 1e3;
+        for (const auto& cp : roundPlan.cliques)
+        {
+            if (cp.members.size() < 2)
+            {
+                continue;
+            }
+            double peerValues = 0;
+            for (auto j : cp.members)
+            {
+                peerValues += j + 1;
+            }
+            for (auto i : cp.members)
+            {
+                const auto& rec = islands[i]->GetRecords().at(k);
+                IslandRoundResult ir;
+                ir.city = i;
+                ir.completionMs =
+                    rec.completion.IsZero() ? -1 : (rec.completion - rec.start).GetSeconds() * 1e3;
+                ir.bytesIn = static_cast<uint64_t>(std::llround(rec.bytesIn * m_scale));
+                ir.bytesOut = static_cast<uint64_t>(std::llround(rec.bytesOut * m_scale));
+                ir.partialSums = rec.partialSums;
+                ir.retransmissions = rec.retransmissions;
+                // Each peer j sends j+1 times (1 + 2 + ... + chunks).
+                const double chunks = rec.expectedContributions / (cp.members.size() - 1.0);
+                const double expected = (peerValues - (i + 1)) * chunks * (chunks + 1) / 2;
+                ir.exact = rec.contributions == rec.expectedContributions && rec.sum == expected;
+                result.exact = result.exact && ir.exact;
+                rr.measuredMs = std::max(rr.measuredMs, ir.completionMs);
+                if (ir.completionMs < 0)
+                {
+                    rr.measuredMs = std::numeric_limits<double>::infinity();
+                }
+                rr.islands.push_back(ir);
+            }
+        }
+        result.rounds.push_back(rr);
+    }
+    for (const auto& f : fpgas)
+    {
+        const auto* table = f->GetSlotTable();
+        for (auto cause : {FpgaEviction::COMPLETION,
+                           FpgaEviction::TIMEOUT,
+                           FpgaEviction::CONFLICT,
+                           FpgaEviction::FLUSH})
+        {
+            result.evictions[ToString(cause)] += table->GetEvictions(cause);
+        }
+        result.peakSlots = std::max(result.peakSlots, table->GetPeakOccupancy());
+    }
+    UintegerValue slotBytes(9000);
+    if (!fpgas.empty())
+    {
+        fpgas[0]->GetAttribute("SlotBytes", slotBytes);
+    }
+    result.peakHbmBytes = static_cast<double>(result.peakSlots) * slotBytes.Get() * m_scale;
+    Simulator::Destroy();
+    return result;
+}
+
+} // namespace ns3

@@ -1,0 +1,112 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef CLIQUE_EXPERIMENT_HELPER_H
+#define CLIQUE_EXPERIMENT_HELPER_H
+
+#include "ns3/clique-schedule.h"
+#include "ns3/round-planner.h"
+#include "ns3/wan-topology.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief Packet-level measurements of one island in one round.
+ */
+struct IslandRoundResult
+{
+    uint32_t city{0};            //!< city index
+    double completionMs{0};      //!< from round start to its last contribution (-1: never)
+    uint64_t bytesIn{0};         //!< bytes received (scaled back by the scale factor)
+    uint64_t bytesOut{0};        //!< bytes sent (likewise)
+    uint64_t partialSums{0};     //!< merged packets holding only part of a chunk
+    uint64_t retransmissions{0}; //!< resent packets received
+    bool exact{false};           //!< received exactly its peers' contributions, each once
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Packet-level measurements of one round.
+ */
+struct RoundResult
+{
+    uint32_t round{0};                      //!< round number
+    double plannedMs{0};                    //!< the planner's T of this round
+    double measuredMs{0};                   //!< slowest island's completion
+    std::vector<IslandRoundResult> islands; //!< per city
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Packet-level run of a schedule.
+ */
+struct ExperimentResult
+{
+    std::string schedule;                      //!< schedule name
+    bool feasible{false};                      //!< the planner found a T
+    std::string reason;                        //!< why not
+    double plannedMs{0};                       //!< the planner's schedule T
+    std::vector<RoundResult> rounds;           //!< per simulated round
+    std::map<std::string, uint64_t> evictions; //!< FPGA evictions by cause
+    uint64_t peakSlots{0};                     //!< most HBM slots in use at one FPGA
+    double peakHbmBytes{0};                    //!< the same, in bytes
+    uint64_t events{0};                        //!< simulator events executed
+    bool exact{false};                         //!< every island's sums exact
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Runs a schedule of rotating cliques at packet level.
+ *
+ * It plans the schedule (RoundPlanner), builds the network (WanNetworkHelper),
+ * installs for every round and sender its multicast tree (or, without
+ * multicast, unicast copies), an FpgaAggregator on every edge node (unless
+ * aggregation is off) and a WanIslandApplication on every island, with each
+ * sender's planned offset and clique rate.  Round k starts at
+ * k x T x (1 + RoundGuard).  The time-preserving scale divides D and every
+ * rate by the same factor (and stretches the FPGA's line-rate window by it),
+ * so times stay while the packet count drops.
+ */
+class CliqueExperimentHelper
+{
+  public:
+    /**
+     * \param topo the network
+     * \param config the planner's switches (multicast, aggregation, HBM, D, rates)
+     */
+    CliqueExperimentHelper(const WanTopology& topo, const PlannerConfig& config);
+
+    /** \param factor time-preserving scale, >= 1 (default 1) */
+    void SetScale(double factor);
+    /** \param rounds rounds to simulate, >= 1 (default: one period) */
+    void SetRounds(uint32_t rounds);
+    /** \param guard fraction of T added between round starts (default 0.1) */
+    void SetRoundGuard(double guard);
+
+    /**
+     * \brief Builds, runs and tears down one simulation.
+     * \param schedule the schedule
+     * \return the measurements (feasible = false and no rounds when the
+     *         planner finds no T)
+     */
+    ExperimentResult Run(const CliqueSchedule& schedule);
+
+  private:
+    WanTopology m_topo;     //!< network
+    PlannerConfig m_config; //!< switches
+    double m_scale{1};      //!< time-preserving scale
+    uint32_t m_rounds{0};   //!< rounds (0: one period)
+    double m_guard{0.1};    //!< gap between rounds, fraction of T
+};
+
+} // namespace ns3
+
+#endif /* CLIQUE_EXPERIMENT_HELPER_H */
