@@ -107,7 +107,7 @@ struct LineClique
         }
         if (!dropsAtB.empty())
         {
-            auto em = Create<DropNthErrorModel>(dropsAtB);
+            auto em = CreateObject<DropNthErrorModel>(dropsAtB);
             net.GetAccessDevices(1).Get(0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
         }
         Simulator::Stop(Seconds(2));
