@@ -96,6 +96,11 @@ Run(int argc, char* argv[])
     double forgetting = 1.0;
     std::string target;
     std::string output;
+    bool packetLevel = true;
+    std::string packetSchedule = "triangles";
+    double packetHbmGB = 0;
+    double scale = 100;
+    uint32_t rounds = 0;
 
     CommandLine cmd(__FILE__);
     cmd.Usage("Plans rotating-clique schedules on a WAN and prints the paper's table.");
@@ -125,6 +130,15 @@ Run(int argc, char* argv[])
     cmd.AddValue("forgetting", "Forgetting discount rho in (0, 1]", forgetting);
     cmd.AddValue("target", "Target shares pi (comma list summing to 1; empty: uniform)", target);
     cmd.AddValue("output", "Write the table to this file (.json or .csv)", output);
+    cmd.AddValue("packetLevel", "Also simulate a schedule packet by packet", packetLevel);
+    cmd.AddValue("packetSchedule",
+                 "Schedule(s) to simulate: a built-in name, all, or a comma list",
+                 packetSchedule);
+    cmd.AddValue("packetHbmGB", "FPGA memory of the packet-level run, GB", packetHbmGB);
+    cmd.AddValue("scale",
+                 "Time-preserving scale of the packet-level run: D and every rate / scale",
+                 scale);
+    cmd.AddValue("rounds", "Rounds to simulate (0: one period)", rounds);
     cmd.Parse(argc, argv);
     if (!output.empty())
     {
@@ -221,6 +235,49 @@ Run(int argc, char* argv[])
     {
         helper.Write(output, rows, sync);
         std::cout << "Wrote " << output << "\n";
+    }
+    if (!packetLevel)
+    {
+        return 0;
+    }
+
+    std::vector<std::string> names;
+    std::stringstream list(packetSchedule == "all" ? "pairs,regional,triangles,all-to-all"
+                                                   : packetSchedule);
+    for (std::string name; std::getline(list, name, ',');)
+    {
+        names.push_back(name);
+    }
+    std::cout << "\nPacket level (scale " << scale << ": D and rates / " << scale
+              << ", times kept; FPGA memory " << packetHbmGB << " GB)\n";
+
+    struct Variant
+    {
+        const char* label;
+        bool multicast;
+        bool aggregation;
+    };
+
+    for (const auto& name : names)
+    {
+        auto schedule = CliqueSchedule::Builtin(name, topo);
+        for (const Variant& v : {Variant{"multicast + FPGA", true, true},
+                                 Variant{"no multicast", false, true},
+                                 Variant{"no FPGA", true, false}})
+        {
+            PlannerConfig c = config;
+            c.hbmBytes = packetHbmGB * 1e9;
+            c.multicast = v.multicast && multicast;
+            c.aggregation = v.aggregation && aggregation;
+            CliqueExperimentHelper experiment(topo, c);
+            experiment.SetScale(scale);
+            if (rounds > 0)
+            {
+                experiment.SetRounds(rounds);
+            }
+            std::cout << name << ", " << v.label << ":\n"
+                      << CliqueExperimentHelper::Format(experiment.Run(schedule), topo);
+        }
     }
     return 0;
 }

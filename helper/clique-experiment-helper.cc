@@ -18,6 +18,8 @@
 #include "ns3/wan-training-text.h"
 
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -239,6 +241,48 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     result.peakHbmBytes = static_cast<double>(result.peakSlots) * slotBytes.Get() * m_scale;
     Simulator::Destroy();
     return result;
+}
+
+std::string
+CliqueExperimentHelper::Format(const ExperimentResult& result, const WanTopology& topo)
+{
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(1);
+    if (!result.feasible)
+    {
+        s << "  infeasible: " << result.reason << "\n";
+        return s.str();
+    }
+    std::map<uint32_t, std::pair<double, double>> bytes; // city -> (in, out)
+    for (const auto& r : result.rounds)
+    {
+        uint64_t partial = 0;
+        uint64_t resent = 0;
+        for (const auto& i : r.islands)
+        {
+            partial += i.partialSums;
+            resent += i.retransmissions;
+            bytes[i.city].first += i.bytesIn;
+            bytes[i.city].second += i.bytesOut;
+        }
+        s << "  round " << r.round + 1 << ": planner T " << r.plannedMs << " ms, measured "
+          << r.measuredMs << " ms (" << std::showpos
+          << 100 * (r.measuredMs - r.plannedMs) / r.plannedMs << std::noshowpos
+          << "%), partial sums " << partial << ", retransmissions " << resent << "\n";
+    }
+    s << std::setprecision(2) << "  GB in/out:";
+    for (const auto& [city, io] : bytes)
+    {
+        s << " " << topo.GetCity(city).code << " " << io.first / 1e9 << "/" << io.second / 1e9;
+    }
+    s << "\n  evictions:";
+    for (const auto& [cause, n] : result.evictions)
+    {
+        s << " " << cause << " " << n;
+    }
+    s << "; peak HBM " << result.peakHbmBytes / 1e9 << " GB; sums "
+      << (result.exact ? "exact" : "NOT exact") << "; " << result.events << " events\n";
+    return s.str();
 }
 
 } // namespace ns3

@@ -99,6 +99,15 @@ class CliqueExperimentHelper
      */
     ExperimentResult Run(const CliqueSchedule& schedule);
 
+    /**
+     * \param result a run's measurements
+     * \param topo the topology it ran on (for city codes)
+     * \return the measurements as text: per round the planner's and the
+     *         measured T, partial sums and retransmissions; per island the
+     *         bytes in and out; evictions by cause and peak HBM
+     */
+    static std::string Format(const ExperimentResult& result, const WanTopology& topo);
+
   private:
     WanTopology m_topo;     //!< network
     PlannerConfig m_config; //!< switches

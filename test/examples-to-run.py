@@ -8,7 +8,8 @@
 # See test.py for more information.
 cpp_examples = [
     ("nine-city-cliques", "True", "True"),
-    ("nine-city-cliques --schedule=pairs,all-to-all --hbmGB=0,8,32 --multicast=false", "True", "False"),
+    ("nine-city-cliques --schedule=pairs,all-to-all --hbmGB=0,8,32 --multicast=false --packetLevel=false", "True", "False"),
+    ("nine-city-cliques --packetSchedule=all-to-all --packetHbmGB=32 --scale=1000 --hbmGB=32", "True", "False"),
     ("wan-training-plan --schedule all-to-all --hbm-gb 32 --json", "True", "False"),
 ]
 
