@@ -101,6 +101,7 @@ Run(int argc, char* argv[])
     double packetHbmGB = 0;
     double scale = 100;
     uint32_t rounds = 0;
+    bool baselines = true;
 
     CommandLine cmd(__FILE__);
     cmd.Usage("Plans rotating-clique schedules on a WAN and prints the paper's table.");
@@ -139,6 +140,7 @@ Run(int argc, char* argv[])
                  "Time-preserving scale of the packet-level run: D and every rate / scale",
                  scale);
     cmd.AddValue("rounds", "Rounds to simulate (0: one period)", rounds);
+    cmd.AddValue("baselines", "Also simulate the no-multicast and no-FPGA baselines", baselines);
     cmd.Parse(argc, argv);
     if (!output.empty())
     {
@@ -261,9 +263,13 @@ Run(int argc, char* argv[])
     for (const auto& name : names)
     {
         auto schedule = CliqueSchedule::Builtin(name, topo);
-        for (const Variant& v : {Variant{"multicast + FPGA", true, true},
-                                 Variant{"no multicast", false, true},
-                                 Variant{"no FPGA", true, false}})
+        std::vector<Variant> variants{{"multicast + FPGA", true, true}};
+        if (baselines)
+        {
+            variants.push_back({"no multicast", false, true});
+            variants.push_back({"no FPGA", true, false});
+        }
+        for (const auto& v : variants)
         {
             PlannerConfig c = config;
             c.hbmBytes = packetHbmGB * 1e9;
