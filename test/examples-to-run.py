@@ -11,6 +11,7 @@ cpp_examples = [
     ("nine-city-cliques --schedule=pairs,all-to-all --hbmGB=0,8,32 --multicast=false --packetLevel=false", "True", "False"),
     ("nine-city-cliques --packetSchedule=all-to-all --packetHbmGB=32 --scale=1000 --hbmGB=32", "True", "False"),
     ("wan-training-plan --schedule all-to-all --hbm-gb 32 --json", "True", "False"),
+    ("wan-udp-baseline --scale=1000", "True", "False"),
 ]
 
 # A list of Python examples to run in order to ensure that they remain
