@@ -25,11 +25,7 @@ case "${1:-}" in
     ;;
 esac
 
-wt_install_packages
-wt_obtain_ns3
-wt_link_module
-wt_configure
-wt_build >/dev/null
+wt_prepare >/dev/null
 
 command -v /usr/bin/time >/dev/null || { wt_sudo apt-get install -y -qq time >/dev/null; }
 

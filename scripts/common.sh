@@ -160,3 +160,12 @@ wt_check_format() {
     [ ${#files[@]} -gt 0 ] || return 0
     (cd "$WT_MODULE_DIR" && clang-format --style="file:$style" --dry-run --Werror "${files[@]}")
 }
+
+# Everything a command needs before it runs: packages, tree, link, configure, build.
+wt_prepare() {
+    wt_install_packages
+    wt_obtain_ns3
+    wt_link_module
+    wt_configure
+    wt_build
+}

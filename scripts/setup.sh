@@ -42,11 +42,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-wt_install_packages
-wt_obtain_ns3
-wt_link_module
-wt_configure
-wt_build
+wt_prepare
 if [ "$run_example" = 1 ]; then
     if [ ${#example_args[@]} -gt 0 ]; then
         wt_ns3 run --no-build nine-city-cliques -- "${example_args[@]}"

@@ -26,11 +26,7 @@ case "${1:-}" in
     ;;
 esac
 
-wt_install_packages
-wt_obtain_ns3
-wt_link_module
-wt_configure
-wt_build
+wt_prepare
 
 passed=0
 failed=0
