@@ -102,8 +102,6 @@ WanIslandApplication::AddRound(const WanIslandRound& round)
     WanIslandRecord record;
     record.round = round.round;
     record.start = round.start;
-    record.expectedContributions =
-        static_cast<uint64_t>(round.peers) * ChunkCount(round.payloadBytes, m_chunkBytes);
     m_records[round.round] = record;
 }
 
@@ -132,6 +130,11 @@ WanIslandApplication::StartApplication()
     m_dataSocket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
     m_dataSocket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_dataPort));
     m_dataSocket->SetRecvCallback(MakeCallback(&WanIslandApplication::HandleRead, this));
+    for (const auto& r : m_rounds)
+    {
+        m_records[r.round].expectedContributions =
+            static_cast<uint64_t>(r.peers) * ChunkCount(r.payloadBytes, m_chunkBytes);
+    }
     m_sendEvents.resize(m_rounds.size());
     for (uint32_t k = 0; k < m_rounds.size(); ++k)
     {

@@ -89,8 +89,7 @@ class WanIslandApplication : public Application
     ~WanIslandApplication() override;
 
     /**
-     * \brief Plans a round (call before the simulation runs, after setting
-     * ChunkBytes).
+     * \brief Plans a round (call before the simulation runs).
      * \param round what to send and expect
      */
     void AddRound(const WanIslandRound& round);
