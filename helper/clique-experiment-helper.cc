@@ -37,11 +37,7 @@ CliqueExperimentHelper::CliqueExperimentHelper(const WanTopology& topo, const Pl
 void
 CliqueExperimentHelper::SetScale(double factor)
 {
-    if (!std::isfinite(factor) || factor < 1)
-    {
-        throw std::invalid_argument("scale must be at least 1 (got " + wantext::Num(factor) + ")");
-    }
-    m_scale = factor;
+    m_scale = wantext::RequireAtLeast(factor, 1, "scale");
 }
 
 void

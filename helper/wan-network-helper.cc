@@ -32,11 +32,7 @@ WanNetworkHelper::WanNetworkHelper(const WanTopology& topo)
 void
 WanNetworkHelper::SetEdgeRate(double bps)
 {
-    if (!std::isfinite(bps) || bps <= 0)
-    {
-        throw std::invalid_argument("edge rate must be positive (got " + wantext::Num(bps) + ")");
-    }
-    m_edgeBps = bps;
+    m_edgeBps = wantext::RequirePositive(bps, "edge rate");
 }
 
 void
@@ -53,11 +49,7 @@ WanNetworkHelper::SetMtu(uint32_t bytes)
 void
 WanNetworkHelper::SetScale(double factor)
 {
-    if (!std::isfinite(factor) || factor < 1)
-    {
-        throw std::invalid_argument("scale must be at least 1 (got " + wantext::Num(factor) + ")");
-    }
-    m_scale = factor;
+    m_scale = wantext::RequireAtLeast(factor, 1, "scale");
 }
 
 std::string

@@ -64,11 +64,7 @@ FpgaSlotTable::FpgaSlotTable(uint64_t nSlots, double timeoutSeconds, uint32_t me
     {
         throw std::invalid_argument("FPGA slot table needs at least one slot");
     }
-    if (!std::isfinite(timeoutSeconds) || timeoutSeconds <= 0)
-    {
-        throw std::invalid_argument("FPGA slot timeout must be positive (got " +
-                                    wantext::Num(timeoutSeconds) + " s)");
-    }
+    wantext::RequirePositive(timeoutSeconds, "FPGA slot timeout", "s");
 }
 
 uint64_t

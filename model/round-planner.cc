@@ -66,11 +66,7 @@ RoundPlanner::RoundPlanner(const WanTopology& topo, const PlannerConfig& config)
     : m_topo(topo),
       m_config(config)
 {
-    if (!std::isfinite(config.payloadBytes) || config.payloadBytes <= 0)
-    {
-        throw std::invalid_argument("payload must be positive (got " +
-                                    wantext::Num(config.payloadBytes) + " bytes)");
-    }
+    wantext::RequirePositive(config.payloadBytes, "payload", "bytes");
     if (!(config.hbmBytes >= 0) || std::isinf(config.hbmBytes))
     {
         throw std::invalid_argument("FPGA memory must be zero or positive (got " +

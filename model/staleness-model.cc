@@ -18,11 +18,7 @@ StalenessModel::StalenessModel(double computeSeconds, double exchangeSeconds)
     : m_compute(computeSeconds),
       m_exchange(exchangeSeconds)
 {
-    if (!std::isfinite(computeSeconds) || computeSeconds <= 0)
-    {
-        throw std::invalid_argument("compute time per step must be positive (got " +
-                                    wantext::Num(computeSeconds) + " s)");
-    }
+    wantext::RequirePositive(computeSeconds, "compute time per step", "s");
     if (!std::isfinite(exchangeSeconds) || exchangeSeconds < 0)
     {
         throw std::invalid_argument("exchange time must be zero or positive (got " +
@@ -33,11 +29,7 @@ StalenessModel::StalenessModel(double computeSeconds, double exchangeSeconds)
 double
 StalenessModel::AllReduceSeconds(const WanTopology& topo, double payloadBytes)
 {
-    if (!std::isfinite(payloadBytes) || payloadBytes <= 0)
-    {
-        throw std::invalid_argument("payload must be positive (got " + wantext::Num(payloadBytes) +
-                                    " bytes)");
-    }
+    wantext::RequirePositive(payloadBytes, "payload", "bytes");
     const uint32_t n = topo.GetNCities();
     double latency = 0;
     double rate = std::numeric_limits<double>::infinity();

@@ -56,17 +56,6 @@ AMS,FRA,2.23,100,geodesic
 
 const uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
-/// A positive finite number or a clear error.
-double
-RequirePositive(double value, const std::string& what)
-{
-    if (!std::isfinite(value) || value <= 0)
-    {
-        throw std::invalid_argument(what + " must be positive (got " + wantext::Num(value) + ")");
-    }
-    return value;
-}
-
 } // namespace
 
 WanTopology
@@ -149,7 +138,8 @@ WanTopology::FromJson(const std::string& text, double defaultAccessBps)
     double access = defaultAccessBps;
     if (doc.contains("access_gbps"))
     {
-        access = RequirePositive(number(doc, "access_gbps", "topology") * 1e9, "access_gbps");
+        access =
+            wantext::RequirePositive(number(doc, "access_gbps", "topology") * 1e9, "access_gbps");
     }
     WanTopology topo;
     uint32_t n = 0;
@@ -236,8 +226,8 @@ WanTopology::AddCity(const WanCity& city)
     {
         throw std::invalid_argument("duplicate city '" + city.code + "'");
     }
-    RequirePositive(city.ingressBps, "ingress rate of " + city.code);
-    RequirePositive(city.egressBps, "egress rate of " + city.code);
+    wantext::RequirePositive(city.ingressBps, "ingress rate of " + city.code);
+    wantext::RequirePositive(city.egressBps, "egress rate of " + city.code);
     m_cities.push_back(city);
     Invalidate();
     return static_cast<uint32_t>(m_cities.size() - 1);
@@ -268,7 +258,7 @@ WanTopology::AddLink(const std::string& a,
         throw std::invalid_argument(name + " has a negative or invalid latency (" +
                                     wantext::Num(delaySeconds * 1e3) + " ms)");
     }
-    RequirePositive(capacityBps, "capacity of " + name);
+    wantext::RequirePositive(capacityBps, "capacity of " + name);
     WanLink link;
     link.a = FindCity(a);
     link.b = FindCity(b);
@@ -385,7 +375,7 @@ WanTopology::GetLinkIndex(uint32_t from, uint32_t to) const
 void
 WanTopology::SetAccessRate(double bps)
 {
-    RequirePositive(bps, "access rate");
+    wantext::RequirePositive(bps, "access rate");
     for (auto& c : m_cities)
     {
         c.ingressBps = bps;
@@ -396,7 +386,7 @@ WanTopology::SetAccessRate(double bps)
 void
 WanTopology::SetCoreCapacity(double bps)
 {
-    RequirePositive(bps, "core capacity");
+    wantext::RequirePositive(bps, "core capacity");
     for (auto& l : m_links)
     {
         l.capacityBps = bps;

@@ -51,6 +51,28 @@ SplitCells(const std::string& line)
 
 } // namespace
 
+double
+RequirePositive(double value, const std::string& what, const std::string& unit)
+{
+    if (!std::isfinite(value) || value <= 0)
+    {
+        throw std::invalid_argument(what + " must be positive (got " + Num(value) +
+                                    (unit.empty() ? "" : " " + unit) + ")");
+    }
+    return value;
+}
+
+double
+RequireAtLeast(double value, double minimum, const std::string& what)
+{
+    if (!std::isfinite(value) || value < minimum)
+    {
+        throw std::invalid_argument(what + " must be at least " + Num(minimum) + " (got " +
+                                    Num(value) + ")");
+    }
+    return value;
+}
+
 std::string
 ReadFile(const std::string& path, const std::string& what)
 {

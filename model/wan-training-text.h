@@ -26,6 +26,22 @@ namespace wantext
 std::string Num(double value);
 
 /**
+ * \param value a number
+ * \param what what it is, for the error message ("payload")
+ * \param unit its unit, for the error message ("bytes"; may be empty)
+ * \return the value; throws std::invalid_argument unless finite and > 0
+ */
+double RequirePositive(double value, const std::string& what, const std::string& unit = "");
+
+/**
+ * \param value a number
+ * \param minimum its least allowed value
+ * \param what what it is, for the error message ("scale")
+ * \return the value; throws std::invalid_argument unless finite and >= minimum
+ */
+double RequireAtLeast(double value, double minimum, const std::string& what);
+
+/**
  * \param path a file
  * \param what what the file is, for the error message ("topology file")
  * \return its whole content; throws std::invalid_argument if unreadable
