@@ -49,6 +49,34 @@ FromEigen(const Eigen::MatrixXd& e)
     return m;
 }
 
+/**
+ * \param phi the diffusion Phi
+ * \param target the target shares pi
+ * \param normalise divide each error by that of a newborn update
+ * \return the mean error over the generations' sources
+ */
+double
+SurvivalOf(const Eigen::MatrixXd& phi, const std::vector<double>& target, bool normalise)
+{
+    const auto n = phi.rows();
+    double total = 0;
+    for (Eigen::Index j = 0; j < n; ++j)
+    {
+        double e = 0;
+        for (Eigen::Index i = 0; i < n; ++i)
+        {
+            e += std::abs(phi(i, j) - target[i]);
+        }
+        if (normalise)
+        {
+            double newborn = 2 * (1 - target[j]);
+            e = newborn > 0 ? e / newborn : 0;
+        }
+        total += e;
+    }
+    return total / n;
+}
+
 } // namespace
 
 MixingAnalysis::MixingAnalysis(std::vector<WanMatrix> mixing, MixingOptions options)
@@ -197,28 +225,6 @@ MixingAnalysis::GetDiffusion(uint32_t p, uint32_t h) const
     return FromEigen(phi);
 }
 
-double
-MixingAnalysis::Survival(const WanMatrix& phi) const
-{
-    const auto n = GetNIslands();
-    double total = 0;
-    for (uint32_t j = 0; j < n; ++j)
-    {
-        double e = 0;
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            e += std::abs(phi[i][j] - m_target[i]);
-        }
-        if (m_options.normalise)
-        {
-            double newborn = 2 * (1 - m_target[j]);
-            e = newborn > 0 ? e / newborn : 0;
-        }
-        total += e;
-    }
-    return total / n;
-}
-
 std::vector<double>
 MixingAnalysis::GetSurvivalCurve(uint32_t p, uint32_t hMax) const
 {
@@ -227,7 +233,7 @@ MixingAnalysis::GetSurvivalCurve(uint32_t p, uint32_t hMax) const
     Eigen::MatrixXd phi = Eigen::MatrixXd::Identity(n, n);
     for (uint32_t h = 0; h <= hMax; ++h)
     {
-        curve.push_back(Survival(FromEigen(phi)));
+        curve.push_back(SurvivalOf(phi, m_target, m_options.normalise));
         phi = ToEigen(GetMixingMatrix(p + h)) * phi;
     }
     return curve;
@@ -271,7 +277,7 @@ MixingAnalysis::ComputeArea() const
         double worst = 0;
         for (uint32_t p = 0; p < period; ++p)
         {
-            double s = Survival(FromEigen(phi[p]));
+            double s = SurvivalOf(phi[p], m_target, m_options.normalise);
             worst = std::max(worst, s);
             if (h > 0 || m_options.includeNewborn)
             {

@@ -116,8 +116,6 @@ class MixingAnalysis
     uint32_t GetMixingRounds() const;
 
   private:
-    /// \return S of one diffusion matrix
-    double Survival(const WanMatrix& phi) const;
     /// Computes A and the mixing horizon (once).
     void ComputeArea() const;
 

@@ -12,6 +12,8 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <queue>
@@ -209,6 +211,124 @@ WanTopology::FromCsv(const std::string& citiesCsv,
                      links.Text(r, "b"),
                      links.Number(r, "one_way_ms") * 1e-3,
                      links.Number(r, "capacity_gbps") * 1e9);
+    }
+    topo.Validate();
+    return topo;
+}
+
+WanTopology
+WanTopology::RandomGeometric(uint32_t nCities,
+                             uint32_t nRegions,
+                             uint32_t seed,
+                             double accessBps,
+                             double capacityBps)
+{
+    if (nCities < 2)
+    {
+        throw std::invalid_argument("a synthetic topology needs at least 2 cities (got " +
+                                    std::to_string(nCities) + ")");
+    }
+    if (nRegions < 1 || nRegions > nCities)
+    {
+        throw std::invalid_argument("a synthetic topology needs 1 to " + std::to_string(nCities) +
+                                    " regions (got " + std::to_string(nRegions) + ")");
+    }
+    wantext::RequirePositive(accessBps, "access rate", "bit/s");
+    wantext::RequirePositive(capacityBps, "core capacity", "bit/s");
+    const double pi = std::acos(-1.0);
+    const double degree = pi / 180;
+    gsl_rng* rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, seed);
+    std::vector<std::pair<double, double>> centres;
+    for (uint32_t r = 0; r < nRegions; ++r)
+    {
+        // Uniform on the sphere between 53 degrees south and north.
+        double lat = std::asin(gsl_ran_flat(rng, -0.8, 0.8)) / degree;
+        centres.emplace_back(lat, gsl_ran_flat(rng, -180, 180));
+    }
+    WanTopology topo;
+    const size_t digits = std::max<size_t>(2, std::to_string(nCities).size());
+    for (uint32_t i = 0; i < nCities; ++i)
+    {
+        WanCity city;
+        std::string number = std::to_string(i + 1);
+        city.code = "C" + std::string(digits - number.size(), '0') + number;
+        city.name = "City " + number;
+        city.region = "region-" + std::to_string(i % nRegions + 1);
+        const auto& centre = centres[i % nRegions];
+        city.latitude = std::clamp(centre.first + gsl_ran_gaussian(rng, 6), -80.0, 80.0);
+        city.longitude = std::remainder(centre.second + gsl_ran_gaussian(rng, 8), 360.0);
+        city.ingressBps = accessBps;
+        city.egressBps = accessBps;
+        topo.AddCity(city);
+    }
+    gsl_rng_free(rng);
+
+    auto km = [&topo, degree](uint32_t a, uint32_t b) {
+        const auto& p = topo.GetCity(a);
+        const auto& q = topo.GetCity(b);
+        double dLat = (q.latitude - p.latitude) * degree;
+        double dLon = (q.longitude - p.longitude) * degree;
+        double h = std::pow(std::sin(dLat / 2), 2) + std::cos(p.latitude * degree) *
+                                                         std::cos(q.latitude * degree) *
+                                                         std::pow(std::sin(dLon / 2), 2);
+        return 2 * 6371 * std::asin(std::min(1.0, std::sqrt(h)));
+    };
+    std::vector<std::pair<uint32_t, uint32_t>> edges;
+    // Prim's minimum spanning tree keeps the graph connected.
+    std::vector<bool> inTree(nCities, false);
+    std::vector<double> best(nCities, std::numeric_limits<double>::infinity());
+    std::vector<uint32_t> via(nCities, 0);
+    best[0] = 0;
+    for (uint32_t step = 0; step < nCities; ++step)
+    {
+        uint32_t u = kNone;
+        for (uint32_t v = 0; v < nCities; ++v)
+        {
+            if (!inTree[v] && (u == kNone || best[v] < best[u]))
+            {
+                u = v;
+            }
+        }
+        inTree[u] = true;
+        if (step > 0)
+        {
+            edges.emplace_back(std::min(u, via[u]), std::max(u, via[u]));
+        }
+        for (uint32_t v = 0; v < nCities; ++v)
+        {
+            if (!inTree[v] && km(u, v) < best[v])
+            {
+                best[v] = km(u, v);
+                via[v] = u;
+            }
+        }
+    }
+    // Each city's two nearest neighbours add the redundancy of a real WAN.
+    for (uint32_t u = 0; u < nCities; ++u)
+    {
+        std::vector<uint32_t> others;
+        for (uint32_t v = 0; v < nCities; ++v)
+        {
+            if (v != u)
+            {
+                others.push_back(v);
+            }
+        }
+        std::sort(others.begin(), others.end(), [&](uint32_t a, uint32_t b) {
+            return km(u, a) < km(u, b);
+        });
+        for (size_t k = 0; k < std::min<size_t>(2, others.size()); ++k)
+        {
+            edges.emplace_back(std::min(u, others[k]), std::max(u, others[k]));
+        }
+    }
+    std::sort(edges.begin(), edges.end());
+    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+    for (const auto& [a, b] : edges)
+    {
+        double seconds = std::max(km(a, b) * 1.4 / 200000, 0.5e-3);
+        topo.AddLink(topo.GetCity(a).code, topo.GetCity(b).code, seconds, capacityBps);
     }
     topo.Validate();
     return topo;

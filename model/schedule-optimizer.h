@@ -1,0 +1,125 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef SCHEDULE_OPTIMIZER_H
+#define SCHEDULE_OPTIMIZER_H
+
+#include "clique-schedule.h"
+#include "schedule-evaluator.h"
+
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief What the schedule optimizer found, and how much it looked at.
+ */
+struct OptimizerResult
+{
+    CliqueSchedule schedule;        //!< the best schedule found
+    ScheduleEvaluation evaluation;  //!< its T, A and J
+    std::string method;             //!< "exhaustive" or "annealing"
+    uint64_t steps{0};              //!< schedules visited (repeats included)
+    uint64_t distinct{0};           //!< distinct schedules evaluated
+    double spaceSize{0};            //!< distinct schedules in the search space
+    double coverage{0};             //!< distinct / spaceSize
+    uint64_t roundsPlanned{0};      //!< distinct rounds planned
+    uint32_t partitions{0};         //!< partitions of the islands within the clique bound
+    double seconds{0};              //!< wall-clock time of the search
+    std::string bestBuiltin;        //!< best built-in schedule within the bounds ("" if none)
+    ScheduleEvaluation builtin;     //!< its evaluation
+};
+
+/**
+ * \ingroup wan-training
+ * \brief Searches periodic rotating-clique schedules for the least
+ * J = T x A under the round planner's feasibility.
+ *
+ * The space: schedules of period 1 to MaxPeriod whose rounds partition the
+ * islands into cliques of at most MaxCliqueSize islands.  Two schedules that
+ * differ by a rotation of the period, or that repeat a shorter period, have
+ * the same T and A and count once, so the space is the set of Lyndon words of
+ * length up to MaxPeriod over the partitions.
+ *
+ * When the space has at most ExhaustiveLimit schedules (and Search is "auto"
+ * or "exhaustive") every schedule is evaluated, so the result is the optimum.
+ * Otherwise a seeded simulated annealing (GSL's gsl_siman_solve) minimises
+ * ln J, starting from the best built-in schedule within the bounds, with the
+ * local moves: swap two islands between cliques, move an island to another
+ * clique or to its own, merge two cliques, split a clique, add a round, drop
+ * a round, and move a round to another place of the period.  Infeasible
+ * schedules get an energy above every feasible one that still decreases with
+ * the FPGA memory they lack, so the walk can cross them.  The best schedule
+ * ever evaluated is returned; it is never worse than the built-in schedules
+ * within the bounds, which are evaluated first.  A given Seed gives the same
+ * result.
+ */
+class ScheduleOptimizer : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    ScheduleOptimizer();
+
+    /**
+     * \param topo the network
+     * \param config capabilities and payload
+     * \param mixing conventions of A
+     * \return the best schedule found; invalid bounds or settings throw
+     *         std::invalid_argument
+     */
+    OptimizerResult Optimize(const WanTopology& topo,
+                             const PlannerConfig& config,
+                             const MixingOptions& mixing = {});
+
+    /**
+     * \param nIslands N
+     * \param maxCliqueSize largest clique
+     * \return the number of partitions of N islands into cliques of at most
+     *         that size (a double: it grows faster than any integer type)
+     */
+    static double CountPartitions(uint32_t nIslands, uint32_t maxCliqueSize);
+    /**
+     * \param partitions the number of distinct rounds
+     * \param maxPeriod largest period
+     * \return the number of distinct schedules: Lyndon words of length 1 to
+     *         maxPeriod over that many rounds
+     */
+    static double CountSchedules(double partitions, uint32_t maxPeriod);
+
+    /**
+     * TracedCallback signature for a new best schedule.
+     * \param [in] objective its J, ms-error
+     * \param [in] step the number of schedules visited so far
+     */
+    typedef void (*ImprovementCallback)(double objective, uint64_t step);
+
+  private:
+    uint32_t m_maxPeriod;          //!< largest period
+    uint32_t m_maxCliqueSize;      //!< largest clique (0: N)
+    uint32_t m_seed;               //!< random seed of the search
+    uint32_t m_evaluations;        //!< annealing steps
+    double m_exhaustiveLimit;      //!< largest space that is enumerated
+    std::string m_search;          //!< "auto", "exhaustive" or "annealing"
+    double m_initialTemperature;   //!< annealing temperature, in ln J
+    double m_finalTemperature;     //!< annealing stops below this
+    bool m_startFromBuiltin;       //!< anneal from the best built-in schedule
+
+    /// A new best schedule was found.
+    TracedCallback<double, uint64_t> m_improvement;
+};
+
+} // namespace ns3
+
+#endif /* SCHEDULE_OPTIMIZER_H */
