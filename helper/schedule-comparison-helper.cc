@@ -9,7 +9,6 @@
 #include "ns3/wan-training-text.h"
 
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -20,46 +19,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("ScheduleComparisonHelper");
 
-namespace
-{
-
-/// A number for JSON: null when not finite.
-nlohmann::json
-JsonNumber(double x)
-{
-    return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
-}
-
-/// Fixed-point text, or "-" when not finite.
-std::string
-Fixed(double x, int digits)
-{
-    if (!std::isfinite(x))
-    {
-        return "-";
-    }
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(digits) << x;
-    return s.str();
-}
-
-/// A CSV cell, quoted when it holds a comma or quote.
-std::string
-CsvCell(const std::string& s)
-{
-    if (s.find_first_of(",\"") == std::string::npos)
-    {
-        return s;
-    }
-    std::string q = "\"";
-    for (char c : s)
-    {
-        q += (c == '"') ? std::string("\"\"") : std::string(1, c);
-    }
-    return q + "\"";
-}
-
-} // namespace
 
 ScheduleComparisonHelper::ScheduleComparisonHelper()
 {
@@ -191,15 +150,15 @@ ScheduleComparisonHelper::FormatTable(const std::vector<ScheduleComparisonRow>& 
     {
         s << std::left << std::setw(12) << r.schedule << std::right << std::setw(8)
           << wantext::Num(r.hbmBytes / 1e9) << std::setw(10) << (r.feasible ? "yes" : "no")
-          << std::setw(10) << Fixed(r.roundTimeMs, 1) << std::setw(8) << Fixed(r.disagreement, 3)
-          << std::setw(12) << Fixed(r.objective, 0) << "  " << r.binding << "\n";
+          << std::setw(10) << wantext::Fixed(r.roundTimeMs, 1) << std::setw(8) << wantext::Fixed(r.disagreement, 3)
+          << std::setw(12) << wantext::Fixed(r.objective, 0) << "  " << r.binding << "\n";
     }
-    s << "\nSynchronous SGD (all-reduce every step): exchange " << Fixed(sync.exchangeMs, 0)
-      << " ms, compute " << Fixed(sync.computeMs, 0) << " ms per step -> GPUs idle "
-      << Fixed(100 * sync.idleFraction, 0) << "% of the time.\n"
-      << "Tolerating " << Fixed(sync.stalenessMs, 0)
-      << " ms of staleness: " << Fixed(sync.speedup, 2) << "x faster (full "
-      << Fixed(sync.maxSpeedup, 2) << "x from " << Fixed(sync.fullOverlapStalenessMs, 0)
+    s << "\nSynchronous SGD (all-reduce every step): exchange " << wantext::Fixed(sync.exchangeMs, 0)
+      << " ms, compute " << wantext::Fixed(sync.computeMs, 0) << " ms per step -> GPUs idle "
+      << wantext::Fixed(100 * sync.idleFraction, 0) << "% of the time.\n"
+      << "Tolerating " << wantext::Fixed(sync.stalenessMs, 0)
+      << " ms of staleness: " << wantext::Fixed(sync.speedup, 2) << "x faster (full "
+      << wantext::Fixed(sync.maxSpeedup, 2) << "x from " << wantext::Fixed(sync.fullOverlapStalenessMs, 0)
       << " ms of staleness).\n";
     return s.str();
 }
@@ -213,7 +172,7 @@ ScheduleComparisonHelper::ToCsv(const std::vector<ScheduleComparisonRow>& rows)
          "peak_memory_gb,period,binding,cliques\n";
     for (const auto& r : rows)
     {
-        s << CsvCell(r.schedule) << "," << r.hbmBytes / 1e9 << "," << (r.feasible ? 1 : 0) << ",";
+        s << wantext::CsvCell(r.schedule) << "," << r.hbmBytes / 1e9 << "," << (r.feasible ? 1 : 0) << ",";
         if (r.feasible)
         {
             s << r.roundTimeMs;
@@ -228,8 +187,8 @@ ScheduleComparisonHelper::ToCsv(const std::vector<ScheduleComparisonRow>& rows)
         {
             s << r.objective;
         }
-        s << "," << r.peakMemoryBytes / 1e9 << "," << r.period << "," << CsvCell(r.binding) << ","
-          << CsvCell(r.cliques) << "\n";
+        s << "," << r.peakMemoryBytes / 1e9 << "," << r.period << "," << wantext::CsvCell(r.binding) << ","
+          << wantext::CsvCell(r.cliques) << "\n";
     }
     return s.str();
 }
@@ -245,9 +204,9 @@ ScheduleComparisonHelper::ToJson(const std::vector<ScheduleComparisonRow>& rows,
         {"multicast", m_config.multicast},
         {"aggregation", m_config.aggregation},
         {"access_gbps_override",
-         m_config.accessBps ? JsonNumber(*m_config.accessBps / 1e9) : nullptr},
+         m_config.accessBps ? wantext::JsonNumber(*m_config.accessBps / 1e9) : nullptr},
         {"core_gbps_override",
-         m_config.coreCapacityBps ? JsonNumber(*m_config.coreCapacityBps / 1e9) : nullptr},
+         m_config.coreCapacityBps ? wantext::JsonNumber(*m_config.coreCapacityBps / 1e9) : nullptr},
         {"islands", m_topo.GetNCities()},
         {"core_links", m_topo.GetLinks().size()}};
     doc["rows"] = json::array();
@@ -259,9 +218,9 @@ ScheduleComparisonHelper::ToJson(const std::vector<ScheduleComparisonRow>& rows,
                                {"hbm_gb", r.hbmBytes / 1e9},
                                {"feasible", r.feasible},
                                {"reason", r.reason},
-                               {"round_time_ms", JsonNumber(r.roundTimeMs)},
-                               {"disagreement", JsonNumber(r.disagreement)},
-                               {"objective_ms_error", JsonNumber(r.objective)},
+                               {"round_time_ms", wantext::JsonNumber(r.roundTimeMs)},
+                               {"disagreement", wantext::JsonNumber(r.disagreement)},
+                               {"objective_ms_error", wantext::JsonNumber(r.objective)},
                                {"peak_memory_gb", r.peakMemoryBytes / 1e9},
                                {"binding", r.binding}});
     }
@@ -275,22 +234,11 @@ ScheduleComparisonHelper::ToJson(const std::vector<ScheduleComparisonRow>& rows,
     return doc.dump(2);
 }
 
-namespace
-{
-
-/// True when the path ends in the extension.
-bool
-EndsWith(const std::string& path, const std::string& ext)
-{
-    return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
-}
-
-} // namespace
 
 void
 ScheduleComparisonHelper::CheckOutputPath(const std::string& path)
 {
-    if (!EndsWith(path, ".csv") && !EndsWith(path, ".json"))
+    if (!wantext::EndsWith(path, ".csv") && !wantext::EndsWith(path, ".json"))
     {
         throw std::invalid_argument("output file '" + path + "' must end in .csv or .json");
     }
@@ -302,12 +250,8 @@ ScheduleComparisonHelper::Write(const std::string& path,
                                 const SynchronousComparison& sync) const
 {
     CheckOutputPath(path);
-    std::string text = EndsWith(path, ".csv") ? ToCsv(rows) : ToJson(rows, sync);
-    std::ofstream out(path);
-    if (!out || !(out << text))
-    {
-        throw std::invalid_argument("cannot write output file '" + path + "'");
-    }
+    std::string text = wantext::EndsWith(path, ".csv") ? ToCsv(rows) : ToJson(rows, sync);
+    wantext::WriteFile(path, text);
 }
 
 } // namespace ns3

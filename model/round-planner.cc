@@ -276,6 +276,25 @@ RoundPlanner::PlanRound(const CliqueSchedule::Round& round) const
         }
         double needed = relaxed.GetObjective() * 1e9;
         plan.requiredMemoryBytes = needed;
+        // Cliques do not share memory constraints, so keep that maximum and
+        // minimise the total: receivers that can be aligned get no window, and
+        // the widest window left is one that needs the memory.
+        relaxed.SetBounds(z, 0, relaxed.GetObjective() * (1 + 1e-9) + 1e-12);
+        relaxed.ClearCosts();
+        for (size_t c = 0; c < plan.cliques.size(); ++c)
+        {
+            const double gbPerMs = plan.cliques[c].rateBps / 8 / 1e9 / ms;
+            for (const auto& [hi, lo] : window[c])
+            {
+                relaxed.SetCost(hi, gbPerMs);
+                relaxed.SetCost(lo, -gbPerMs);
+            }
+        }
+        if (relaxed.Minimize() != LinearProgram::OPTIMAL)
+        {
+            throw std::runtime_error("round planner: memory relaxation failed");
+        }
+        plan.misalignedBytes = relaxed.GetObjective() * 1e9;
         // The receiver whose window is widest in the relaxed solution.
         std::string receiver;
         std::string clique;

@@ -79,6 +79,7 @@ struct RoundPlan
     std::vector<LinkLoad> links;     //!< loaded core link directions
     double peakMemoryBytes{0};       //!< largest FPGA memory of any receiver
     double requiredMemoryBytes{0};   //!< when infeasible: the least memory that would do
+    double misalignedBytes{0};       //!< when infeasible: least total memory of all receivers
 };
 
 /**

@@ -70,8 +70,8 @@ ScheduleEvaluator::RoundOf(const RoundKey& key)
     return round;
 }
 
-bool
-ScheduleEvaluator::Connects(const std::vector<CliqueSchedule::Round>& rounds, uint32_t n)
+uint32_t
+ScheduleEvaluator::Components(const std::vector<CliqueSchedule::Round>& rounds, uint32_t n)
 {
     std::vector<uint32_t> parent(n);
     std::iota(parent.begin(), parent.end(), 0);
@@ -99,7 +99,7 @@ ScheduleEvaluator::Connects(const std::vector<CliqueSchedule::Round>& rounds, ui
             }
         }
     }
-    return components == 1;
+    return components;
 }
 
 const RoundPlan&
@@ -141,6 +141,7 @@ ScheduleEvaluator::Evaluate(const std::vector<CliqueSchedule::Round>& rounds)
             }
             e.feasible = false;
             e.requiredMemoryBytes = std::max(e.requiredMemoryBytes, plan.requiredMemoryBytes);
+            e.misalignedBytes += plan.misalignedBytes;
         }
         else if (e.feasible && plan.roundTime > roundTime)
         {
@@ -151,7 +152,8 @@ ScheduleEvaluator::Evaluate(const std::vector<CliqueSchedule::Round>& rounds)
         e.peakMemoryBytes = std::max(e.peakMemoryBytes, plan.peakMemoryBytes);
     }
     const auto n = GetTopology().GetNCities();
-    e.mixes = Connects(rounds, n);
+    e.components = Components(rounds, n);
+    e.mixes = e.components == 1;
     if (!e.feasible)
     {
         return e;

@@ -37,10 +37,13 @@ namespace
 using Rounds = std::vector<CliqueSchedule::Round>;
 using Labels = std::vector<uint32_t>;
 
-/// Energy of a feasible schedule that never mixes.
-constexpr double kNeverMixes = 60;
-/// Energy floor of an infeasible schedule (above ln J of any feasible one).
-constexpr double kInfeasible = 30;
+/// Energy floor of an infeasible or never mixing schedule (above ln J of
+/// any feasible one).
+constexpr double kPenalty = 30;
+/// Energy of each group of islands beyond the first that never meet.
+constexpr double kPerComponent = 2;
+/// Energies closer than this are a tie (the LP's rounding); the first found stays.
+constexpr double kTie = 1e-9;
 /// Temperature steps of the annealing schedule.
 constexpr uint32_t kTemperatureSteps = 100;
 /// Largest space that "exhaustive" accepts.
@@ -101,7 +104,7 @@ class Search
         auto e = m_evaluator.Evaluate(r);
         double energy = EnergyOf(e);
         m_energy.emplace(key, energy);
-        if (!m_hasBest || energy < m_bestEnergy)
+        if (!m_hasBest || energy < m_bestEnergy - kTie)
         {
             m_hasBest = true;
             m_bestEnergy = energy;
@@ -113,18 +116,24 @@ class Search
         return energy;
     }
 
-    /// \return ln J, or a penalty above every feasible schedule
+    /// \return ln J, or a penalty above every feasible schedule that
+    ///         decreases as the schedule comes closer to feasible and mixing
     static double EnergyOf(const ScheduleEvaluation& e)
     {
+        if (e.feasible && std::isfinite(e.objective))
+        {
+            return std::log(std::max(e.objective, 1e-300));
+        }
+        double energy = kPenalty;
         if (!e.feasible)
         {
-            return kInfeasible + std::log1p(e.requiredMemoryBytes / 1e9);
+            energy += std::log1p(e.misalignedBytes / 1e6); // memory in MB that is missing
         }
-        if (!std::isfinite(e.objective))
+        if (e.components > 1)
         {
-            return kNeverMixes;
+            energy += kPerComponent * (e.components - 1);
         }
-        return std::log(std::max(e.objective, 1e-300));
+        return energy;
     }
 
     /// \return the rounds' keys, reduced to the primitive period and rotated
@@ -484,6 +493,41 @@ EnumeratePartitions(uint32_t n, uint32_t maxClique, Emit emit)
     place(0, 0);
 }
 
+/// \return a random schedule: 1 to maxPeriod rounds, each a random
+///         partition of the islands into cliques of at most maxClique
+Rounds
+RandomSchedule(const gsl_rng* rng, uint32_t n, uint32_t maxClique, uint32_t maxPeriod)
+{
+    Rounds rounds;
+    const uint32_t p = 1 + static_cast<uint32_t>(gsl_rng_uniform_int(rng, maxPeriod));
+    for (uint32_t k = 0; k < p; ++k)
+    {
+        CliqueSchedule::Round round;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            std::vector<size_t> open;
+            for (size_t c = 0; c < round.size(); ++c)
+            {
+                if (round[c].size() < maxClique)
+                {
+                    open.push_back(c);
+                }
+            }
+            size_t pick = gsl_rng_uniform_int(rng, open.size() + 1);
+            if (pick == open.size())
+            {
+                round.push_back({i});
+            }
+            else
+            {
+                round[open[pick]].push_back(i);
+            }
+        }
+        rounds.push_back(round);
+    }
+    return rounds;
+}
+
 } // namespace
 
 TypeId
@@ -514,6 +558,12 @@ ScheduleOptimizer::GetTypeId()
                           UintegerValue(20000),
                           MakeUintegerAccessor(&ScheduleOptimizer::m_evaluations),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Restarts",
+                          "Independent annealing walks that share the Evaluations: the first "
+                          "from the best built-in schedule, the others from random ones.",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&ScheduleOptimizer::m_restarts),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("ExhaustiveLimit",
                           "Largest number of distinct schedules that Search=auto enumerates.",
                           DoubleValue(50000),
@@ -650,9 +700,8 @@ ScheduleOptimizer::Optimize(const WanTopology& topo,
     ScheduleEvaluator evaluator(topo, config, mixing);
     Search search(evaluator, m_maxPeriod, maxClique, m_improvement);
     OptimizerResult result;
-    result.partitions = static_cast<uint32_t>(
-        std::min(CountPartitions(n, maxClique), double(std::numeric_limits<uint32_t>::max())));
-    result.spaceSize = CountSchedules(CountPartitions(n, maxClique), m_maxPeriod);
+    result.partitions = CountPartitions(n, maxClique);
+    result.spaceSize = CountSchedules(result.partitions, m_maxPeriod);
 
     // The built-in schedules within the bounds come first.
     std::map<std::string, CliqueSchedule> builtins;
@@ -738,62 +787,38 @@ ScheduleOptimizer::Optimize(const WanTopology& topo,
         result.method = "annealing";
         gsl_rng* rng = gsl_rng_alloc(gsl_rng_mt19937);
         gsl_rng_set(rng, m_seed);
-        AnnealState state{&search, start0};
-        if (!m_startFromBuiltin || state.rounds.empty())
-        {
-            // A random schedule: every round a random partition within the bound.
-            state.rounds.clear();
-            const uint32_t p = 1 + static_cast<uint32_t>(gsl_rng_uniform_int(rng, m_maxPeriod));
-            for (uint32_t k = 0; k < p; ++k)
-            {
-                CliqueSchedule::Round round(1);
-                for (uint32_t i = 0; i < n; ++i)
-                {
-                    std::vector<size_t> open;
-                    for (size_t c = 0; c < round.size(); ++c)
-                    {
-                        if (round[c].size() < maxClique)
-                        {
-                            open.push_back(c);
-                        }
-                    }
-                    size_t pick = gsl_rng_uniform_int(rng, open.size() + 1);
-                    if (pick == open.size())
-                    {
-                        round.push_back({i});
-                    }
-                    else
-                    {
-                        round[open[pick]].push_back(i);
-                    }
-                }
-                round.erase(std::remove_if(round.begin(),
-                                           round.end(),
-                                           [](const auto& c) { return c.empty(); }),
-                            round.end());
-                state.rounds.push_back(round);
-            }
-        }
-        const uint32_t blocks = std::min(kTemperatureSteps, m_evaluations);
+        const uint32_t restarts = std::min(m_restarts, m_evaluations);
+        const uint32_t perRun = m_evaluations / restarts;
+        const uint32_t blocks = std::min(kTemperatureSteps, perRun);
         gsl_siman_params_t params;
         params.n_tries = 1;
-        params.iters_fixed_T = static_cast<int>(std::max<uint32_t>(1, m_evaluations / blocks));
+        params.iters_fixed_T = static_cast<int>(std::max<uint32_t>(1, perRun / blocks));
         params.step_size = 1;
         params.k = 1;
         params.t_initial = m_initialTemperature;
         params.mu_t = std::pow(m_initialTemperature / m_finalTemperature, 1.0 / (blocks - 0.5));
         params.t_min = m_finalTemperature;
-        gsl_siman_solve(rng,
-                        &state,
-                        AnnealEnergy,
-                        AnnealStep,
-                        AnnealDistance,
-                        nullptr,
-                        AnnealCopy,
-                        AnnealCopyConstruct,
-                        AnnealDestroy,
-                        0,
-                        params);
+        for (uint32_t run = 0; run < restarts; ++run)
+        {
+            // The first walk starts from the best built-in schedule, the
+            // others from random schedules.
+            AnnealState state{&search, run == 0 && m_startFromBuiltin ? start0 : Rounds{}};
+            if (state.rounds.empty())
+            {
+                state.rounds = RandomSchedule(rng, n, maxClique, m_maxPeriod);
+            }
+            gsl_siman_solve(rng,
+                            &state,
+                            AnnealEnergy,
+                            AnnealStep,
+                            AnnealDistance,
+                            nullptr,
+                            AnnealCopy,
+                            AnnealCopyConstruct,
+                            AnnealDestroy,
+                            0,
+                            params);
+        }
         gsl_rng_free(rng);
     }
 

@@ -31,7 +31,7 @@ struct OptimizerResult
     double spaceSize{0};            //!< distinct schedules in the search space
     double coverage{0};             //!< distinct / spaceSize
     uint64_t roundsPlanned{0};      //!< distinct rounds planned
-    uint32_t partitions{0};         //!< partitions of the islands within the clique bound
+    double partitions{0};           //!< partitions of the islands within the clique bound
     double seconds{0};              //!< wall-clock time of the search
     std::string bestBuiltin;        //!< best built-in schedule within the bounds ("" if none)
     ScheduleEvaluation builtin;     //!< its evaluation
@@ -50,13 +50,16 @@ struct OptimizerResult
  *
  * When the space has at most ExhaustiveLimit schedules (and Search is "auto"
  * or "exhaustive") every schedule is evaluated, so the result is the optimum.
- * Otherwise a seeded simulated annealing (GSL's gsl_siman_solve) minimises
- * ln J, starting from the best built-in schedule within the bounds, with the
+ * Otherwise seeded simulated annealing (GSL's gsl_siman_solve) minimises
+ * ln J in Restarts walks that share the Evaluations, the first from the best
+ * built-in schedule within the bounds, the others from random schedules, with the
  * local moves: swap two islands between cliques, move an island to another
  * clique or to its own, merge two cliques, split a clique, add a round, drop
  * a round, and move a round to another place of the period.  Infeasible
- * schedules get an energy above every feasible one that still decreases with
- * the FPGA memory they lack, so the walk can cross them.  The best schedule
+ * schedules, and schedules whose cliques never connect every island, get an
+ * energy above every feasible one that still decreases with the FPGA memory
+ * the receivers lack in total and with the number of groups of islands that
+ * never meet, so the walk finds its way to feasible schedules.  The best schedule
  * ever evaluated is returned; it is never worse than the built-in schedules
  * within the bounds, which are evaluated first.  A given Seed gives the same
  * result.
@@ -110,6 +113,7 @@ class ScheduleOptimizer : public Object
     uint32_t m_maxCliqueSize;      //!< largest clique (0: N)
     uint32_t m_seed;               //!< random seed of the search
     uint32_t m_evaluations;        //!< annealing steps
+    uint32_t m_restarts;           //!< annealing walks
     double m_exhaustiveLimit;      //!< largest space that is enumerated
     std::string m_search;          //!< "auto", "exhaustive" or "annealing"
     double m_initialTemperature;   //!< annealing temperature, in ln J

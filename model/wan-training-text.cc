@@ -51,6 +51,55 @@ SplitCells(const std::string& line)
 
 } // namespace
 
+std::string
+Fixed(double value, int digits)
+{
+    if (!std::isfinite(value))
+    {
+        return "-";
+    }
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << value;
+    return s.str();
+}
+
+std::string
+CsvCell(const std::string& cell)
+{
+    if (cell.find_first_of(",\"\n") == std::string::npos)
+    {
+        return cell;
+    }
+    std::string q = "\"";
+    for (char c : cell)
+    {
+        q += (c == '"') ? std::string("\"\"") : std::string(1, c);
+    }
+    return q + "\"";
+}
+
+nlohmann::json
+JsonNumber(double value)
+{
+    return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
+}
+
+bool
+EndsWith(const std::string& path, const std::string& ext)
+{
+    return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+}
+
+void
+WriteFile(const std::string& path, const std::string& text)
+{
+    std::ofstream out(path);
+    if (!out || !(out << text) || !out.flush())
+    {
+        throw std::invalid_argument("cannot write output file '" + path + "'");
+    }
+}
+
 double
 RequirePositive(double value, const std::string& what, const std::string& unit)
 {

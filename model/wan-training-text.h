@@ -57,6 +57,40 @@ std::string ReadFile(const std::string& path, const std::string& what);
 nlohmann::json ParseJson(const std::string& text, const std::string& what);
 
 /**
+ * \param value a number
+ * \param digits decimals
+ * \return fixed-point text, or "-" when the number is not finite
+ */
+std::string Fixed(double value, int digits);
+
+/**
+ * \param cell text of a CSV cell
+ * \return the cell, quoted when it holds a comma or a quote
+ */
+std::string CsvCell(const std::string& cell);
+
+/**
+ * \param value a number
+ * \return the number for JSON, or null when it is not finite
+ */
+nlohmann::json JsonNumber(double value);
+
+/**
+ * \param path a file name
+ * \param ext an extension such as ".csv"
+ * \return true when the name is longer than the extension and ends with it
+ */
+bool EndsWith(const std::string& path, const std::string& ext);
+
+/**
+ * \brief Writes a text file; throws std::invalid_argument naming the file
+ * when it cannot.
+ * \param path the file
+ * \param text its contents
+ */
+void WriteFile(const std::string& path, const std::string& text);
+
+/**
  * \brief A small CSV table with a header row: comma-separated, no quoting,
  * blank lines and lines starting with '#' skipped, cells trimmed.
  *
