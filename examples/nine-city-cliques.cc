@@ -133,7 +133,8 @@ Run(int argc, char* argv[])
     cmd.AddValue("output", "Write the table to this file (.json or .csv)", output);
     cmd.AddValue("packetLevel", "Also simulate a schedule packet by packet", packetLevel);
     cmd.AddValue("packetSchedule",
-                 "Schedule(s) to simulate: a built-in name, all, or a comma list",
+                 "Schedule(s) to simulate: a built-in name, a schedule file (.json), all, "
+                 "or a comma list",
                  packetSchedule);
     cmd.AddValue("packetHbmGB", "FPGA memory of the packet-level run, GB", packetHbmGB);
     cmd.AddValue("scale",
@@ -262,7 +263,9 @@ Run(int argc, char* argv[])
 
     for (const auto& name : names)
     {
-        auto schedule = CliqueSchedule::Builtin(name, topo);
+        const bool isFile = name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
+        auto schedule =
+            isFile ? CliqueSchedule::LoadFile(name, topo) : CliqueSchedule::Builtin(name, topo);
         std::vector<Variant> variants{{"multicast + FPGA", true, true}};
         if (baselines)
         {

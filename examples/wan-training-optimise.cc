@@ -182,8 +182,8 @@ Run(int argc, char* argv[])
     };
     const auto output = vm["output"].as<std::string>();
     const auto writeTopology = vm["write-topology"].as<std::string>();
-    for (const auto& [option, path] : {std::make_pair("--output", output),
-                                       std::make_pair("--write-topology", writeTopology)})
+    for (const auto& [option, path] :
+         {std::make_pair("--output", output), std::make_pair("--write-topology", writeTopology)})
     {
         if (!path.empty() && !endsWith(path, ".json"))
         {

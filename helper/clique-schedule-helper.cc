@@ -257,8 +257,10 @@ CliqueScheduleHelper::FormatSweep(const std::vector<SweepRow>& rows) const
     s << std::left << std::setw(18) << "setting" << std::setw(11) << "best" << std::right
       << std::setw(9) << "T ms" << std::setw(8) << "A" << std::setw(10) << "J ms-err"
       << "  " << std::left << std::setw(12) << "paper best" << std::right << std::setw(10)
-      << "J ms-err" << std::setw(8) << "gain" << "  " << std::left << std::setw(11) << "search"
-      << std::right << std::setw(10) << "coverage" << std::setw(8) << "s" << "\n";
+      << "J ms-err" << std::setw(8) << "gain"
+      << "  " << std::left << std::setw(11) << "search" << std::right << std::setw(10) << "coverage"
+      << std::setw(8) << "s"
+      << "\n";
     for (const auto& row : rows)
     {
         const auto& r = row.result;
@@ -272,7 +274,9 @@ CliqueScheduleHelper::FormatSweep(const std::vector<SweepRow>& rows) const
           << wantext::Fixed(r.evaluation.objective, 0) << "  " << std::left << std::setw(12)
           << (r.bestBuiltin.empty() ? "-" : r.bestBuiltin) << std::right << std::setw(10)
           << wantext::Fixed(r.builtin.objective, 0) << std::setw(8)
-          << (std::isnan(gain) ? "-" : std::isinf(gain) ? "new" : wantext::Fixed(gain, 1) + "%")
+          << (std::isnan(gain)   ? "-"
+              : std::isinf(gain) ? "new"
+                                 : wantext::Fixed(gain, 1) + "%")
           << "  " << std::left << std::setw(11) << r.method << std::right << std::setw(10)
           << coverage.str() << std::setw(8) << wantext::Fixed(r.seconds, 1) << "\n";
     }
@@ -283,8 +287,8 @@ CliqueScheduleHelper::FormatSweep(const std::vector<SweepRow>& rows) const
           << row.result.schedule.ToString(m_topo) << "\n";
         if (!row.result.evaluation.feasible)
         {
-            s << "  " << std::setw(18) << "" << "infeasible: " << row.result.evaluation.binding
-              << "\n";
+            s << "  " << std::setw(18) << ""
+              << "infeasible: " << row.result.evaluation.binding << "\n";
         }
     }
     return s.str();
@@ -311,9 +315,9 @@ CliqueScheduleHelper::SweepToCsv(const std::vector<SweepRow>& rows) const
           << "," << r.schedule.GetNRounds() << "," << number(r.evaluation.roundTimeMs) << ","
           << number(r.evaluation.disagreement) << "," << number(r.evaluation.objective) << ","
           << wantext::CsvCell(r.bestBuiltin) << "," << number(r.builtin.objective) << ","
-          << number(GainPercent(r)) << "," << r.method << "," << r.steps << "," << r.distinct
-          << "," << number(r.spaceSize) << "," << number(r.coverage) << "," << number(r.seconds)
-          << "," << wantext::CsvCell(r.evaluation.binding) << ","
+          << number(GainPercent(r)) << "," << r.method << "," << r.steps << "," << r.distinct << ","
+          << number(r.spaceSize) << "," << number(r.coverage) << "," << number(r.seconds) << ","
+          << wantext::CsvCell(r.evaluation.binding) << ","
           << wantext::CsvCell(r.schedule.ToString(m_topo)) << "\n";
     }
     return s.str();
@@ -358,7 +362,8 @@ CliqueScheduleHelper::WriteSweep(const std::string& path, const std::vector<Swee
     {
         throw std::invalid_argument("sweep file '" + path + "' must end in .csv or .json");
     }
-    wantext::WriteFile(path, wantext::EndsWith(path, ".csv") ? SweepToCsv(rows) : SweepToJson(rows));
+    wantext::WriteFile(path,
+                       wantext::EndsWith(path, ".csv") ? SweepToCsv(rows) : SweepToJson(rows));
 }
 
 } // namespace ns3

@@ -131,9 +131,8 @@ class CliqueScheduleHelper
      * \param progress called after each setting with (done, total), or empty
      * \return the optimizer's answer for each
      */
-    std::vector<SweepRow> Sweep(
-        const std::vector<CapabilitySetting>& settings,
-        const std::function<void(size_t, size_t)>& progress = {}) const;
+    std::vector<SweepRow> Sweep(const std::vector<CapabilitySetting>& settings,
+                                const std::function<void(size_t, size_t)>& progress = {}) const;
 
     /**
      * \param rows a sweep

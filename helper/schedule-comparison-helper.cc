@@ -19,7 +19,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("ScheduleComparisonHelper");
 
-
 ScheduleComparisonHelper::ScheduleComparisonHelper()
 {
     SetTopology(WanTopology::NineCity());
@@ -150,16 +149,18 @@ ScheduleComparisonHelper::FormatTable(const std::vector<ScheduleComparisonRow>& 
     {
         s << std::left << std::setw(12) << r.schedule << std::right << std::setw(8)
           << wantext::Num(r.hbmBytes / 1e9) << std::setw(10) << (r.feasible ? "yes" : "no")
-          << std::setw(10) << wantext::Fixed(r.roundTimeMs, 1) << std::setw(8) << wantext::Fixed(r.disagreement, 3)
-          << std::setw(12) << wantext::Fixed(r.objective, 0) << "  " << r.binding << "\n";
+          << std::setw(10) << wantext::Fixed(r.roundTimeMs, 1) << std::setw(8)
+          << wantext::Fixed(r.disagreement, 3) << std::setw(12) << wantext::Fixed(r.objective, 0)
+          << "  " << r.binding << "\n";
     }
-    s << "\nSynchronous SGD (all-reduce every step): exchange " << wantext::Fixed(sync.exchangeMs, 0)
-      << " ms, compute " << wantext::Fixed(sync.computeMs, 0) << " ms per step -> GPUs idle "
-      << wantext::Fixed(100 * sync.idleFraction, 0) << "% of the time.\n"
+    s << "\nSynchronous SGD (all-reduce every step): exchange "
+      << wantext::Fixed(sync.exchangeMs, 0) << " ms, compute " << wantext::Fixed(sync.computeMs, 0)
+      << " ms per step -> GPUs idle " << wantext::Fixed(100 * sync.idleFraction, 0)
+      << "% of the time.\n"
       << "Tolerating " << wantext::Fixed(sync.stalenessMs, 0)
       << " ms of staleness: " << wantext::Fixed(sync.speedup, 2) << "x faster (full "
-      << wantext::Fixed(sync.maxSpeedup, 2) << "x from " << wantext::Fixed(sync.fullOverlapStalenessMs, 0)
-      << " ms of staleness).\n";
+      << wantext::Fixed(sync.maxSpeedup, 2) << "x from "
+      << wantext::Fixed(sync.fullOverlapStalenessMs, 0) << " ms of staleness).\n";
     return s.str();
 }
 
@@ -172,7 +173,8 @@ ScheduleComparisonHelper::ToCsv(const std::vector<ScheduleComparisonRow>& rows)
          "peak_memory_gb,period,binding,cliques\n";
     for (const auto& r : rows)
     {
-        s << wantext::CsvCell(r.schedule) << "," << r.hbmBytes / 1e9 << "," << (r.feasible ? 1 : 0) << ",";
+        s << wantext::CsvCell(r.schedule) << "," << r.hbmBytes / 1e9 << "," << (r.feasible ? 1 : 0)
+          << ",";
         if (r.feasible)
         {
             s << r.roundTimeMs;
@@ -187,8 +189,8 @@ ScheduleComparisonHelper::ToCsv(const std::vector<ScheduleComparisonRow>& rows)
         {
             s << r.objective;
         }
-        s << "," << r.peakMemoryBytes / 1e9 << "," << r.period << "," << wantext::CsvCell(r.binding) << ","
-          << wantext::CsvCell(r.cliques) << "\n";
+        s << "," << r.peakMemoryBytes / 1e9 << "," << r.period << "," << wantext::CsvCell(r.binding)
+          << "," << wantext::CsvCell(r.cliques) << "\n";
     }
     return s.str();
 }
@@ -233,7 +235,6 @@ ScheduleComparisonHelper::ToJson(const std::vector<ScheduleComparisonRow>& rows,
                               {"max_speedup", sync.maxSpeedup}};
     return doc.dump(2);
 }
-
 
 void
 ScheduleComparisonHelper::CheckOutputPath(const std::string& path)

@@ -26,17 +26,17 @@ namespace ns3
  */
 struct ScheduleEvaluation
 {
-    bool feasible{false}; //!< every round has a round time
-    bool mixes{false};    //!< the union of the period's cliques connects every island
+    bool feasible{false};   //!< every round has a round time
+    bool mixes{false};      //!< the union of the period's cliques connects every island
     uint32_t components{0}; //!< groups of islands that the period's cliques connect
     double roundTimeMs{std::numeric_limits<double>::infinity()};  //!< T (slowest round)
     double disagreement{std::numeric_limits<double>::infinity()}; //!< A
     double objective{std::numeric_limits<double>::infinity()};    //!< J = T x A, ms-error
-    uint32_t bindingRound{0};       //!< slowest (or first infeasible) round
-    std::string binding;            //!< what sets T, or why the schedule is infeasible
-    double requiredMemoryBytes{0};  //!< when infeasible: the least FPGA memory that would do
-    double misalignedBytes{0};      //!< when infeasible: least total memory, all rounds and receivers
-    double peakMemoryBytes{0};      //!< when feasible: the largest memory any receiver uses
+    uint32_t bindingRound{0};      //!< slowest (or first infeasible) round
+    std::string binding;           //!< what sets T, or why the schedule is infeasible
+    double requiredMemoryBytes{0}; //!< when infeasible: the least FPGA memory that would do
+    double misalignedBytes{0}; //!< when infeasible: least total memory, all rounds and receivers
+    double peakMemoryBytes{0}; //!< when feasible: the largest memory any receiver uses
 };
 
 /**
@@ -115,10 +115,10 @@ class ScheduleEvaluator
     static uint32_t Components(const std::vector<CliqueSchedule::Round>& rounds, uint32_t n);
 
   private:
-    RoundPlanner m_planner;                                  //!< T of a round
-    MixingOptions m_mixing;                                  //!< conventions of A
-    std::unordered_map<std::string, RoundPlan> m_plans;      //!< planned rounds by key
-    uint64_t m_evaluations{0};                               //!< Evaluate calls
+    RoundPlanner m_planner;                             //!< T of a round
+    MixingOptions m_mixing;                             //!< conventions of A
+    std::unordered_map<std::string, RoundPlan> m_plans; //!< planned rounds by key
+    uint64_t m_evaluations{0};                          //!< Evaluate calls
 };
 
 } // namespace ns3

@@ -743,14 +743,13 @@ ScheduleOptimizer::Optimize(const WanTopology& topo,
         builtins.emplace(search.Key(s.GetRounds()), s);
     }
 
-    const bool enumerate = m_search == "exhaustive" ||
-                           (m_search == "auto" && result.spaceSize <= m_exhaustiveLimit);
+    const bool enumerate =
+        m_search == "exhaustive" || (m_search == "auto" && result.spaceSize <= m_exhaustiveLimit);
     if (enumerate)
     {
         if (result.spaceSize > kEnumerationCap)
         {
-            throw std::invalid_argument("exhaustive search over " +
-                                        wantext::Num(result.spaceSize) +
+            throw std::invalid_argument("exhaustive search over " + wantext::Num(result.spaceSize) +
                                         " schedules is too large (at most " +
                                         wantext::Num(kEnumerationCap) + "); use annealing");
         }
@@ -824,8 +823,8 @@ ScheduleOptimizer::Optimize(const WanTopology& topo,
 
     // A best schedule that is a built-in one keeps its name and round order.
     auto builtin = builtins.find(search.Key(search.GetBest()));
-    result.schedule = builtin != builtins.end() ? builtin->second
-                                                : CliqueSchedule("optimised", search.GetBest());
+    result.schedule =
+        builtin != builtins.end() ? builtin->second : CliqueSchedule("optimised", search.GetBest());
     result.evaluation = evaluator.Evaluate(result.schedule.GetRounds());
     result.steps = search.GetSteps();
     result.distinct = search.GetDistinct();
@@ -833,9 +832,9 @@ ScheduleOptimizer::Optimize(const WanTopology& topo,
     result.roundsPlanned = evaluator.GetRoundsPlanned();
     result.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    NS_LOG_INFO(result.method << ": J " << result.evaluation.objective << " after "
-                              << result.steps << " steps, " << result.distinct
-                              << " distinct schedules of " << result.spaceSize);
+    NS_LOG_INFO(result.method << ": J " << result.evaluation.objective << " after " << result.steps
+                              << " steps, " << result.distinct << " distinct schedules of "
+                              << result.spaceSize);
     return result;
 }
 

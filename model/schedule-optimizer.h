@@ -23,18 +23,18 @@ namespace ns3
  */
 struct OptimizerResult
 {
-    CliqueSchedule schedule;        //!< the best schedule found
-    ScheduleEvaluation evaluation;  //!< its T, A and J
-    std::string method;             //!< "exhaustive" or "annealing"
-    uint64_t steps{0};              //!< schedules visited (repeats included)
-    uint64_t distinct{0};           //!< distinct schedules evaluated
-    double spaceSize{0};            //!< distinct schedules in the search space
-    double coverage{0};             //!< distinct / spaceSize
-    uint64_t roundsPlanned{0};      //!< distinct rounds planned
-    double partitions{0};           //!< partitions of the islands within the clique bound
-    double seconds{0};              //!< wall-clock time of the search
-    std::string bestBuiltin;        //!< best built-in schedule within the bounds ("" if none)
-    ScheduleEvaluation builtin;     //!< its evaluation
+    CliqueSchedule schedule;       //!< the best schedule found
+    ScheduleEvaluation evaluation; //!< its T, A and J
+    std::string method;            //!< "exhaustive" or "annealing"
+    uint64_t steps{0};             //!< schedules visited (repeats included)
+    uint64_t distinct{0};          //!< distinct schedules evaluated
+    double spaceSize{0};           //!< distinct schedules in the search space
+    double coverage{0};            //!< distinct / spaceSize
+    uint64_t roundsPlanned{0};     //!< distinct rounds planned
+    double partitions{0};          //!< partitions of the islands within the clique bound
+    double seconds{0};             //!< wall-clock time of the search
+    std::string bestBuiltin;       //!< best built-in schedule within the bounds ("" if none)
+    ScheduleEvaluation builtin;    //!< its evaluation
 };
 
 /**
@@ -109,16 +109,16 @@ class ScheduleOptimizer : public Object
     typedef void (*ImprovementCallback)(double objective, uint64_t step);
 
   private:
-    uint32_t m_maxPeriod;          //!< largest period
-    uint32_t m_maxCliqueSize;      //!< largest clique (0: N)
-    uint32_t m_seed;               //!< random seed of the search
-    uint32_t m_evaluations;        //!< annealing steps
-    uint32_t m_restarts;           //!< annealing walks
-    double m_exhaustiveLimit;      //!< largest space that is enumerated
-    std::string m_search;          //!< "auto", "exhaustive" or "annealing"
-    double m_initialTemperature;   //!< annealing temperature, in ln J
-    double m_finalTemperature;     //!< annealing stops below this
-    bool m_startFromBuiltin;       //!< anneal from the best built-in schedule
+    uint32_t m_maxPeriod;        //!< largest period
+    uint32_t m_maxCliqueSize;    //!< largest clique (0: N)
+    uint32_t m_seed;             //!< random seed of the search
+    uint32_t m_evaluations;      //!< annealing steps
+    uint32_t m_restarts;         //!< annealing walks
+    double m_exhaustiveLimit;    //!< largest space that is enumerated
+    std::string m_search;        //!< "auto", "exhaustive" or "annealing"
+    double m_initialTemperature; //!< annealing temperature, in ln J
+    double m_finalTemperature;   //!< annealing stops below this
+    bool m_startFromBuiltin;     //!< anneal from the best built-in schedule
 
     /// A new best schedule was found.
     TracedCallback<double, uint64_t> m_improvement;

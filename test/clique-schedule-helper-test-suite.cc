@@ -4,6 +4,7 @@
 
 #include "wan-training-test-utils.h"
 
+#include "ns3/clique-experiment-helper.h"
 #include "ns3/clique-schedule-helper.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
@@ -66,8 +67,7 @@ class ScheduleHelperBasicsTestCase : public TestCase
                                        "/no/such/schedule.json"),
                               true,
                               "missing schedule file");
-        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { helper.Builtin("hexagons"); }),
-                                       "hexagons"),
+        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { helper.Builtin("hexagons"); }), "hexagons"),
                               true,
                               "unknown schedule");
         NS_TEST_EXPECT_MSG_EQ(
@@ -214,6 +214,27 @@ class ScheduleHelperShiftTestCase : public TestCase
                               "better than the paper's four: "
                                   << rows[2].result.schedule.ToString(helper.GetTopology()));
         NS_TEST_EXPECT_MSG_EQ(rows[2].result.schedule.GetName(), "optimised", "a new schedule");
+
+        // The optimised schedule, saved and loaded, runs at packet level as planned.
+        std::string path = CreateTempDirFilename("wan-training-optimised.json");
+        helper.Save(rows[2].result.schedule, path);
+        auto loaded = helper.Load(path);
+        std::remove(path.c_str());
+        CliqueExperimentHelper experiment(helper.GetTopology(), rows[2].setting.config);
+        experiment.SetScale(100);
+        auto run = experiment.Run(loaded);
+        NS_TEST_ASSERT_MSG_EQ(run.feasible, true, "planned");
+        NS_TEST_EXPECT_MSG_EQ(run.exact, true, "every island's sums exact");
+        double slowest = 0;
+        for (const auto& r : run.rounds)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(r.measuredMs, r.plannedMs, 0.02 * r.plannedMs, "round");
+            slowest = std::max(slowest, r.plannedMs);
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(slowest,
+                                  rows[2].result.evaluation.roundTimeMs,
+                                  1e-6,
+                                  "the optimizer's T is the planner's");
     }
 };
 

@@ -12,6 +12,8 @@ cpp_examples = [
     ("nine-city-cliques --packetSchedule=all-to-all --packetHbmGB=32 --scale=1000 --hbmGB=32", "True", "False"),
     ("wan-training-plan --schedule all-to-all --hbm-gb 32 --json", "True", "False"),
     ("wan-udp-baseline --scale=1000", "True", "False"),
+    ("wan-training-optimise --evaluations 2000 --sweep-dimension hbm_gb --sweep-values 0,32", "True", "False"),
+    ("wan-training-optimise --synthetic 6 --regions 2 --max-period 2 --core-gbps 50", "True", "False"),
 ]
 
 # A list of Python examples to run in order to ensure that they remain

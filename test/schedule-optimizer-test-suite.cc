@@ -198,8 +198,8 @@ class OptimizerAnnealingTestCase : public TestCase
                                       exact.evaluation.objective,
                                       1e-9 * exact.evaluation.objective,
                                       "N = " << c.n << ", P <= " << c.maxPeriod << ", HBM "
-                                             << c.hbmBytes / 1e9 << " GB: "
-                                             << anneal.schedule.ToString(topo) << " vs "
+                                             << c.hbmBytes / 1e9
+                                             << " GB: " << anneal.schedule.ToString(topo) << " vs "
                                              << exact.schedule.ToString(topo));
         }
     }
@@ -232,9 +232,9 @@ class OptimizerNineCityTestCase : public TestCase
             double bestBuiltin = std::numeric_limits<double>::infinity();
             for (const auto& name : CliqueSchedule::BuiltinNames())
             {
-                bestBuiltin = std::min(
-                    bestBuiltin,
-                    evaluator.Evaluate(CliqueSchedule::Builtin(name, topo)).objective);
+                bestBuiltin =
+                    std::min(bestBuiltin,
+                             evaluator.Evaluate(CliqueSchedule::Builtin(name, topo)).objective);
             }
             NS_TEST_EXPECT_MSG_LT_OR_EQ(result.evaluation.objective,
                                         bestBuiltin,
@@ -267,9 +267,8 @@ class OptimizerNineCityTestCase : public TestCase
         // Same seed, same walk; the trace reports each improvement.
         auto r2 = MakeOptimizer("annealing", 2, 5, 2000);
         r2->SetAttribute("MaxCliqueSize", UintegerValue(3));
-        r2->TraceConnectWithoutContext(
-            "Improvement",
-            MakeCallback(&OptimizerNineCityTestCase::Improved, this));
+        r2->TraceConnectWithoutContext("Improvement",
+                                       MakeCallback(&OptimizerNineCityTestCase::Improved, this));
         auto again = r2->Optimize(topo, PlannerConfig{});
         NS_TEST_EXPECT_MSG_EQ(again.schedule.ToString(topo),
                               r1.schedule.ToString(topo),
@@ -292,9 +291,9 @@ class OptimizerNineCityTestCase : public TestCase
         m_last = objective;
     }
 
-    uint32_t m_improvements{0};                           //!< traced improvements
+    uint32_t m_improvements{0};                             //!< traced improvements
     double m_last{std::numeric_limits<double>::infinity()}; //!< last traced J
-    bool m_decreasing{true};                              //!< each better than the one before
+    bool m_decreasing{true};                                //!< each better than the one before
 };
 
 /**
@@ -320,10 +319,10 @@ class OptimizerBadInputTestCase : public TestCase
                 o->Optimize(topo, PlannerConfig{});
             });
         };
-        NS_TEST_EXPECT_MSG_EQ(Mentions(run("MaxPeriod", UintegerValue(0)),
-                                       "period bound must be at least 1"),
-                              true,
-                              "period 0");
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(run("MaxPeriod", UintegerValue(0)), "period bound must be at least 1"),
+            true,
+            "period 0");
         NS_TEST_EXPECT_MSG_EQ(Mentions(run("MaxCliqueSize", UintegerValue(10)),
                                        "clique-size bound 10 is larger than the 9 islands"),
                               true,
@@ -332,22 +331,21 @@ class OptimizerBadInputTestCase : public TestCase
                                        "clique-size bound must be at least 2"),
                               true,
                               "singletons only");
-        NS_TEST_EXPECT_MSG_EQ(Mentions(run("Search", StringValue("greedy")),
-                                       "unknown search \"greedy\""),
-                              true,
-                              "unknown method");
-        NS_TEST_EXPECT_MSG_EQ(Mentions(run("Search", StringValue("exhaustive")),
-                                       "is too large"),
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(run("Search", StringValue("greedy")), "unknown search \"greedy\""),
+            true,
+            "unknown method");
+        NS_TEST_EXPECT_MSG_EQ(Mentions(run("Search", StringValue("exhaustive")), "is too large"),
                               true,
                               "enumerating nine cities");
-        NS_TEST_EXPECT_MSG_EQ(Mentions(run("FinalTemperature", DoubleValue(0)),
-                                       "initial > final > 0"),
-                              true,
-                              "temperatures");
-        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([]() { WanTopology::RandomGeometric(1, 1, 1); }),
-                                       "at least 2 cities"),
-                              true,
-                              "one city");
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(run("FinalTemperature", DoubleValue(0)), "initial > final > 0"),
+            true,
+            "temperatures");
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(ErrorOf([]() { WanTopology::RandomGeometric(1, 1, 1); }), "at least 2 cities"),
+            true,
+            "one city");
         NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([]() { WanTopology::RandomGeometric(8, 9, 1); }),
                                        "1 to 8 regions (got 9)"),
                               true,
