@@ -23,6 +23,9 @@ NS_LOG_COMPONENT_DEFINE("RoundPlanner");
 namespace
 {
 
+/// The LPs work in milliseconds.
+constexpr double kMs = 1e3;
+
 /// Formats a rate in Gbps.
 std::string
 Gbps(double bps)
@@ -193,6 +196,65 @@ RoundPlanner::AssignRates(RoundPlan& plan) const
     }
 }
 
+RoundPlanner::CliqueLp
+RoundPlanner::BuildCliqueLp(const CliquePlan& cp) const
+{
+    // The LP works in milliseconds and gigabytes to keep its numbers near 1.
+    CliqueLp c;
+    c.t = c.lp.AddVariable("T", 0, LinearProgram::kInf, 1);
+    c.z = c.lp.AddVariable("maxMemoryGB", 0, m_config.hbmBytes / 1e9);
+    const auto& m = cp.members;
+    for (auto j : m)
+    {
+        c.offset.push_back(c.lp.AddVariable("s" + m_topo.GetCity(j).code));
+    }
+    const double gbPerMs = cp.rateBps / 8 / 1e9 / kMs;
+    for (size_t ii = 0; ii < m.size(); ++ii)
+    {
+        uint32_t hi = 0;
+        uint32_t lo = 0;
+        if (m_config.aggregation)
+        {
+            hi = c.lp.AddVariable("hi", -LinearProgram::kInf, LinearProgram::kInf);
+            lo = c.lp.AddVariable("lo", -LinearProgram::kInf, LinearProgram::kInf);
+            c.window.emplace_back(hi, lo);
+            // r (hi - lo) <= z <= M
+            c.lp.AddConstraint({{hi, gbPerMs}, {lo, -gbPerMs}, {c.z, -1}}, -LinearProgram::kInf, 0);
+        }
+        for (size_t jj = 0; jj < m.size(); ++jj)
+        {
+            if (ii == jj)
+            {
+                continue;
+            }
+            double l = m_topo.GetPathDelay(m[jj], m[ii]) * kMs;
+            // T >= s_j + l_ji + tau
+            c.lp.AddConstraint({{c.t, 1}, {c.offset[jj], -1}},
+                               l + cp.serialization * kMs,
+                               LinearProgram::kInf);
+            if (m_config.aggregation)
+            {
+                // lo_i <= s_j + l_ji <= hi_i
+                c.lp.AddConstraint({{hi, 1}, {c.offset[jj], -1}}, l, LinearProgram::kInf);
+                c.lp.AddConstraint({{lo, 1}, {c.offset[jj], -1}}, -LinearProgram::kInf, l);
+            }
+        }
+    }
+    return c;
+}
+
+void
+RoundPlanner::SetMemoryCosts(LinearProgram& lp, const CliquePlan& cp, const CliqueLp& c)
+{
+    const double gbPerMs = cp.rateBps / 8 / 1e9 / kMs;
+    lp.ClearCosts();
+    for (const auto& [hi, lo] : c.window)
+    {
+        lp.SetCost(hi, gbPerMs);
+        lp.SetCost(lo, -gbPerMs);
+    }
+}
+
 RoundPlan
 RoundPlanner::PlanRound(const CliqueSchedule::Round& round) const
 {
@@ -208,105 +270,81 @@ RoundPlanner::PlanRound(const CliqueSchedule::Round& round) const
     }
     AssignRates(plan);
 
-    // The LP works in milliseconds and gigabytes to keep its numbers near 1.
-    const double ms = 1e3;
-    LinearProgram lp;
-    const uint32_t t = lp.AddVariable("T", 0, LinearProgram::kInf, 1);
-    const double memoryGb = m_config.hbmBytes / 1e9;
-    const uint32_t z = lp.AddVariable("maxMemoryGB", 0, memoryGb);
-    std::vector<std::vector<uint32_t>> offset(plan.cliques.size());
-    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> window(plan.cliques.size());
+    // Cliques share no constraint but T = max over cliques, so each clique
+    // has a small LP of its own: pass 1 gives its least T_c, T is the largest,
+    // and pass 2 keeps every T_c <= T while it minimises the clique's memory.
+    std::vector<CliqueLp> lps(plan.cliques.size());
+    std::vector<bool> aligned(plan.cliques.size(), true);
+    double tStar = 0;
     for (size_t c = 0; c < plan.cliques.size(); ++c)
     {
-        const auto& cp = plan.cliques[c];
-        const auto& m = cp.members;
-        if (m.size() < 2)
+        if (plan.cliques[c].members.size() < 2)
         {
             continue;
         }
-        for (auto j : m)
+        lps[c] = BuildCliqueLp(plan.cliques[c]);
+        auto status = lps[c].lp.Minimize();
+        if (status == LinearProgram::INFEASIBLE)
         {
-            offset[c].push_back(lp.AddVariable("s" + m_topo.GetCity(j).code));
+            aligned[c] = false;
         }
-        const double gbPerMs = cp.rateBps / 8 / 1e9 / ms;
-        for (size_t ii = 0; ii < m.size(); ++ii)
+        else if (status != LinearProgram::OPTIMAL)
         {
-            uint32_t hi = 0;
-            uint32_t lo = 0;
-            if (m_config.aggregation)
-            {
-                hi = lp.AddVariable("hi", -LinearProgram::kInf, LinearProgram::kInf);
-                lo = lp.AddVariable("lo", -LinearProgram::kInf, LinearProgram::kInf);
-                window[c].emplace_back(hi, lo);
-                // r (hi - lo) <= z <= M
-                lp.AddConstraint({{hi, gbPerMs}, {lo, -gbPerMs}, {z, -1}}, -LinearProgram::kInf, 0);
-            }
-            for (size_t jj = 0; jj < m.size(); ++jj)
-            {
-                if (ii == jj)
-                {
-                    continue;
-                }
-                double l = m_topo.GetPathDelay(m[jj], m[ii]) * ms;
-                // T >= s_j + l_ji + tau
-                lp.AddConstraint({{t, 1}, {offset[c][jj], -1}},
-                                 l + cp.serialization * ms,
-                                 LinearProgram::kInf);
-                if (m_config.aggregation)
-                {
-                    // lo_i <= s_j + l_ji <= hi_i
-                    lp.AddConstraint({{hi, 1}, {offset[c][jj], -1}}, l, LinearProgram::kInf);
-                    lp.AddConstraint({{lo, 1}, {offset[c][jj], -1}}, -LinearProgram::kInf, l);
-                }
-            }
+            throw std::runtime_error("round planner: the linear program could not be solved");
+        }
+        else
+        {
+            tStar = std::max(tStar, lps[c].lp.GetValue(lps[c].t));
         }
     }
 
-    auto status = lp.Minimize();
-    if (status == LinearProgram::INFEASIBLE)
+    if (std::find(aligned.begin(), aligned.end(), false) != aligned.end())
     {
-        // Find the least memory that would do, and the receiver that needs it.
-        LinearProgram relaxed = lp;
-        relaxed.SetBounds(z, 0, LinearProgram::kInf);
-        relaxed.ClearCosts();
-        relaxed.SetCost(z, 1);
-        if (relaxed.Minimize() != LinearProgram::OPTIMAL)
-        {
-            throw std::runtime_error("round planner: memory relaxation failed");
-        }
-        double needed = relaxed.GetObjective() * 1e9;
-        plan.requiredMemoryBytes = needed;
-        // Cliques do not share memory constraints, so keep that maximum and
-        // minimise the total: receivers that can be aligned get no window, and
-        // the widest window left is one that needs the memory.
-        relaxed.SetBounds(z, 0, relaxed.GetObjective() * (1 + 1e-9) + 1e-12);
-        relaxed.ClearCosts();
+        // The least memory that would do: the largest of the cliques' own needs.
+        double neededGb = 0;
         for (size_t c = 0; c < plan.cliques.size(); ++c)
         {
-            const double gbPerMs = plan.cliques[c].rateBps / 8 / 1e9 / ms;
-            for (const auto& [hi, lo] : window[c])
+            if (aligned[c])
             {
-                relaxed.SetCost(hi, gbPerMs);
-                relaxed.SetCost(lo, -gbPerMs);
+                continue;
             }
+            LinearProgram relaxed = lps[c].lp;
+            relaxed.SetBounds(lps[c].z, 0, LinearProgram::kInf);
+            relaxed.ClearCosts();
+            relaxed.SetCost(lps[c].z, 1);
+            if (relaxed.Minimize() != LinearProgram::OPTIMAL)
+            {
+                throw std::runtime_error("round planner: memory relaxation failed");
+            }
+            neededGb = std::max(neededGb, relaxed.GetObjective());
         }
-        if (relaxed.Minimize() != LinearProgram::OPTIMAL)
-        {
-            throw std::runtime_error("round planner: memory relaxation failed");
-        }
-        plan.misalignedBytes = relaxed.GetObjective() * 1e9;
-        // The receiver whose window is widest in the relaxed solution.
+        const double needed = neededGb * 1e9;
+        plan.requiredMemoryBytes = needed;
+        // Within that memory, the least total of all receivers' windows:
+        // receivers that can be aligned get none, and the widest window left is
+        // one that needs the memory.
         std::string receiver;
         std::string clique;
         double widest = -1;
         for (size_t c = 0; c < plan.cliques.size(); ++c)
         {
-            for (size_t ii = 0; ii < window[c].size(); ++ii)
+            if (plan.cliques[c].members.size() < 2)
             {
+                continue;
+            }
+            LinearProgram relaxed = lps[c].lp;
+            relaxed.SetBounds(lps[c].z, 0, neededGb * (1 + 1e-9) + 1e-12);
+            SetMemoryCosts(relaxed, plan.cliques[c], lps[c]);
+            if (relaxed.Minimize() != LinearProgram::OPTIMAL)
+            {
+                throw std::runtime_error("round planner: memory relaxation failed");
+            }
+            plan.misalignedBytes += relaxed.GetObjective() * 1e9;
+            for (size_t ii = 0; ii < lps[c].window.size(); ++ii)
+            {
+                const auto& [hi, lo] = lps[c].window[ii];
                 double bytes = plan.cliques[c].rateBps / 8 *
-                               (relaxed.GetValue(window[c][ii].first) -
-                                relaxed.GetValue(window[c][ii].second)) /
-                               ms;
+                               (relaxed.GetValue(hi) - relaxed.GetValue(lo)) / kMs;
                 if (bytes > widest * (1 + 1e-9))
                 {
                     widest = bytes;
@@ -330,28 +368,22 @@ RoundPlanner::PlanRound(const CliqueSchedule::Round& round) const
         NS_LOG_INFO("infeasible round: " << plan.reason);
         return plan;
     }
-    if (status != LinearProgram::OPTIMAL)
-    {
-        throw std::runtime_error("round planner: the linear program could not be solved");
-    }
-    const double tStar = lp.GetValue(t);
+
     if (m_config.aggregation)
     {
-        // Second pass: same T, least total FPGA memory.
-        lp.SetBounds(t, 0, tStar + 1e-9);
-        lp.ClearCosts();
+        // Second pass: T_c <= T, least FPGA memory.
         for (size_t c = 0; c < plan.cliques.size(); ++c)
         {
-            const double gbPerMs = plan.cliques[c].rateBps / 8 / 1e9 / ms;
-            for (const auto& [hi, lo] : window[c])
+            if (plan.cliques[c].members.size() < 2)
             {
-                lp.SetCost(hi, gbPerMs);
-                lp.SetCost(lo, -gbPerMs);
+                continue;
             }
-        }
-        if (lp.Minimize() != LinearProgram::OPTIMAL)
-        {
-            throw std::runtime_error("round planner: the memory pass could not be solved");
+            lps[c].lp.SetBounds(lps[c].t, 0, tStar + 1e-9);
+            SetMemoryCosts(lps[c].lp, plan.cliques[c], lps[c]);
+            if (lps[c].lp.Minimize() != LinearProgram::OPTIMAL)
+            {
+                throw std::runtime_error("round planner: the memory pass could not be solved");
+            }
         }
     }
 
@@ -367,7 +399,7 @@ RoundPlanner::PlanRound(const CliqueSchedule::Round& round) const
         }
         for (size_t jj = 0; jj < m.size(); ++jj)
         {
-            cp.offsets[jj] = std::max(0.0, lp.GetValue(offset[c][jj]) / ms);
+            cp.offsets[jj] = std::max(0.0, lps[c].lp.GetValue(lps[c].offset[jj]) / kMs);
         }
         for (size_t ii = 0; ii < m.size(); ++ii)
         {

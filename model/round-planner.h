@@ -6,6 +6,7 @@
 #define ROUND_PLANNER_H
 
 #include "clique-schedule.h"
+#include "linear-program.h"
 #include "wan-topology.h"
 
 #include <cstdint>
@@ -141,8 +142,30 @@ class RoundPlanner
     const PlannerConfig& GetConfig() const;
 
   private:
+    /// The linear program of one clique and its variables.
+    struct CliqueLp
+    {
+        LinearProgram lp;                                  //!< the program
+        uint32_t t{0};                                     //!< T_c, ms
+        uint32_t z{0};                                     //!< largest window, GB
+        std::vector<uint32_t> offset;                      //!< s_j, ms
+        std::vector<std::pair<uint32_t, uint32_t>> window; //!< (hi_i, lo_i), ms
+    };
+
     /// Sets rates and fills links of a round plan.
     void AssignRates(RoundPlan& plan) const;
+    /**
+     * \param cp a clique with its rate
+     * \return its LP: minimise T_c subject to arrival, serialization and memory
+     */
+    CliqueLp BuildCliqueLp(const CliquePlan& cp) const;
+    /**
+     * \brief Makes the LP minimise the clique's total FPGA memory.
+     * \param lp the clique's LP (or a copy)
+     * \param cp the clique
+     * \param c its variables
+     */
+    static void SetMemoryCosts(LinearProgram& lp, const CliquePlan& cp, const CliqueLp& c);
 
     WanTopology m_topo;     //!< the network
     PlannerConfig m_config; //!< capabilities

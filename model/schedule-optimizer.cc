@@ -16,11 +16,13 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_siman.h>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -493,35 +495,28 @@ EnumeratePartitions(uint32_t n, uint32_t maxClique, Emit emit)
     place(0, 0);
 }
 
-/// \return a random schedule: 1 to maxPeriod rounds, each a random
-///         partition of the islands into cliques of at most maxClique
+/// \return a random schedule: 1 to maxPeriod rounds, each the islands in
+///         random order cut into pairs and triangles (cliques the planner can
+///         always align without FPGA memory), within the clique bound
 Rounds
 RandomSchedule(const gsl_rng* rng, uint32_t n, uint32_t maxClique, uint32_t maxPeriod)
 {
     Rounds rounds;
     const uint32_t p = 1 + static_cast<uint32_t>(gsl_rng_uniform_int(rng, maxPeriod));
+    std::vector<uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
     for (uint32_t k = 0; k < p; ++k)
     {
+        gsl_ran_shuffle(rng, order.data(), n, sizeof(uint32_t));
         CliqueSchedule::Round round;
-        for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t i = 0; i < n;)
         {
-            std::vector<size_t> open;
-            for (size_t c = 0; c < round.size(); ++c)
-            {
-                if (round[c].size() < maxClique)
-                {
-                    open.push_back(c);
-                }
-            }
-            size_t pick = gsl_rng_uniform_int(rng, open.size() + 1);
-            if (pick == open.size())
-            {
-                round.push_back({i});
-            }
-            else
-            {
-                round[open[pick]].push_back(i);
-            }
+            uint32_t size = std::min(
+                {n - i, maxClique, 2 + static_cast<uint32_t>(gsl_rng_uniform_int(rng, 2))});
+            CliqueSchedule::Clique clique(order.begin() + i, order.begin() + i + size);
+            std::sort(clique.begin(), clique.end());
+            round.push_back(clique);
+            i += size;
         }
         rounds.push_back(round);
     }
@@ -560,7 +555,8 @@ ScheduleOptimizer::GetTypeId()
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("Restarts",
                           "Independent annealing walks that share the Evaluations: the first "
-                          "from the best built-in schedule, the others from random ones.",
+                          "from the best built-in schedule, the others from random schedules "
+                          "of pairs and triangles.",
                           UintegerValue(4),
                           MakeUintegerAccessor(&ScheduleOptimizer::m_restarts),
                           MakeUintegerChecker<uint32_t>(1))

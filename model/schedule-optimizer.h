@@ -52,7 +52,8 @@ struct OptimizerResult
  * or "exhaustive") every schedule is evaluated, so the result is the optimum.
  * Otherwise seeded simulated annealing (GSL's gsl_siman_solve) minimises
  * ln J in Restarts walks that share the Evaluations, the first from the best
- * built-in schedule within the bounds, the others from random schedules, with the
+ * built-in schedule within the bounds, the others from random schedules of
+ * pairs and triangles, with the
  * local moves: swap two islands between cliques, move an island to another
  * clique or to its own, merge two cliques, split a clique, add a round, drop
  * a round, and move a round to another place of the period.  Infeasible
