@@ -107,10 +107,12 @@ struct SchedulePlan
  * unicast paths without multicast); n_e counts the streams on each direction
  * of each core link, all concurrent cliques included; the clique rate is
  * r_c = min(access rates, C_e / n_e over the links it uses), split equally.
- * A linear program (GLPK) then chooses sender offsets s_j >= 0 minimising T
- * subject to T >= s_j + l_ji + D / r_c and, with aggregation, the FPGA memory
- * bound r_c (max_j a_ji - min_j a_ji) <= M at each receiver i, where
- * a_ji = s_j + l_ji.  A second pass keeps T and minimises the memory used.
+ * A linear program (GLPK) per clique then chooses sender offsets s_j >= 0
+ * minimising T_c subject to T_c >= s_j + l_ji + D / r_c and, with
+ * aggregation, the FPGA memory bound r_c (max_j a_ji - min_j a_ji) <= M at
+ * each receiver i, where a_ji = s_j + l_ji; T is the largest T_c (the cliques
+ * share nothing else).  A second pass keeps every T_c <= T and minimises the
+ * memory used.
  * When no offsets fit the memory, the round is infeasible and the reason
  * names the receiver whose arrivals cannot be aligned and the memory that
  * would be needed.
