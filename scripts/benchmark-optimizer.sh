@@ -12,7 +12,7 @@
 # Figures, not pass/fail: this is not a test.
 #
 # Usage: scripts/benchmark-optimizer.sh [-h|--help] [N64_EVALUATIONS]
-#   N64_EVALUATIONS: annealing steps for N = 64 (default 10000)
+#   N64_EVALUATIONS: annealing steps for N = 64 (default 20000, as for the others)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -25,7 +25,7 @@ case "${1:-}" in
     exit 0
     ;;
 esac
-n64="${1:-10000}"
+n64="${1:-20000}"
 
 wt_prepare >/dev/null
 
