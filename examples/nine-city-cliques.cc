@@ -102,6 +102,10 @@ Run(int argc, char* argv[])
     double scale = 100;
     uint32_t rounds = 0;
     bool baselines = true;
+    WanLinkImpairment impairment;
+    std::string lossLinks = "core";
+    std::string jitterLinks = "core";
+    double jitterMs = 0;
 
     CommandLine cmd(__FILE__);
     cmd.Usage("Plans rotating-clique schedules on a WAN and prints the paper's table.");
@@ -136,6 +140,25 @@ Run(int argc, char* argv[])
                  "Schedule(s) to simulate: a built-in name, a schedule file (.json), all, "
                  "or a comma list",
                  packetSchedule);
+    cmd.AddValue("lossRate",
+                 "Packet-level: packet loss probability on the lossLinks, [0, 1]",
+                 impairment.lossRate);
+    cmd.AddValue("lossBurst",
+                 "Packet-level: mean packets per loss event (1: independent losses)",
+                 impairment.burstLength);
+    cmd.AddValue("lossLinks",
+                 "Packet-level: links that lose packets: comma list of core, access, post",
+                 lossLinks);
+    cmd.AddValue("jitterMs",
+                 "Packet-level: standard deviation of each packet's extra delay, ms",
+                 jitterMs);
+    cmd.AddValue("jitterDistribution",
+                 "Packet-level: exponential, uniform or normal",
+                 impairment.jitterDistribution);
+    cmd.AddValue("reorder", "Packet-level: jitter may reorder packets", impairment.reorder);
+    cmd.AddValue("jitterLinks",
+                 "Packet-level: links with jitter: comma list of core, access",
+                 jitterLinks);
     cmd.AddValue("packetHbmGB", "FPGA memory of the packet-level run, GB", packetHbmGB);
     cmd.AddValue("scale",
                  "Time-preserving scale of the packet-level run: D and every rate / scale",
@@ -154,6 +177,37 @@ Run(int argc, char* argv[])
         helper.SetTopology(WanTopology::LoadFile(topologyFile));
     }
     const auto& topo = helper.GetTopology();
+
+    // Loss and jitter per link class, checked before anything runs.
+    impairment.jitterSeconds = jitterMs * 1e-3;
+    std::map<WanNetworkHelper::LinkClass, WanLinkImpairment> impairments;
+    auto classes = [](const std::string& text) {
+        std::vector<WanNetworkHelper::LinkClass> out;
+        std::stringstream in(text);
+        for (std::string item; std::getline(in, item, ',');)
+        {
+            if (!item.empty())
+            {
+                out.push_back(WanNetworkHelper::ParseLinkClass(item));
+            }
+        }
+        return out;
+    };
+    for (auto linkClass : classes(lossLinks))
+    {
+        impairments[linkClass].lossRate = impairment.lossRate;
+        impairments[linkClass].burstLength = impairment.burstLength;
+    }
+    for (auto linkClass : classes(jitterLinks))
+    {
+        impairments[linkClass].jitterSeconds = impairment.jitterSeconds;
+        impairments[linkClass].jitterDistribution = impairment.jitterDistribution;
+        impairments[linkClass].reorder = impairment.reorder;
+    }
+    for (const auto& [linkClass, imp] : impairments)
+    {
+        WanNetworkHelper(topo).SetImpairment(linkClass, imp);
+    }
 
     PlannerConfig config;
     config.payloadBytes = payloadBytes;
@@ -280,6 +334,10 @@ Run(int argc, char* argv[])
             c.aggregation = v.aggregation && aggregation;
             CliqueExperimentHelper experiment(topo, c);
             experiment.SetScale(scale);
+            for (const auto& [linkClass, imp] : impairments)
+            {
+                experiment.SetImpairment(linkClass, imp);
+            }
             if (rounds > 0)
             {
                 experiment.SetRounds(rounds);

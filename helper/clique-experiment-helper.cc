@@ -61,6 +61,21 @@ CliqueExperimentHelper::SetRoundGuard(double guard)
     m_guard = guard;
 }
 
+void
+CliqueExperimentHelper::SetImpairment(WanNetworkHelper::LinkClass linkClass,
+                                      const WanLinkImpairment& impairment)
+{
+    WanNetworkHelper check(m_topo);
+    check.SetImpairment(linkClass, impairment); // refuses bad values now
+    m_impairment[linkClass] = impairment;
+}
+
+void
+CliqueExperimentHelper::SetStream(int64_t stream)
+{
+    m_stream = stream;
+}
+
 ExperimentResult
 CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
 {
@@ -91,7 +106,12 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     Ipv4AddressGenerator::Reset();
     WanNetworkHelper net(topo);
     net.SetScale(m_scale);
+    for (const auto& [linkClass, impairment] : m_impairment)
+    {
+        net.SetImpairment(linkClass, impairment);
+    }
     net.Install();
+    net.AssignStreams(m_stream);
 
     std::vector<Ptr<WanIslandApplication>> islands;
     std::vector<Ptr<FpgaAggregator>> fpgas;
@@ -172,6 +192,9 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     Simulator::Stop(period * rounds + Seconds(1));
     Simulator::Run();
     result.events = Simulator::GetEventCount();
+    result.lostPackets = {{"core", net.GetLostPackets(WanNetworkHelper::CORE)},
+                          {"access", net.GetLostPackets(WanNetworkHelper::ACCESS)},
+                          {"post", net.GetLostPackets(WanNetworkHelper::POST_AGGREGATION)}};
 
     result.exact = true;
     for (uint32_t k = 0; k < rounds; ++k)
@@ -278,6 +301,17 @@ CliqueExperimentHelper::Format(const ExperimentResult& result, const WanTopology
     }
     s << "; peak HBM " << result.peakHbmBytes / 1e9 << " GB; sums "
       << (result.exact ? "exact" : "NOT exact") << "; " << result.events << " events\n";
+    uint64_t lost = 0;
+    for (const auto& [where, count] : result.lostPackets)
+    {
+        lost += count;
+    }
+    if (lost > 0)
+    {
+        s << "  packets lost: core " << result.lostPackets.at("core") << ", access "
+          << result.lostPackets.at("access") << ", post-aggregation "
+          << result.lostPackets.at("post") << "\n";
+    }
     return s.str();
 }
 

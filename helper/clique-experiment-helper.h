@@ -7,6 +7,7 @@
 
 #include "ns3/clique-schedule.h"
 #include "ns3/round-planner.h"
+#include "ns3/wan-network-helper.h"
 #include "ns3/wan-topology.h"
 
 #include <cstdint>
@@ -50,16 +51,17 @@ struct RoundResult
  */
 struct ExperimentResult
 {
-    std::string schedule;                      //!< schedule name
-    bool feasible{false};                      //!< the planner found a T
-    std::string reason;                        //!< why not
-    double plannedMs{0};                       //!< the planner's schedule T
-    std::vector<RoundResult> rounds;           //!< per simulated round
-    std::map<std::string, uint64_t> evictions; //!< FPGA evictions by cause
-    uint64_t peakSlots{0};                     //!< most HBM slots in use at one FPGA
-    double peakHbmBytes{0};                    //!< the same, in bytes
-    uint64_t events{0};                        //!< simulator events executed
-    bool exact{false};                         //!< every island's sums exact
+    std::string schedule;                        //!< schedule name
+    bool feasible{false};                        //!< the planner found a T
+    std::string reason;                          //!< why not
+    double plannedMs{0};                         //!< the planner's schedule T
+    std::vector<RoundResult> rounds;             //!< per simulated round
+    std::map<std::string, uint64_t> evictions;   //!< FPGA evictions by cause
+    uint64_t peakSlots{0};                       //!< most HBM slots in use at one FPGA
+    double peakHbmBytes{0};                      //!< the same, in bytes
+    uint64_t events{0};                          //!< simulator events executed
+    bool exact{false};                           //!< every island's sums exact
+    std::map<std::string, uint64_t> lostPackets; //!< packets lost: "core", "access", "post"
 };
 
 /**
@@ -92,6 +94,18 @@ class CliqueExperimentHelper
     void SetRoundGuard(double guard);
 
     /**
+     * \brief Impairs a class of links in the runs that follow (loss and
+     * jitter; per-link impairments come with the topology).
+     * \param linkClass core, access or post-aggregation links
+     * \param impairment loss and jitter; invalid values throw
+     */
+    void SetImpairment(WanNetworkHelper::LinkClass linkClass, const WanLinkImpairment& impairment);
+    /**
+     * \param stream first random stream of the loss and jitter models (with
+     *        ns-3's RngRun, it makes runs reproducible)
+     */
+    void SetStream(int64_t stream);
+    /**
      * \brief Builds, runs and tears down one simulation.
      * \param schedule the schedule
      * \return the measurements (feasible = false and no rounds when the
@@ -114,6 +128,8 @@ class CliqueExperimentHelper
     double m_scale{1};      //!< time-preserving scale
     uint32_t m_rounds{0};   //!< rounds (0: one period)
     double m_guard{0.1};    //!< gap between rounds, fraction of T
+    int64_t m_stream{1000}; //!< first random stream of loss and jitter
+    std::map<WanNetworkHelper::LinkClass, WanLinkImpairment> m_impairment; //!< per link class
 };
 
 } // namespace ns3

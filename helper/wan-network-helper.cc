@@ -4,14 +4,19 @@
 
 #include "wan-network-helper.h"
 
+#include "ns3/boolean.h"
+#include "ns3/callback.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/log.h"
 #include "ns3/point-to-point-helper.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/pointer.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
+#include "ns3/wan-jitter-channel.h"
 #include "ns3/wan-training-text.h"
 
 #include <cmath>
@@ -52,6 +57,136 @@ WanNetworkHelper::SetScale(double factor)
     m_scale = wantext::RequireAtLeast(factor, 1, "scale");
 }
 
+namespace
+{
+
+/// Counts a packet lost by an error model.
+void
+CountLoss(uint64_t* counter, Ptr<const Packet>)
+{
+    ++*counter;
+}
+
+/// \return the class's name, for messages
+std::string
+ClassName(WanNetworkHelper::LinkClass c)
+{
+    switch (c)
+    {
+    case WanNetworkHelper::CORE:
+        return "core links";
+    case WanNetworkHelper::ACCESS:
+        return "access links";
+    default:
+        return "post-aggregation hop";
+    }
+}
+
+} // namespace
+
+void
+WanNetworkHelper::SetImpairment(LinkClass linkClass, const WanLinkImpairment& impairment)
+{
+    impairment.Validate(ClassName(linkClass));
+    if (linkClass == POST_AGGREGATION && impairment.HasJitter())
+    {
+        throw std::invalid_argument("post-aggregation hop: jitter would also delay the island's "
+                                    "outgoing stream on its access link; set it on access links");
+    }
+    m_impairment[linkClass] = impairment;
+}
+
+void
+WanNetworkHelper::SetLinkImpairment(const std::string& a,
+                                    const std::string& b,
+                                    const WanLinkImpairment& impairment)
+{
+    m_topo.SetLinkImpairment(a, b, impairment);
+}
+
+WanNetworkHelper::LinkClass
+WanNetworkHelper::ParseLinkClass(const std::string& name)
+{
+    if (name == "core")
+    {
+        return CORE;
+    }
+    if (name == "access")
+    {
+        return ACCESS;
+    }
+    if (name == "post")
+    {
+        return POST_AGGREGATION;
+    }
+    throw std::invalid_argument("unknown link class \"" + name +
+                                "\" (expected core, access or post)");
+}
+
+void
+WanNetworkHelper::Impair(const NetDeviceContainer& devices,
+                         const std::vector<uint32_t>& receivers,
+                         const WanLinkImpairment& impairment,
+                         LinkClass linkClass)
+{
+    if (impairment.HasLoss())
+    {
+        for (auto r : receivers)
+        {
+            auto model = impairment.MakeErrorModel();
+            devices.Get(r)->SetAttribute("ReceiveErrorModel", PointerValue(model));
+            devices.Get(r)->TraceConnectWithoutContext(
+                "PhyRxDrop",
+                MakeBoundCallback(&CountLoss, &m_lost[linkClass]));
+            m_errorModels.push_back(model);
+        }
+    }
+    if (impairment.HasJitter())
+    {
+        // Move both devices onto a jitter channel with the same delay.
+        auto a = DynamicCast<PointToPointNetDevice>(devices.Get(0));
+        auto b = DynamicCast<PointToPointNetDevice>(devices.Get(1));
+        TimeValue delay;
+        a->GetChannel()->GetAttribute("Delay", delay);
+        auto channel = CreateObject<WanJitterChannel>();
+        channel->SetAttribute("Delay", delay);
+        channel->SetAttribute("Jitter", PointerValue(impairment.MakeJitter()));
+        channel->SetAttribute("Reorder", BooleanValue(impairment.reorder));
+        a->Attach(channel);
+        b->Attach(channel);
+        m_jitterChannels.push_back(channel);
+    }
+}
+
+int64_t
+WanNetworkHelper::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (const auto& model : m_errorModels)
+    {
+        if (auto rate = DynamicCast<RateErrorModel>(model))
+        {
+            used += rate->AssignStreams(stream + used);
+        }
+        else if (auto burst = DynamicCast<BurstErrorModel>(model))
+        {
+            used += burst->AssignStreams(stream + used);
+        }
+    }
+    for (const auto& channel : m_jitterChannels)
+    {
+        used += DynamicCast<WanJitterChannel>(channel)->AssignStreams(stream + used);
+    }
+    return used;
+}
+
+uint64_t
+WanNetworkHelper::GetLostPackets(LinkClass linkClass) const
+{
+    auto it = m_lost.find(linkClass);
+    return it == m_lost.end() ? 0 : it->second;
+}
+
 std::string
 WanNetworkHelper::Rate(double bps) const
 {
@@ -87,6 +222,7 @@ WanNetworkHelper::Install()
         p2p.SetDeviceAttribute("DataRate", StringValue(Rate(link.capacityBps)));
         p2p.SetChannelAttribute("Delay", TimeValue(Seconds(link.delay)));
         auto devices = p2p.Install(m_routers.Get(link.a), m_routers.Get(link.b));
+        Impair(devices, {0, 1}, link.impaired ? link.impairment : m_impairment[CORE], CORE);
         m_core[{link.a, link.b}] = devices.Get(0);
         m_core[{link.b, link.a}] = devices.Get(1);
         address.Assign(devices);
@@ -111,6 +247,12 @@ WanNetworkHelper::Install()
         auto up = p2p.Install(m_edges.Get(c), m_routers.Get(c));
         address.Assign(up);
         address.NewNetwork();
+
+        // Losses into the edge (the island's stream, and the WAN's streams to
+        // the FPGA) and into the router; the merged stream into the island.
+        Impair(access, {1}, m_impairment[ACCESS], ACCESS);
+        Impair(up, {0, 1}, m_impairment[ACCESS], ACCESS);
+        Impair(access, {0}, m_impairment[POST_AGGREGATION], POST_AGGREGATION);
 
         m_access[c].Add(access);
         m_access[c].Add(up);

@@ -8,6 +8,7 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
+#include "ns3/wan-link-impairment.h"
 #include "ns3/wan-topology.h"
 
 #include <map>
@@ -64,6 +65,50 @@ class WanNetworkHelper
      * \param factor every rate is divided by this factor, >= 1 (default 1)
      */
     void SetScale(double factor);
+
+    /// The kinds of links an impairment applies to.
+    enum LinkClass
+    {
+        CORE,             //!< router-router WAN links, both directions
+        ACCESS,           //!< loss island->edge, edge->router, router->edge; jitter both ways
+        POST_AGGREGATION, //!< edge->island: the FPGA's merged stream (loss only)
+    };
+
+    /**
+     * \brief Impairs every link of a class (before Install).
+     * \param linkClass the links
+     * \param impairment loss and jitter; invalid values throw
+     *        std::invalid_argument (jitter on the post-aggregation hop too: it
+     *        shares the island's access link, so set it on ACCESS)
+     */
+    void SetImpairment(LinkClass linkClass, const WanLinkImpairment& impairment);
+    /**
+     * \brief Impairs one core link, in place of its class's impairment (the
+     * same as WanTopology::SetLinkImpairment, which topology files use).
+     * \param a code of one end city
+     * \param b code of the other
+     * \param impairment loss and jitter
+     */
+    void SetLinkImpairment(const std::string& a,
+                           const std::string& b,
+                           const WanLinkImpairment& impairment);
+    /**
+     * \param name "core", "access" or "post"
+     * \return the link class; throws std::invalid_argument otherwise
+     */
+    static LinkClass ParseLinkClass(const std::string& name);
+    /**
+     * \brief Fixes the random streams of the loss and jitter models (after
+     * Install).
+     * \param stream first stream index
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+    /**
+     * \param linkClass a link class
+     * \return packets its links have lost so far
+     */
+    uint64_t GetLostPackets(LinkClass linkClass) const;
 
     /**
      * \brief Creates the nodes, links, IPv4 stacks, addresses and unicast
@@ -125,6 +170,17 @@ class WanNetworkHelper
   private:
     /// Scaled rate as an ns-3 DataRate string.
     std::string Rate(double bps) const;
+    /**
+     * \brief Applies an impairment to a link's devices.
+     * \param devices the two devices of the link
+     * \param receivers which of the two receive through the error model
+     * \param impairment loss and jitter
+     * \param linkClass for the loss counters
+     */
+    void Impair(const NetDeviceContainer& devices,
+                const std::vector<uint32_t>& receivers,
+                const WanLinkImpairment& impairment,
+                LinkClass linkClass);
 
     WanTopology m_topo;                       //!< topology
     double m_edgeBps{400e9};                  //!< router-edge rate
@@ -138,6 +194,10 @@ class WanNetworkHelper
     std::vector<Ipv4Address> m_islandAddress; //!< per city
     std::vector<Ipv4Address> m_edgeAddress;   //!< per city
     std::map<std::pair<uint32_t, uint32_t>, Ptr<NetDevice>> m_core; //!< (from, to) -> device
+    std::map<LinkClass, WanLinkImpairment> m_impairment;            //!< per link class
+    std::vector<Ptr<ErrorModel>> m_errorModels;                     //!< installed loss models
+    std::vector<Ptr<Object>> m_jitterChannels;                      //!< installed jitter channels
+    std::map<LinkClass, uint64_t> m_lost;                           //!< packets lost per class
 };
 
 } // namespace ns3

@@ -180,6 +180,26 @@ WanTopology::FromJson(const std::string& text, double defaultAccessBps)
                      b,
                      number(l, "one_way_ms", where) * 1e-3,
                      number(l, "capacity_gbps", where) * 1e9);
+        if (l.contains("loss_rate") || l.contains("loss_burst") || l.contains("jitter_ms") ||
+            l.contains("jitter_distribution") || l.contains("reorder"))
+        {
+            WanLinkImpairment impairment;
+            impairment.lossRate = l.contains("loss_rate") ? number(l, "loss_rate", where) : 0.0;
+            impairment.burstLength =
+                l.contains("loss_burst") ? number(l, "loss_burst", where) : 1.0;
+            impairment.jitterSeconds =
+                l.contains("jitter_ms") ? number(l, "jitter_ms", where) * 1e-3 : 0.0;
+            impairment.jitterDistribution = text_of(l, "jitter_distribution", "exponential");
+            if (l.contains("reorder"))
+            {
+                if (!l["reorder"].is_boolean())
+                {
+                    throw std::invalid_argument(where + ": \"reorder\" is not true or false");
+                }
+                impairment.reorder = l["reorder"].get<bool>();
+            }
+            topo.SetLinkImpairment(a, b, impairment);
+        }
     }
     topo.Validate();
     return topo;
@@ -477,6 +497,19 @@ WanTopology::GetRegions() const
     return regions;
 }
 
+void
+WanTopology::SetLinkImpairment(const std::string& a,
+                               const std::string& b,
+                               const WanLinkImpairment& impairment)
+{
+    const uint32_t i = FindCity(a);
+    const uint32_t j = FindCity(b);
+    impairment.Validate("link " + a + "-" + b);
+    auto& link = m_links[GetLinkIndex(i, j)];
+    link.impaired = true;
+    link.impairment = impairment;
+}
+
 uint32_t
 WanTopology::GetLinkIndex(uint32_t from, uint32_t to) const
 {
@@ -660,10 +693,19 @@ WanTopology::ToJson() const
     doc["links"] = json::array();
     for (const auto& l : m_links)
     {
-        doc["links"].push_back({{"a", m_cities[l.a].code},
-                                {"b", m_cities[l.b].code},
-                                {"one_way_ms", l.delay * 1e3},
-                                {"capacity_gbps", l.capacityBps / 1e9}});
+        json link = {{"a", m_cities[l.a].code},
+                     {"b", m_cities[l.b].code},
+                     {"one_way_ms", l.delay * 1e3},
+                     {"capacity_gbps", l.capacityBps / 1e9}};
+        if (l.impaired)
+        {
+            link["loss_rate"] = l.impairment.lossRate;
+            link["loss_burst"] = l.impairment.burstLength;
+            link["jitter_ms"] = l.impairment.jitterSeconds * 1e3;
+            link["jitter_distribution"] = l.impairment.jitterDistribution;
+            link["reorder"] = l.impairment.reorder;
+        }
+        doc["links"].push_back(link);
     }
     return doc.dump(2);
 }

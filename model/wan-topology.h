@@ -5,6 +5,8 @@
 #ifndef WAN_TOPOLOGY_H
 #define WAN_TOPOLOGY_H
 
+#include "wan-link-impairment.h"
+
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -34,10 +36,12 @@ struct WanCity
  */
 struct WanLink
 {
-    uint32_t a{0};         //!< index of one end city
-    uint32_t b{0};         //!< index of the other end city
-    double delay{0};       //!< one-way propagation delay, seconds
-    double capacityBps{0}; //!< capacity of each direction, bit/s
+    uint32_t a{0};                //!< index of one end city
+    uint32_t b{0};                //!< index of the other end city
+    double delay{0};              //!< one-way propagation delay, seconds
+    double capacityBps{0};        //!< capacity of each direction, bit/s
+    bool impaired{false};         //!< the link has its own loss or jitter
+    WanLinkImpairment impairment; //!< its loss and jitter, when impaired
 };
 
 /**
@@ -148,6 +152,18 @@ class WanTopology
                  const std::string& b,
                  double delaySeconds,
                  double capacityBps);
+
+    /**
+     * \brief Gives a core link its own loss and jitter, in place of those of
+     * all core links (see WanNetworkHelper::SetImpairment).
+     * \param a code of one end
+     * \param b code of the other end
+     * \param impairment loss and jitter; invalid values, unknown cities or a
+     *        missing link throw std::invalid_argument
+     */
+    void SetLinkImpairment(const std::string& a,
+                           const std::string& b,
+                           const WanLinkImpairment& impairment);
 
     /**
      * \brief Checks that there are at least two cities and that the graph is

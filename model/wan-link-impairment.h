@@ -1,0 +1,59 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_LINK_IMPAIRMENT_H
+#define WAN_LINK_IMPAIRMENT_H
+
+#include "ns3/error-model.h"
+#include "ns3/ptr.h"
+#include "ns3/random-variable-stream.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief What a WAN does to the packets of one link: loss (uniform or in
+ * bursts) and random extra delay (jitter), with or without reordering.
+ *
+ * Loss: each packet is lost with probability lossRate.  With burstLength 1
+ * losses are independent (ns-3's RateErrorModel); with burstLength L > 1 they
+ * come in bursts of L packets (ns-3's BurstErrorModel), the burst start rate
+ * chosen so that the long-run loss fraction is still lossRate.
+ *
+ * Jitter: each packet takes an extra delay with standard deviation
+ * jitterSeconds, from the distribution jitterDistribution: "exponential"
+ * (mean = standard deviation), "uniform" (on [0, sqrt(12) sd]) or "normal"
+ * (mean 3 sd, truncated to [0, 6 sd]).  Links with jitter use a
+ * WanJitterChannel; reorder lets packets overtake each other.
+ */
+struct WanLinkImpairment
+{
+    double lossRate{0};                            //!< packet loss probability, [0, 1]
+    double burstLength{1};                         //!< mean packets per loss event, >= 1
+    double jitterSeconds{0};                       //!< standard deviation of the extra delay
+    std::string jitterDistribution{"exponential"}; //!< exponential, uniform or normal
+    bool reorder{false};                           //!< allow packets to overtake
+
+    /**
+     * \brief Checks the values; throws std::invalid_argument naming the
+     * problem and the link.
+     * \param where the link or link class, for the message
+     */
+    void Validate(const std::string& where) const;
+    /** \return true when the link loses packets */
+    bool HasLoss() const;
+    /** \return true when the link delays packets at random */
+    bool HasJitter() const;
+    /** \return a receive error model for the loss (null without loss) */
+    Ptr<ErrorModel> MakeErrorModel() const;
+    /** \return the extra-delay random variable (seconds) */
+    Ptr<RandomVariableStream> MakeJitter() const;
+};
+
+} // namespace ns3
+
+#endif /* WAN_LINK_IMPAIRMENT_H */

@@ -1,0 +1,302 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-training-test-utils.h"
+
+#include "ns3/clique-experiment-helper.h"
+#include "ns3/packet.h"
+#include "ns3/test.h"
+#include "ns3/wan-link-impairment.h"
+#include "ns3/wan-network-helper.h"
+
+#include <cmath>
+
+using namespace ns3;
+using namespace ns3::wantest;
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Loss models: the long-run loss fraction, and bursts of the asked length.
+ */
+class ImpairmentLossTestCase : public TestCase
+{
+  public:
+    ImpairmentLossTestCase()
+        : TestCase("loss: uniform and bursty models lose the asked fraction")
+    {
+    }
+
+  private:
+    /// Runs n packets through a model; returns (lost fraction, mean burst length).
+    static std::pair<double, double> Measure(const WanLinkImpairment& imp, uint32_t n)
+    {
+        auto model = imp.MakeErrorModel();
+        if (auto rate = DynamicCast<RateErrorModel>(model))
+        {
+            rate->AssignStreams(7);
+        }
+        if (auto burst = DynamicCast<BurstErrorModel>(model))
+        {
+            burst->AssignStreams(7);
+        }
+        uint32_t lost = 0;
+        uint32_t bursts = 0;
+        bool previous = false;
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            auto p = Create<Packet>(1000);
+            bool corrupt = model->IsCorrupt(p);
+            lost += corrupt ? 1 : 0;
+            bursts += (corrupt && !previous) ? 1 : 0;
+            previous = corrupt;
+        }
+        return {double(lost) / n, bursts > 0 ? double(lost) / bursts : 0};
+    }
+
+    void DoRun() override
+    {
+        WanLinkImpairment none;
+        NS_TEST_EXPECT_MSG_EQ(none.HasLoss(), false, "no loss by default");
+        NS_TEST_EXPECT_MSG_EQ(none.MakeErrorModel(), nullptr, "no model");
+
+        WanLinkImpairment uniform;
+        uniform.lossRate = 0.01;
+        auto [f1, b1] = Measure(uniform, 200000);
+        // 2000 expected losses: 3 standard deviations are 0.067%.
+        NS_TEST_EXPECT_MSG_EQ_TOL(f1, 0.01, 0.0007, "1% uniform");
+        NS_TEST_EXPECT_MSG_LT(b1, 1.05, "independent losses rarely touch");
+
+        WanLinkImpairment bursty;
+        bursty.lossRate = 0.05;
+        bursty.burstLength = 4;
+        auto [f2, b2] = Measure(bursty, 200000);
+        NS_TEST_EXPECT_MSG_EQ_TOL(f2, 0.05, 0.003, "5% in bursts");
+        NS_TEST_EXPECT_MSG_EQ_TOL(b2, 4, 0.25, "bursts of 4 packets");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Jitter distributions have the asked standard deviation.
+ */
+class ImpairmentJitterTestCase : public TestCase
+{
+  public:
+    ImpairmentJitterTestCase()
+        : TestCase("jitter: exponential, uniform and normal with the asked spread")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        struct Case
+        {
+            const char* distribution;
+            double mean;   //!< in units of the standard deviation
+            double spread; //!< likewise
+        };
+
+        // The normal is truncated at 3 sd on both sides: its spread is 0.9866 sd.
+        for (const auto& c : {Case{"exponential", 1, 1},
+                              Case{"uniform", std::sqrt(3.0), 1},
+                              Case{"normal", 3, 0.9866}})
+        {
+            WanLinkImpairment imp;
+            imp.jitterSeconds = 2e-3;
+            imp.jitterDistribution = c.distribution;
+            imp.Validate("test");
+            NS_TEST_EXPECT_MSG_EQ(imp.HasJitter(), true, "jitter");
+            auto x = imp.MakeJitter();
+            x->SetStream(3);
+            const uint32_t n = 100000;
+            double sum = 0;
+            double sq = 0;
+            double lo = 1;
+            for (uint32_t k = 0; k < n; ++k)
+            {
+                double v = x->GetValue();
+                sum += v;
+                sq += v * v;
+                lo = std::min(lo, v);
+            }
+            double mean = sum / n;
+            double sd = std::sqrt(sq / n - mean * mean);
+            NS_TEST_EXPECT_MSG_EQ_TOL(mean, c.mean * 2e-3, 0.02 * 2e-3, c.distribution);
+            NS_TEST_EXPECT_MSG_EQ_TOL(sd, c.spread * 2e-3, 0.02 * 2e-3, c.distribution);
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(lo, 0, "never negative");
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Bad loss and jitter settings are refused, naming the link.
+ */
+class ImpairmentBadInputTestCase : public TestCase
+{
+  public:
+    ImpairmentBadInputTestCase()
+        : TestCase("impossible loss and jitter settings")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto check = [](const WanLinkImpairment& imp) {
+            return ErrorOf([&imp]() { imp.Validate("core links"); });
+        };
+        WanLinkImpairment a;
+        a.lossRate = 1.5;
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(check(a), "core links: loss rate must be in [0, 1] (got 1.5)"),
+            true,
+            "loss above 1");
+        a.lossRate = -0.1;
+        NS_TEST_EXPECT_MSG_EQ(Mentions(check(a), "loss rate must be in [0, 1]"), true, "negative");
+        WanLinkImpairment b;
+        b.jitterSeconds = -1e-3;
+        NS_TEST_EXPECT_MSG_EQ(Mentions(check(b), "jitter must be zero or positive (got -1 ms)"),
+                              true,
+                              "negative jitter");
+        WanLinkImpairment c;
+        c.burstLength = 0.5;
+        NS_TEST_EXPECT_MSG_EQ(Mentions(check(c), "burst length must be at least 1"), true, "burst");
+        WanLinkImpairment d;
+        d.jitterDistribution = "pareto";
+        NS_TEST_EXPECT_MSG_EQ(Mentions(check(d), "unknown jitter distribution \"pareto\""),
+                              true,
+                              "distribution");
+
+        auto topo = WanTopology::NineCity();
+        WanNetworkHelper net(topo);
+        WanLinkImpairment jitter;
+        jitter.jitterSeconds = 1e-3;
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(
+                ErrorOf([&]() { net.SetImpairment(WanNetworkHelper::POST_AGGREGATION, jitter); }),
+                "set it on access links"),
+            true,
+            "jitter after the FPGA");
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(ErrorOf([&]() { net.SetLinkImpairment("NYC", "TYO", jitter); }),
+                     "no link between NYC and TYO"),
+            true,
+            "impairing a link that does not exist");
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(ErrorOf([&]() { net.SetLinkImpairment("NYC", "XXX", jitter); }), "XXX"),
+            true,
+            "unknown city");
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(ErrorOf([]() { WanNetworkHelper::ParseLinkClass("satellite"); }),
+                     "unknown link class \"satellite\""),
+            true,
+            "unknown link class");
+
+        // In a topology file.
+        std::string text = R"({"cities": [{"code": "A"}, {"code": "B"}],
+            "links": [{"a": "A", "b": "B", "one_way_ms": 10, "capacity_gbps": 100,
+                       "loss_rate": 2}]})";
+        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { WanTopology::FromJson(text); }),
+                                       "link A-B: loss rate must be in [0, 1] (got 2)"),
+                              true,
+                              "bad loss in a file");
+        std::string good = R"({"cities": [{"code": "A"}, {"code": "B"}],
+            "links": [{"a": "A", "b": "B", "one_way_ms": 10, "capacity_gbps": 100,
+                       "loss_rate": 0.01, "loss_burst": 3, "jitter_ms": 2,
+                       "jitter_distribution": "uniform", "reorder": true}]})";
+        auto t = WanTopology::FromJson(good);
+        const auto& link = t.GetLinks().at(0);
+        NS_TEST_EXPECT_MSG_EQ(link.impaired, true, "impaired from the file");
+        NS_TEST_EXPECT_MSG_EQ(link.impairment.lossRate, 0.01, "loss");
+        NS_TEST_EXPECT_MSG_EQ(link.impairment.burstLength, 3, "burst");
+        NS_TEST_EXPECT_MSG_EQ_TOL(link.impairment.jitterSeconds, 2e-3, 1e-15, "jitter");
+        NS_TEST_EXPECT_MSG_EQ(link.impairment.jitterDistribution, "uniform", "distribution");
+        NS_TEST_EXPECT_MSG_EQ(link.impairment.reorder, true, "reorder");
+        auto back = WanTopology::FromJson(t.ToJson());
+        NS_TEST_EXPECT_MSG_EQ(back.GetLinks().at(0).impairment.burstLength, 3, "round trip");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Packet level: jitter on the core delays rounds but loses nothing;
+ * loss on the core is counted.
+ */
+class ImpairmentPacketLevelTestCase : public TestCase
+{
+  public:
+    ImpairmentPacketLevelTestCase()
+        : TestCase("packet level: core jitter inflates rounds, sums stay exact; losses counted")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto topo = WanTopology::NineCity();
+        PlannerConfig config;
+        config.hbmBytes = 32e9;
+        auto schedule = CliqueSchedule::Triangles(topo);
+
+        CliqueExperimentHelper clean(topo, config);
+        clean.SetScale(1000);
+        auto base = clean.Run(schedule);
+        NS_TEST_ASSERT_MSG_EQ(base.exact, true, "lossless run exact");
+        NS_TEST_EXPECT_MSG_EQ(base.lostPackets.at("core"), 0, "nothing lost");
+
+        WanLinkImpairment jitter;
+        jitter.jitterSeconds = 1e-3;
+        std::vector<double> measured;
+        for (int run = 0; run < 2; ++run)
+        {
+            CliqueExperimentHelper jittery(topo, config);
+            jittery.SetScale(1000);
+            jittery.SetImpairment(WanNetworkHelper::CORE, jitter);
+            auto r = jittery.Run(schedule);
+            NS_TEST_EXPECT_MSG_EQ(r.exact, true, "jitter loses nothing");
+            measured.push_back(r.rounds.at(0).measuredMs);
+            // Every packet crosses at least one core link, each adding 1 ms on
+            // average (FIFO order only adds to it).
+            for (size_t k = 0; k < r.rounds.size(); ++k)
+            {
+                NS_TEST_EXPECT_MSG_GT(r.rounds[k].measuredMs,
+                                      base.rounds[k].measuredMs + 1,
+                                      "round " << k + 1 << " takes longer");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(measured[0], measured[1], "same streams, same run");
+
+        WanLinkImpairment loss;
+        loss.lossRate = 0.01;
+        CliqueExperimentHelper lossy(topo, config);
+        lossy.SetScale(1000);
+        lossy.SetRounds(1);
+        lossy.SetImpairment(WanNetworkHelper::CORE, loss);
+        auto r = lossy.Run(schedule);
+        NS_TEST_EXPECT_MSG_GT(r.lostPackets.at("core"), 0, "core losses counted");
+        NS_TEST_EXPECT_MSG_EQ(r.lostPackets.at("access"), 0, "no access losses");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The link impairment test suite.
+ */
+class WanLinkImpairmentTestSuite : public TestSuite
+{
+  public:
+    WanLinkImpairmentTestSuite()
+        : TestSuite("wan-training-impairment", Type::UNIT)
+    {
+        AddTestCase(new ImpairmentLossTestCase);
+        AddTestCase(new ImpairmentJitterTestCase);
+        AddTestCase(new ImpairmentBadInputTestCase);
+        AddTestCase(new ImpairmentPacketLevelTestCase);
+    }
+};
+
+/// The suite's static instance.
+static WanLinkImpairmentTestSuite g_wanLinkImpairmentTestSuite;
