@@ -106,6 +106,7 @@ Run(int argc, char* argv[])
     std::string lossLinks = "core";
     std::string jitterLinks = "core";
     double jitterMs = 0;
+    std::string recovery = "accept";
 
     CommandLine cmd(__FILE__);
     cmd.Usage("Plans rotating-clique schedules on a WAN and prints the paper's table.");
@@ -159,6 +160,10 @@ Run(int argc, char* argv[])
     cmd.AddValue("jitterLinks",
                  "Packet-level: links with jitter: comma list of core, access",
                  jitterLinks);
+    cmd.AddValue("recovery",
+                 "Packet-level: at a round's deadline, accept missing contributions or "
+                 "rerequest them from their senders",
+                 recovery);
     cmd.AddValue("packetHbmGB", "FPGA memory of the packet-level run, GB", packetHbmGB);
     cmd.AddValue("scale",
                  "Time-preserving scale of the packet-level run: D and every rate / scale",
@@ -208,6 +213,7 @@ Run(int argc, char* argv[])
     {
         WanNetworkHelper(topo).SetImpairment(linkClass, imp);
     }
+    CliqueExperimentHelper(topo, PlannerConfig{}).SetRecovery(recovery);
 
     PlannerConfig config;
     config.payloadBytes = payloadBytes;
@@ -338,6 +344,7 @@ Run(int argc, char* argv[])
             {
                 experiment.SetImpairment(linkClass, imp);
             }
+            experiment.SetRecovery(recovery);
             if (rounds > 0)
             {
                 experiment.SetRounds(rounds);

@@ -13,6 +13,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-island-application.h"
 #include "ns3/wan-training-text.h"
@@ -71,6 +72,17 @@ CliqueExperimentHelper::SetImpairment(WanNetworkHelper::LinkClass linkClass,
 }
 
 void
+CliqueExperimentHelper::SetRecovery(const std::string& policy)
+{
+    if (policy != "accept" && policy != "rerequest")
+    {
+        throw std::invalid_argument("unknown recovery policy \"" + policy +
+                                    "\" (expected accept or rerequest)");
+    }
+    m_recovery = policy;
+}
+
+void
 CliqueExperimentHelper::SetStream(int64_t stream)
 {
     m_stream = stream;
@@ -113,18 +125,37 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     net.Install();
     net.AssignStreams(m_stream);
 
+    double slotTimeout = 1e-3;
+    for (const auto& r : plan.rounds)
+    {
+        for (const auto& cp : r.cliques)
+        {
+            for (double bytes : cp.memoryBytes)
+            {
+                slotTimeout =
+                    std::max(slotTimeout, bytes * 8 / cp.rateBps + plan.roundTime * m_guard / 2);
+            }
+        }
+    }
+
     std::vector<Ptr<WanIslandApplication>> islands;
     std::vector<Ptr<FpgaAggregator>> fpgas;
     for (uint32_t c = 0; c < n; ++c)
     {
         auto app = CreateObject<WanIslandApplication>();
         app->SetAttribute("Fpga", Ipv4AddressValue(net.GetEdgeAddress(c)));
+        app->SetAttribute("Recovery", StringValue(m_recovery));
         net.GetIslands().Get(c)->AddApplication(app);
         islands.push_back(app);
         if (m_config.aggregation)
         {
             auto fpga = CreateObject<FpgaAggregator>();
             fpga->SetAttribute("Island", Ipv4AddressValue(net.GetIslandAddress(c)));
+            // A slot waits for its last contribution the planned skew of its
+            // arrivals plus half the gap between rounds, so a partial sum left
+            // by a loss reaches the island before the round's deadline (T plus
+            // that gap).
+            fpga->SetAttribute("SlotTimeout", TimeValue(Seconds(slotTimeout)));
             fpga->SetAttribute("HbmBytes",
                                UintegerValue(static_cast<uint64_t>(m_config.hbmBytes / m_scale)));
             // Keep the line-rate window's size in slots and in packet times.
@@ -166,6 +197,13 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
                 r.payloadBytes = payload;
                 r.peers = static_cast<uint16_t>(m.size() - 1);
                 r.value = j + 1;
+                r.position = static_cast<uint8_t>(jj);
+                r.deadline = Seconds(roundPlan.roundTime * (1 + m_guard));
+                for (auto member : m)
+                {
+                    r.peerValues.push_back(member + 1);
+                    r.peerIslands.push_back(InetSocketAddress(net.GetIslandAddress(member), 9001));
+                }
                 if (m_config.multicast)
                 {
                     auto group = WanNetworkHelper::GroupAddress(k, j);
@@ -189,7 +227,13 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         }
     }
 
-    Simulator::Stop(period * rounds + Seconds(1));
+    // Room after the last round for its repairs.
+    TimeValue timeout;
+    UintegerValue tries;
+    islands[0]->GetAttribute("RequestTimeout", timeout);
+    islands[0]->GetAttribute("MaxRequests", tries);
+    Simulator::Stop(period * rounds + Seconds(1) +
+                    (m_recovery == "rerequest" ? timeout.Get() * (tries.Get() + 1) : Time(0)));
     Simulator::Run();
     result.events = Simulator::GetEventCount();
     result.lostPackets = {{"core", net.GetLostPackets(WanNetworkHelper::CORE)},
@@ -225,6 +269,13 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
                 ir.bytesOut = static_cast<uint64_t>(std::llround(rec.bytesOut * m_scale));
                 ir.partialSums = rec.partialSums;
                 ir.retransmissions = rec.retransmissions;
+                ir.expected = rec.expectedContributions;
+                ir.delivered = rec.contributions;
+                ir.late = rec.late;
+                ir.requested = rec.requested;
+                ir.recovered = rec.recovered;
+                ir.givenUp = rec.givenUp;
+                ir.discarded = rec.discarded;
                 // Each peer j sends j+1 times (1 + 2 + ... + chunks).
                 const double chunks = rec.expectedContributions / (cp.members.size() - 1.0);
                 const double expected = (peerValues - (i + 1)) * chunks * (chunks + 1) / 2;
@@ -277,10 +328,18 @@ CliqueExperimentHelper::Format(const ExperimentResult& result, const WanTopology
     {
         uint64_t partial = 0;
         uint64_t resent = 0;
+        IslandRoundResult total;
         for (const auto& i : r.islands)
         {
             partial += i.partialSums;
             resent += i.retransmissions;
+            total.expected += i.expected;
+            total.delivered += i.delivered;
+            total.late += i.late;
+            total.requested += i.requested;
+            total.recovered += i.recovered;
+            total.givenUp += i.givenUp;
+            total.discarded += i.discarded;
             bytes[i.city].first += i.bytesIn;
             bytes[i.city].second += i.bytesOut;
         }
@@ -288,6 +347,13 @@ CliqueExperimentHelper::Format(const ExperimentResult& result, const WanTopology
           << r.measuredMs << " ms (" << std::showpos
           << 100 * (r.measuredMs - r.plannedMs) / r.plannedMs << std::noshowpos
           << "%), partial sums " << partial << ", retransmissions " << resent << "\n";
+        if (total.delivered != total.expected || total.late + total.requested + total.discarded > 0)
+        {
+            s << "    contributions: expected " << total.expected << ", delivered "
+              << total.delivered << " (late " << total.late << "), re-requested " << total.requested
+              << ", recovered " << total.recovered << ", given up " << total.givenUp
+              << ", repeats discarded " << total.discarded << "\n";
+        }
     }
     s << std::setprecision(2) << "  GB in/out:";
     for (const auto& [city, io] : bytes)

@@ -31,6 +31,13 @@ struct IslandRoundResult
     uint64_t partialSums{0};     //!< merged packets holding only part of a chunk
     uint64_t retransmissions{0}; //!< resent packets received
     bool exact{false};           //!< received exactly its peers' contributions, each once
+    uint64_t expected{0};        //!< peers' contributions expected (peers x chunks)
+    uint64_t delivered{0};       //!< contributions received (each once)
+    uint64_t late{0};            //!< of which after the deadline, unasked
+    uint64_t requested{0};       //!< contributions re-requested from their senders
+    uint64_t recovered{0};       //!< re-requested contributions that arrived
+    uint64_t givenUp{0};         //!< contributions never received
+    uint64_t discarded{0};       //!< sums discarded because they repeated a contribution
 };
 
 /**
@@ -106,6 +113,12 @@ class CliqueExperimentHelper
      */
     void SetStream(int64_t stream);
     /**
+     * \param policy what islands do at a round's deadline about missing
+     *        contributions: "accept" (give them up) or "rerequest" (ask their
+     *        senders); see WanIslandApplication
+     */
+    void SetRecovery(const std::string& policy);
+    /**
      * \brief Builds, runs and tears down one simulation.
      * \param schedule the schedule
      * \return the measurements (feasible = false and no rounds when the
@@ -123,12 +136,13 @@ class CliqueExperimentHelper
     static std::string Format(const ExperimentResult& result, const WanTopology& topo);
 
   private:
-    WanTopology m_topo;     //!< network
-    PlannerConfig m_config; //!< switches
-    double m_scale{1};      //!< time-preserving scale
-    uint32_t m_rounds{0};   //!< rounds (0: one period)
-    double m_guard{0.1};    //!< gap between rounds, fraction of T
-    int64_t m_stream{1000}; //!< first random stream of loss and jitter
+    WanTopology m_topo;               //!< network
+    PlannerConfig m_config;           //!< switches
+    double m_scale{1};                //!< time-preserving scale
+    uint32_t m_rounds{0};             //!< rounds (0: one period)
+    double m_guard{0.1};              //!< gap between rounds, fraction of T
+    int64_t m_stream{1000};           //!< first random stream of loss and jitter
+    std::string m_recovery{"accept"}; //!< islands' recovery policy
     std::map<WanNetworkHelper::LinkClass, WanLinkImpairment> m_impairment; //!< per link class
 };
 

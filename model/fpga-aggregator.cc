@@ -207,7 +207,8 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
                                 header.GetValue(),
                                 packet->GetSize(),
                                 header.GetExpected(),
-                                Simulator::Now().GetSeconds());
+                                Simulator::Now().GetSeconds(),
+                                header.GetPosition() < 32 ? 1u << header.GetPosition() : 0u);
         m_occupancyTrace(m_table->GetOccupancy());
         Forward(out);
         ScheduleExpiry();
@@ -228,6 +229,7 @@ FpgaAggregator::Forward(const std::vector<FpgaPartialSum>& sums)
         h.SetSequence(m_nextSequence++);
         h.SetContributions(static_cast<uint16_t>(s.contributions));
         h.SetExpected(static_cast<uint16_t>(s.expected));
+        h.SetSources(s.sources);
         h.SetValue(s.sum);
         auto packet = Create<Packet>(s.bytes);
         packet->AddHeader(h);

@@ -78,7 +78,7 @@ FpgaSlotTable::Evict(uint64_t index, FpgaEviction cause)
 {
     auto it = m_slots.find(index);
     const Slot& s = it->second;
-    FpgaPartialSum out{s.id, s.sum, s.contributions, s.expected, s.bytes, cause};
+    FpgaPartialSum out{s.id, s.sum, s.contributions, s.expected, s.bytes, cause, s.sources};
     m_slots.erase(it);
     ++m_evictions[static_cast<int>(cause)];
     if (cause == FpgaEviction::COMPLETION)
@@ -109,7 +109,8 @@ FpgaSlotTable::Add(const FpgaChunkId& id,
                    double value,
                    uint32_t bytes,
                    uint32_t expected,
-                   double now)
+                   double now,
+                   uint32_t sources)
 {
     if (expected == 0)
     {
@@ -143,6 +144,7 @@ FpgaSlotTable::Add(const FpgaChunkId& id,
     Slot& s = it->second;
     s.sum += value;
     ++s.contributions;
+    s.sources |= sources;
     s.bytes = std::max(s.bytes, bytes);
     if (s.contributions >= s.expected)
     {

@@ -30,8 +30,8 @@ WanChunkHeader::GetInstanceTypeId() const
 uint32_t
 WanChunkHeader::GetSerializedSize() const
 {
-    // kind 1, pad 3, round 4, clique 2, sender 2, chunk 4, sequence 4,
-    // contributions 2, expected 2, pad 4, value 8
+    // kind 1, position 1, pad 2, round 4, clique 2, sender 2, chunk 4,
+    // sequence 4, contributions 2, expected 2, sources 4, value 8
     return 36;
 }
 
@@ -39,7 +39,7 @@ void
 WanChunkHeader::Serialize(Buffer::Iterator i) const
 {
     i.WriteU8(m_kind);
-    i.WriteU8(0);
+    i.WriteU8(m_position);
     i.WriteHtonU16(0);
     i.WriteHtonU32(m_round);
     i.WriteHtonU16(m_clique);
@@ -48,7 +48,7 @@ WanChunkHeader::Serialize(Buffer::Iterator i) const
     i.WriteHtonU32(m_sequence);
     i.WriteHtonU16(m_contributions);
     i.WriteHtonU16(m_expected);
-    i.WriteHtonU32(0);
+    i.WriteHtonU32(m_sources);
     uint64_t bits;
     std::memcpy(&bits, &m_value, sizeof(bits));
     i.WriteHtonU64(bits);
@@ -59,7 +59,7 @@ WanChunkHeader::Deserialize(Buffer::Iterator start)
 {
     Buffer::Iterator i = start;
     m_kind = static_cast<Kind>(i.ReadU8());
-    i.ReadU8();
+    m_position = i.ReadU8();
     i.ReadNtohU16();
     m_round = i.ReadNtohU32();
     m_clique = i.ReadNtohU16();
@@ -68,7 +68,7 @@ WanChunkHeader::Deserialize(Buffer::Iterator start)
     m_sequence = i.ReadNtohU32();
     m_contributions = i.ReadNtohU16();
     m_expected = i.ReadNtohU16();
-    i.ReadNtohU32();
+    m_sources = i.ReadNtohU32();
     uint64_t bits = i.ReadNtohU64();
     std::memcpy(&m_value, &bits, sizeof(bits));
     return i.GetDistanceFrom(start);
@@ -77,8 +77,8 @@ WanChunkHeader::Deserialize(Buffer::Iterator start)
 void
 WanChunkHeader::Print(std::ostream& os) const
 {
-    static const char* const kinds[] = {"DATA", "MERGED", "NACK"};
-    os << (m_kind <= NACK ? kinds[m_kind] : "?") << " round=" << m_round << " clique=" << m_clique
+    static const char* const kinds[] = {"DATA", "MERGED", "NACK", "REQUEST", "REPAIR"};
+    os << (m_kind <= REPAIR ? kinds[m_kind] : "?") << " round=" << m_round << " clique=" << m_clique
        << " sender=" << m_sender << " chunk=" << m_chunk << " seq=" << m_sequence
        << " contributions=" << m_contributions << "/" << m_expected << " value=" << m_value;
 }
@@ -177,6 +177,30 @@ uint16_t
 WanChunkHeader::GetExpected() const
 {
     return m_expected;
+}
+
+void
+WanChunkHeader::SetPosition(uint8_t position)
+{
+    m_position = position;
+}
+
+uint8_t
+WanChunkHeader::GetPosition() const
+{
+    return m_position;
+}
+
+void
+WanChunkHeader::SetSources(uint32_t sources)
+{
+    m_sources = sources;
+}
+
+uint32_t
+WanChunkHeader::GetSources() const
+{
+    return m_sources;
 }
 
 void

@@ -29,9 +29,11 @@ class WanChunkHeader : public Header
     /// What the packet is.
     enum Kind : uint8_t
     {
-        DATA = 0,   //!< one sender's chunk
-        MERGED = 1, //!< a (partial) sum from the edge FPGA to its island
-        NACK = 2    //!< the island asks the FPGA to resend a sequence number
+        DATA = 0,    //!< one sender's chunk
+        MERGED = 1,  //!< a (partial) sum from the edge FPGA to its island
+        NACK = 2,    //!< the island asks the FPGA to resend a sequence number
+        REQUEST = 3, //!< an island asks a peer to resend one chunk to it
+        REPAIR = 4   //!< the peer's chunk, resent to the island that asked
     };
 
     /**
@@ -78,6 +80,20 @@ class WanChunkHeader : public Header
     /** \return contributions that complete the chunk */
     uint16_t GetExpected() const;
     /** \param value the contribution (or sum) */
+    /**
+     * \param position the sender's position in its clique (members ascending)
+     */
+    void SetPosition(uint8_t position);
+    /** \return the sender's position in its clique */
+    uint8_t GetPosition() const;
+    /**
+     * \param sources the senders a sum holds, one bit per position in the
+     *        clique (cliques up to 32 islands; 0: not tracked)
+     */
+    void SetSources(uint32_t sources);
+    /** \return the senders a sum holds */
+    uint32_t GetSources() const;
+
     void SetValue(double value);
     /** \return the contribution (or sum) */
     double GetValue() const;
@@ -91,6 +107,8 @@ class WanChunkHeader : public Header
     uint32_t m_sequence{0};      //!< sequence number
     uint16_t m_contributions{1}; //!< contributions summed
     uint16_t m_expected{1};      //!< contributions expected
+    uint8_t m_position{0};       //!< sender's position in the clique
+    uint32_t m_sources{0};       //!< senders held, one bit per position
     double m_value{0};           //!< value
 };
 

@@ -9,6 +9,7 @@
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
+#include "ns3/string.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
@@ -60,6 +61,22 @@ WanIslandApplication::GetTypeId()
                           TimeValue(MilliSeconds(1)),
                           MakeTimeAccessor(&WanIslandApplication::m_nackDelay),
                           MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("Recovery",
+                          "What to do at a round's deadline about contributions still "
+                          "missing: accept (give them up) or rerequest (ask their senders)",
+                          StringValue("accept"),
+                          MakeStringAccessor(&WanIslandApplication::m_recovery),
+                          MakeStringChecker())
+            .AddAttribute("RequestTimeout",
+                          "Wait for a repair before asking the sender again",
+                          TimeValue(MilliSeconds(400)),
+                          MakeTimeAccessor(&WanIslandApplication::m_requestTimeout),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("MaxRequests",
+                          "Requests per missing contribution before it is given up",
+                          UintegerValue(5),
+                          MakeUintegerAccessor(&WanIslandApplication::m_maxRequests),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddTraceSource("RoundComplete",
                             "All peers' contributions of a round arrived",
                             MakeTraceSourceAccessor(&WanIslandApplication::m_roundCompleteTrace),
@@ -98,6 +115,10 @@ WanIslandApplication::AddRound(const WanIslandRound& round)
     {
         throw std::invalid_argument("an island round needs a positive payload and rate");
     }
+    if (!round.peerValues.empty() && round.peerValues.size() != round.peers + 1u)
+    {
+        throw std::invalid_argument("an island round needs the value of every clique member");
+    }
     m_rounds.push_back(round);
     WanIslandRecord record;
     record.round = round.round;
@@ -130,10 +151,47 @@ WanIslandApplication::StartApplication()
     m_dataSocket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
     m_dataSocket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_dataPort));
     m_dataSocket->SetRecvCallback(MakeCallback(&WanIslandApplication::HandleRead, this));
-    for (const auto& r : m_rounds)
+    if (m_recovery != "accept" && m_recovery != "rerequest")
     {
-        m_records[r.round].expectedContributions =
-            static_cast<uint64_t>(r.peers) * ChunkCount(r.payloadBytes, m_chunkBytes);
+        throw std::invalid_argument("unknown recovery policy \"" + m_recovery +
+                                    "\" (expected accept or rerequest)");
+    }
+    m_checkEvents.resize(m_rounds.size());
+    for (uint32_t k = 0; k < m_rounds.size(); ++k)
+    {
+        const auto& r = m_rounds[k];
+        const uint32_t chunks = ChunkCount(r.payloadBytes, m_chunkBytes);
+        auto& record = m_records[r.round];
+        record.expectedContributions = static_cast<uint64_t>(r.peers) * chunks;
+        record.expectedSum = 0;
+        for (size_t p = 0; p < r.peerValues.size(); ++p)
+        {
+            if (p != r.position)
+            {
+                // Chunk c carries value x (c + 1).
+                record.expectedSum += r.peerValues[p] * chunks * (chunks + 1.0) / 2;
+            }
+        }
+        m_received[r.round].assign(chunks, 0);
+        m_roundIndex[r.round] = k;
+        if (m_recovery == "rerequest" && r.peers > 0 && r.peerIslands.size() != r.peers + 1u)
+        {
+            throw std::invalid_argument("re-requests need the address of every peer's island");
+        }
+        if (m_recovery == "rerequest" && r.peers + 1u > 32)
+        {
+            throw std::invalid_argument("re-requests need cliques of at most 32 islands (round " +
+                                        std::to_string(r.round) + " has " +
+                                        std::to_string(r.peers + 1) + ")");
+        }
+        if (r.deadline.IsStrictlyPositive() && r.peers > 0 && !r.peerValues.empty())
+        {
+            m_checkEvents[k] = Simulator::Schedule(r.start + r.deadline - Simulator::Now(),
+                                                   &WanIslandApplication::CheckRound,
+                                                   this,
+                                                   k,
+                                                   0);
+        }
     }
     m_sendEvents.resize(m_rounds.size());
     for (uint32_t k = 0; k < m_rounds.size(); ++k)
@@ -156,6 +214,10 @@ WanIslandApplication::StopApplication()
         Simulator::Cancel(e);
     }
     Simulator::Cancel(m_nackEvent);
+    for (auto& e : m_checkEvents)
+    {
+        Simulator::Cancel(e);
+    }
     for (auto socket : {m_socket, m_dataSocket})
     {
         if (socket)
@@ -182,6 +244,7 @@ WanIslandApplication::SendChunk(uint32_t index, uint32_t chunk)
     h.SetSender(r.sender);
     h.SetChunk(chunk);
     h.SetExpected(r.peers);
+    h.SetPosition(r.position);
     h.SetValue(r.value * (chunk + 1));
     for (const auto& to : r.destinations)
     {
@@ -248,30 +311,196 @@ WanIslandApplication::HandleRead(Ptr<Socket> socket)
                     Simulator::Schedule(m_nackDelay, &WanIslandApplication::SendNacks, this);
             }
         }
-        else if (h.GetKind() != WanChunkHeader::DATA)
+        else if (h.GetKind() == WanChunkHeader::REQUEST)
+        {
+            Repair(h, from);
+            continue;
+        }
+        else if (h.GetKind() != WanChunkHeader::DATA && h.GetKind() != WanChunkHeader::REPAIR)
         {
             continue;
         }
-        auto it = m_records.find(h.GetRound());
-        if (it == m_records.end())
+        Accept(h, size);
+    }
+}
+
+void
+WanIslandApplication::Accept(const WanChunkHeader& h, uint32_t size)
+{
+    auto it = m_records.find(h.GetRound());
+    if (it == m_records.end())
+    {
+        NS_LOG_WARN("a packet of unplanned round " << h.GetRound());
+        return;
+    }
+    auto& record = it->second;
+    record.bytesIn += size;
+    ++record.packetsIn;
+    // Whose contributions the packet holds: a sum says so, a chunk is its sender's.
+    const uint32_t sources = h.GetKind() == WanChunkHeader::MERGED
+                                 ? h.GetSources()
+                                 : (h.GetPosition() < 32 ? 1u << h.GetPosition() : 0u);
+    auto& received = m_received[h.GetRound()];
+    const auto& round = m_rounds[m_roundIndex[h.GetRound()]];
+    if (sources != 0 && !round.peerValues.empty() && h.GetChunk() < received.size())
+    {
+        uint32_t& held = received[h.GetChunk()];
+        if ((held & sources) != 0)
         {
-            NS_LOG_WARN("a packet of unplanned round " << h.GetRound());
+            ++record.discarded;
+            NS_LOG_LOGIC("round " << h.GetRound() << " chunk " << h.GetChunk()
+                                  << ": a repeated contribution, discarded");
+            return;
+        }
+        held |= sources;
+        const auto& r = m_rounds[m_roundIndex[h.GetRound()]];
+        const bool pastDeadline =
+            r.deadline.IsStrictlyPositive() && Simulator::Now() > r.start + r.deadline;
+        for (uint32_t p = 0; p < 32; ++p)
+        {
+            if ((sources & (1u << p)) == 0)
+            {
+                continue;
+            }
+            if (m_asked.count({h.GetRound(), uint64_t{h.GetChunk()} * 32 + p}) > 0)
+            {
+                ++record.recovered;
+            }
+            else if (pastDeadline)
+            {
+                ++record.late;
+            }
+            if (record.givenUp > 0)
+            {
+                --record.givenUp; // it came after all
+            }
+        }
+    }
+    record.sum += h.GetValue();
+    record.contributions += h.GetContributions();
+    if (h.GetKind() == WanChunkHeader::MERGED && h.GetContributions() < h.GetExpected())
+    {
+        ++record.partialSums;
+    }
+    if (record.completion.IsZero() && record.contributions >= record.expectedContributions)
+    {
+        record.completion = Simulator::Now();
+        m_roundCompleteTrace(record.round, Simulator::Now() - record.start);
+    }
+}
+
+void
+WanIslandApplication::CheckRound(uint32_t index, uint32_t attempt)
+{
+    const auto& r = m_rounds[index];
+    auto& record = m_records[r.round];
+    const auto& received = m_received[r.round];
+    uint32_t all = 0;
+    for (uint32_t p = 0; p <= r.peers; ++p)
+    {
+        all |= p != r.position ? 1u << p : 0u;
+    }
+    uint64_t missing = 0;
+    for (uint32_t c = 0; c < received.size(); ++c)
+    {
+        const uint32_t lacking = all & ~received[c];
+        for (uint32_t p = 0; p <= r.peers && lacking != 0; ++p)
+        {
+            if ((lacking & (1u << p)) == 0)
+            {
+                continue;
+            }
+            ++missing;
+            if (m_recovery != "rerequest" || attempt >= m_maxRequests)
+            {
+                continue;
+            }
+            SendRequest(index, c, p);
+        }
+    }
+    if (missing == 0)
+    {
+        return;
+    }
+    if (m_recovery == "rerequest" && attempt < m_maxRequests)
+    {
+        NS_LOG_INFO("round " << r.round << ": " << missing << " contributions re-requested");
+        m_checkEvents[index] = Simulator::Schedule(m_requestTimeout,
+                                                   &WanIslandApplication::CheckRound,
+                                                   this,
+                                                   index,
+                                                   attempt + 1);
+        return;
+    }
+    NS_LOG_INFO("round " << r.round << ": " << missing << " contributions given up");
+    record.givenUp = missing;
+}
+
+void
+WanIslandApplication::SendRequest(uint32_t index, uint32_t chunk, uint32_t position)
+{
+    const auto& r = m_rounds[index];
+    auto& record = m_records[r.round];
+    auto [it, first] =
+        m_asked.emplace(std::make_pair(r.round, uint64_t{chunk} * 32 + position), Simulator::Now());
+    if (first)
+    {
+        ++record.requested;
+    }
+    else if (Simulator::Now() - it->second < m_requestTimeout)
+    {
+        return; // the last request may still be answered
+    }
+    it->second = Simulator::Now();
+    WanChunkHeader h;
+    h.SetKind(WanChunkHeader::REQUEST);
+    h.SetRound(r.round);
+    h.SetClique(r.clique);
+    h.SetSender(r.sender);
+    h.SetChunk(chunk);
+    h.SetPosition(static_cast<uint8_t>(position));
+    auto packet = Create<Packet>(0);
+    packet->AddHeader(h);
+    ++record.requests;
+    m_socket->SendTo(packet, 0, r.peerIslands.at(position));
+}
+
+void
+WanIslandApplication::Repair(const WanChunkHeader& request, const Address& from)
+{
+    // The REQUEST names the round, the chunk and this island's position.
+    for (const auto& r : m_rounds)
+    {
+        if (r.round != request.GetRound() || r.clique != request.GetClique())
+        {
             continue;
         }
-        auto& record = it->second;
-        record.bytesIn += size;
-        ++record.packetsIn;
-        record.sum += h.GetValue();
-        record.contributions += h.GetContributions();
-        if (h.GetKind() == WanChunkHeader::MERGED && h.GetContributions() < h.GetExpected())
+        const uint32_t chunks = ChunkCount(r.payloadBytes, m_chunkBytes);
+        const uint32_t chunk = request.GetChunk();
+        if (chunk >= chunks)
         {
-            ++record.partialSums;
+            return;
         }
-        if (record.completion.IsZero() && record.contributions >= record.expectedContributions)
-        {
-            record.completion = Simulator::Now();
-            m_roundCompleteTrace(record.round, Simulator::Now() - record.start);
-        }
+        const uint64_t sent = static_cast<uint64_t>(chunk) * m_chunkBytes;
+        WanChunkHeader h;
+        h.SetKind(WanChunkHeader::REPAIR);
+        h.SetRound(r.round);
+        h.SetClique(r.clique);
+        h.SetSender(r.sender);
+        h.SetChunk(chunk);
+        h.SetExpected(r.peers);
+        h.SetPosition(r.position);
+        h.SetValue(r.value * (chunk + 1));
+        auto p = Create<Packet>(
+            static_cast<uint32_t>(std::min<uint64_t>(m_chunkBytes, r.payloadBytes - sent)));
+        p->AddHeader(h);
+        ++m_records[r.round].repairsSent;
+        m_txTrace(p);
+        m_socket->SendTo(
+            p,
+            0,
+            InetSocketAddress(InetSocketAddress::ConvertFrom(from).GetIpv4(), m_mergedPort));
+        return;
     }
 }
 

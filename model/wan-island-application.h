@@ -42,6 +42,12 @@ struct WanIslandRound
     std::vector<Address> destinations; //!< the group, or one address per peer
     uint16_t peers{0};                 //!< clique members besides this island
     double value{0};                   //!< this island's contribution per chunk
+    uint8_t position{0};               //!< this island's position in its clique (ascending)
+    std::vector<Address> peerIslands;  //!< peers' islands by position (this one's left empty)
+    std::vector<double> peerValues;    //!< members' contributions per chunk, by position
+                                       //!< (empty: which peers a sum holds is not tracked)
+    Time deadline;                     //!< after the start: when missing chunks are handled
+                                       //!< (0: never)
 };
 
 /**
@@ -62,6 +68,14 @@ struct WanIslandRecord
     uint64_t contributions{0};         //!< peer contributions received
     uint64_t expectedContributions{0}; //!< peers x chunks
     double sum{0};                     //!< sum of the values received
+    double expectedSum{0};             //!< sum of all peers' contributions
+    uint64_t late{0};                  //!< contributions that came after the deadline unasked
+    uint64_t requested{0};             //!< contributions re-requested from their senders
+    uint64_t requests{0};              //!< REQUEST packets sent (retries included)
+    uint64_t recovered{0};             //!< re-requested contributions that arrived
+    uint64_t givenUp{0};               //!< contributions never received
+    uint64_t discarded{0};             //!< sums discarded: they repeated a contribution
+    uint64_t repairsSent{0};           //!< chunks this island resent to a peer that asked
 };
 
 /**
@@ -76,6 +90,17 @@ struct WanIslandRecord
  * and records, per round, when all its peers' contributions were in.  Gaps in
  * the MERGED sequence numbers are asked for again from the FPGA with a NACK
  * after NackDelay.
+ *
+ * Every sum says which peers it holds (WanChunkHeader sources, one bit per
+ * position in the clique), so a contribution is never counted twice: a sum
+ * that repeats one already held is discarded.  At the round's deadline the
+ * contributions still missing (lost in the WAN, or at the tail of the MERGED
+ * stream where no NACK can see them) are handled by the Recovery policy:
+ * "accept" gives them up (the next round's state supersedes them), and
+ * "rerequest" asks each missing sender for the chunk over a unicast side
+ * channel (REQUEST), which answers with a REPAIR straight to this island;
+ * unanswered requests are repeated every RequestTimeout, MaxRequests times,
+ * then given up.  Re-requests need cliques of at most 32 islands.
  */
 class WanIslandApplication : public Application
 {
@@ -122,6 +147,32 @@ class WanIslandApplication : public Application
     void HandleRead(Ptr<Socket> socket);
     /// Asks the FPGA for sequence numbers still missing.
     void SendNacks();
+    /**
+     * \brief At a round's deadline: re-request or give up the contributions
+     * still missing.
+     * \param index the round
+     * \param attempt how many times this round was checked before
+     */
+    void CheckRound(uint32_t index, uint32_t attempt);
+    /**
+     * \brief Asks a peer to resend one chunk to this island.
+     * \param index the round
+     * \param chunk the chunk
+     * \param position the peer's position in the clique
+     */
+    void SendRequest(uint32_t index, uint32_t chunk, uint32_t position);
+    /**
+     * \brief Resends one chunk to the peer that asked for it.
+     * \param h the REQUEST
+     * \param from the peer
+     */
+    void Repair(const WanChunkHeader& h, const Address& from);
+    /**
+     * \brief Counts a received sum unless it repeats a contribution.
+     * \param h its header
+     * \param size its bytes
+     */
+    void Accept(const WanChunkHeader& h, uint32_t size);
 
     uint16_t m_dataPort;   //!< destination port of DATA chunks
     uint16_t m_mergedPort; //!< port this island listens on
@@ -140,6 +191,13 @@ class WanIslandApplication : public Application
     uint32_t m_lastRound{0};                       //!< round of the last MERGED packet
     std::set<uint32_t> m_missing;                  //!< gaps waiting for a NACK
     EventId m_nackEvent;                           //!< pending NACK
+    std::string m_recovery;                        //!< "accept" or "rerequest"
+    Time m_requestTimeout;                         //!< wait for a repair before asking again
+    uint32_t m_maxRequests;                        //!< requests per contribution before giving up
+    std::map<uint32_t, std::vector<uint32_t>> m_received; //!< round -> per chunk, senders held
+    std::map<uint32_t, uint32_t> m_roundIndex;            //!< round -> index in m_rounds
+    std::vector<EventId> m_checkEvents;                   //!< pending deadline checks
+    std::map<std::pair<uint32_t, uint64_t>, Time> m_asked; //!< (round, chunk x 32 + position) -> last request
 
     /// A round's last contribution arrived.
     TracedCallback<uint32_t, Time> m_roundCompleteTrace;

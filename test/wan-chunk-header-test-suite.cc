@@ -34,6 +34,8 @@ class ChunkHeaderRoundTripTestCase : public TestCase
         h.SetSequence(99);
         h.SetContributions(2);
         h.SetExpected(8);
+        h.SetPosition(31);
+        h.SetSources(0x80000005u);
         h.SetValue(-0.1 + 1e-17);
         NS_TEST_EXPECT_MSG_EQ(h.GetSerializedSize(), 36, "36 bytes");
 
@@ -51,12 +53,19 @@ class ChunkHeaderRoundTripTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(back.GetSequence(), 99, "sequence");
         NS_TEST_EXPECT_MSG_EQ(back.GetContributions(), 2, "contributions");
         NS_TEST_EXPECT_MSG_EQ(back.GetExpected(), 8, "expected");
+        NS_TEST_EXPECT_MSG_EQ(back.GetPosition(), 31, "position");
+        NS_TEST_EXPECT_MSG_EQ(back.GetSources(), 0x80000005u, "sources, every bit");
         NS_TEST_EXPECT_MSG_EQ(back.GetValue(), -0.1 + 1e-17, "value, bit for bit");
         NS_TEST_EXPECT_MSG_EQ(p->GetSize(), 8936, "payload left");
 
         std::ostringstream text;
         back.Print(text);
         NS_TEST_EXPECT_MSG_EQ(text.str().rfind("MERGED round=123456 clique=7", 0), 0, text.str());
+        WanChunkHeader request;
+        request.SetKind(WanChunkHeader::REQUEST);
+        std::ostringstream requestText;
+        request.Print(requestText);
+        NS_TEST_EXPECT_MSG_EQ(requestText.str().rfind("REQUEST", 0), 0, requestText.str());
     }
 };
 

@@ -283,6 +283,87 @@ class ImpairmentPacketLevelTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Loss on every link with re-requests: nothing lost, nothing counted
+ * twice, for each of the four schedules; with "accept" the gaps are counted.
+ */
+class ImpairmentRecoveryTestCase : public TestCase
+{
+  public:
+    ImpairmentRecoveryTestCase()
+        : TestCase("1% loss everywhere: re-requests give exact sums on all four schedules")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto topo = WanTopology::NineCity();
+        WanLinkImpairment loss;
+        loss.lossRate = 0.01;
+        for (const auto& name : CliqueSchedule::BuiltinNames())
+        {
+            PlannerConfig config;
+            config.hbmBytes = name == "all-to-all" ? 32e9 : 0;
+            CliqueExperimentHelper experiment(topo, config);
+            experiment.SetScale(1000);
+            experiment.SetRecovery("rerequest");
+            for (auto c : {WanNetworkHelper::CORE,
+                           WanNetworkHelper::ACCESS,
+                           WanNetworkHelper::POST_AGGREGATION})
+            {
+                experiment.SetImpairment(c, loss);
+            }
+            auto r = experiment.Run(CliqueSchedule::Builtin(name, topo));
+            NS_TEST_EXPECT_MSG_GT(r.lostPackets.at("core") + r.lostPackets.at("access") +
+                                      r.lostPackets.at("post"),
+                                  0,
+                                  name << ": packets were lost");
+            uint64_t requested = 0;
+            for (const auto& round : r.rounds)
+            {
+                for (const auto& i : round.islands)
+                {
+                    // Exact: every peer's contribution once, with the exact sum.
+                    NS_TEST_EXPECT_MSG_EQ(i.exact, true, name << " island " << i.city);
+                    NS_TEST_EXPECT_MSG_EQ(i.delivered, i.expected, "all delivered");
+                    NS_TEST_EXPECT_MSG_EQ(i.givenUp, 0, "none given up");
+                    NS_TEST_EXPECT_MSG_EQ(i.recovered, i.requested, "every request answered");
+                    requested += i.requested;
+                }
+                NS_TEST_EXPECT_MSG_GT(round.measuredMs, round.plannedMs, "repairs take time");
+            }
+            NS_TEST_EXPECT_MSG_GT(requested, 0, name << ": contributions re-requested");
+            NS_TEST_EXPECT_MSG_EQ(r.exact, true, name << ": every sum exact");
+        }
+
+        // Accepting the gaps: what is missing is given up, and counted.
+        PlannerConfig config;
+        CliqueExperimentHelper experiment(topo, config);
+        experiment.SetScale(1000);
+        experiment.SetImpairment(WanNetworkHelper::CORE, loss);
+        auto r = experiment.Run(CliqueSchedule::Triangles(topo));
+        uint64_t givenUp = 0;
+        for (const auto& round : r.rounds)
+        {
+            for (const auto& i : round.islands)
+            {
+                NS_TEST_EXPECT_MSG_EQ(i.delivered + i.givenUp, i.expected, "each counted once");
+                NS_TEST_EXPECT_MSG_EQ(i.requested, 0, "nothing re-requested");
+                givenUp += i.givenUp;
+            }
+        }
+        NS_TEST_EXPECT_MSG_GT(givenUp, 0, "gaps accepted");
+        NS_TEST_EXPECT_MSG_EQ(r.exact, false, "sums lack the lost contributions");
+
+        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { experiment.SetRecovery("pray"); }),
+                                       "unknown recovery policy \"pray\""),
+                              true,
+                              "unknown policy");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The link impairment test suite.
  */
 class WanLinkImpairmentTestSuite : public TestSuite
@@ -295,6 +376,7 @@ class WanLinkImpairmentTestSuite : public TestSuite
         AddTestCase(new ImpairmentJitterTestCase);
         AddTestCase(new ImpairmentBadInputTestCase);
         AddTestCase(new ImpairmentPacketLevelTestCase);
+        AddTestCase(new ImpairmentRecoveryTestCase);
     }
 };
 
