@@ -14,6 +14,8 @@ cpp_examples = [
     ("wan-udp-baseline --scale=1000", "True", "False"),
     ("wan-training-optimise --evaluations 2000 --sweep-dimension hbm_gb --sweep-values 0,32", "True", "False"),
     ("wan-training-optimise --synthetic 6 --regions 2 --max-period 2 --core-gbps 50", "True", "False"),
+    ("wan-impairments --schedules=triangles --loss=0.01 --jitterMs=1 --rounds=1", "True", "False"),
+    ("nine-city-cliques --packetLevel=true --baselines=false --lossRate=0.01 --lossLinks=core,access,post --recovery=rerequest --scale=1000 --rounds=1", "True", "False"),
 ]
 
 # A list of Python examples to run in order to ensure that they remain
