@@ -197,7 +197,8 @@ class WanIslandApplication : public Application
     std::map<uint32_t, std::vector<uint32_t>> m_received; //!< round -> per chunk, senders held
     std::map<uint32_t, uint32_t> m_roundIndex;            //!< round -> index in m_rounds
     std::vector<EventId> m_checkEvents;                   //!< pending deadline checks
-    std::map<std::pair<uint32_t, uint64_t>, Time> m_asked; //!< (round, chunk x 32 + position) -> last request
+    std::map<std::pair<uint32_t, uint64_t>, Time>
+        m_asked; //!< (round, chunk x 32 + position) -> last request
 
     /// A round's last contribution arrived.
     TracedCallback<uint32_t, Time> m_roundCompleteTrace;
