@@ -11,15 +11,19 @@
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address-generator.h"
 #include "ns3/log.h"
+#include "ns3/mixing-analysis.h"
 #include "ns3/node.h"
+#include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-island-application.h"
 #include "ns3/wan-training-text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -27,6 +31,27 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("CliqueExperimentHelper");
+
+namespace
+{
+
+/// Packets sent on faulted links, per round.
+struct FaultCounter
+{
+    std::vector<uint64_t>* perRound; //!< counts by round
+    Time period;                     //!< round period
+};
+
+/// Counts a packet sent on a faulted link in its round's bucket.
+void
+CountFaultPacket(FaultCounter* counter, Ptr<const Packet>)
+{
+    auto k = static_cast<size_t>(Simulator::Now().GetInteger() / counter->period.GetInteger());
+    auto& v = *counter->perRound;
+    v[std::min(k, v.size() - 1)]++;
+}
+
+} // namespace
 
 CliqueExperimentHelper::CliqueExperimentHelper(const WanTopology& topo, const PlannerConfig& config)
     : m_topo(topo),
@@ -83,6 +108,65 @@ CliqueExperimentHelper::SetRecovery(const std::string& policy)
 }
 
 void
+CliqueExperimentHelper::AddLinkFault(const std::string& a,
+                                     const std::string& b,
+                                     double downSeconds,
+                                     double upSeconds)
+{
+    const uint32_t i = m_topo.FindCity(a);
+    const uint32_t j = m_topo.FindCity(b);
+    m_topo.GetLinkIndex(i, j); // "no link between ..." for an unknown link
+    m_topo.WithoutLink(a, b);  // refuses a link whose loss disconnects the network
+    if (!(downSeconds >= 0) || !(upSeconds > downSeconds) || std::isinf(upSeconds))
+    {
+        throw std::invalid_argument("link " + a + "-" + b +
+                                    " fault: it must go down at a time >= 0 "
+                                    "and come back later (got " +
+                                    wantext::Num(downSeconds) + " s and " +
+                                    wantext::Num(upSeconds) + " s)");
+    }
+    m_linkFaults.push_back({i, j, downSeconds, upSeconds});
+}
+
+void
+CliqueExperimentHelper::SetFaultPolicy(const std::string& policy)
+{
+    if (policy != "replan" && policy != "fail")
+    {
+        throw std::invalid_argument("unknown fault policy \"" + policy +
+                                    "\" (expected replan or fail)");
+    }
+    m_faultPolicy = policy;
+}
+
+void
+CliqueExperimentHelper::AddFpgaFault(const std::string& city, double atSeconds)
+{
+    const uint32_t c = m_topo.FindCity(city);
+    if (!(atSeconds >= 0) || std::isinf(atSeconds))
+    {
+        throw std::invalid_argument("FPGA fault at " + city + ": the time must be >= 0 (got " +
+                                    wantext::Num(atSeconds) + " s)");
+    }
+    m_fpgaFaults.emplace_back(c, atSeconds);
+}
+
+void
+CliqueExperimentHelper::AddIslandAbsence(const std::string& city,
+                                         uint32_t firstRound,
+                                         uint32_t lastRound)
+{
+    const uint32_t c = m_topo.FindCity(city);
+    if (lastRound < firstRound)
+    {
+        throw std::invalid_argument("island " + city + " absence: last round " +
+                                    std::to_string(lastRound) + " before first round " +
+                                    std::to_string(firstRound));
+    }
+    m_absences.push_back({c, firstRound, lastRound});
+}
+
+void
 CliqueExperimentHelper::SetStream(int64_t stream)
 {
     m_stream = stream;
@@ -114,6 +198,83 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     }
     const Time period = Seconds(plan.roundTime * (1 + m_guard));
 
+    // Each simulated round's own plan: the schedule's or, while a link is down
+    // or an island is away, one made for what is left (or none: failed).
+    std::vector<RoundPlan> roundPlans(rounds);
+    std::vector<std::optional<WanTopology>> roundRoutes(rounds);
+    std::vector<std::string> notes(rounds);
+    std::vector<bool> failed(rounds, false);
+    std::vector<CliqueSchedule::Round> ran(rounds);
+    for (uint32_t k = 0; k < rounds; ++k)
+    {
+        auto round = schedule.GetRound(k);
+        bool changed = false;
+        for (const auto& away : m_absences)
+        {
+            if (k < away.first || k > away.last)
+            {
+                continue;
+            }
+            for (auto& clique : round)
+            {
+                auto it = std::find(clique.begin(), clique.end(), away.city);
+                if (it != clique.end() && clique.size() > 1)
+                {
+                    clique.erase(it);
+                    round.push_back({away.city});
+                    changed = true;
+                    notes[k] += topo.GetCity(away.city).code + " away; ";
+                    break;
+                }
+            }
+        }
+        const double t0 = (period * k).GetSeconds();
+        const double t1 = (period * (k + 1)).GetSeconds();
+        for (const auto& f : m_linkFaults)
+        {
+            if (f.down >= t1 || f.up <= t0)
+            {
+                continue;
+            }
+            const std::string name = topo.GetCity(f.a).code + "-" + topo.GetCity(f.b).code;
+            if (m_faultPolicy == "fail")
+            {
+                failed[k] = true;
+                notes[k] += "failed: link " + name + " down; ";
+                continue;
+            }
+            roundRoutes[k] = (roundRoutes[k] ? *roundRoutes[k] : topo)
+                                 .WithoutLink(topo.GetCity(f.a).code, topo.GetCity(f.b).code);
+            notes[k] += "re-planned without " + name + "; ";
+        }
+        if (!failed[k] && (changed || roundRoutes[k]))
+        {
+            roundPlans[k] =
+                RoundPlanner(roundRoutes[k] ? *roundRoutes[k] : topo, m_config).PlanRound(round);
+            if (!roundPlans[k].feasible)
+            {
+                failed[k] = true;
+                notes[k] += "failed: " + roundPlans[k].reason + "; ";
+            }
+        }
+        else if (!failed[k])
+        {
+            roundPlans[k] = plan.rounds[k % plan.rounds.size()];
+        }
+        if (failed[k])
+        {
+            // Nobody mixes in a failed round.
+            round.clear();
+            for (uint32_t c = 0; c < n; ++c)
+            {
+                round.push_back({c});
+            }
+        }
+        ran[k] = round;
+    }
+    result.disagreement =
+        MixingAnalysis::FromSchedule(CliqueSchedule("run", ran), n).GetAverageDisagreement();
+
     // One simulation per run: addresses start afresh.
     Ipv4AddressGenerator::Reset();
     WanNetworkHelper net(topo);
@@ -126,7 +287,7 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     net.AssignStreams(m_stream);
 
     double slotTimeout = 1e-3;
-    for (const auto& r : plan.rounds)
+    for (const auto& r : roundPlans)
     {
         for (const auto& cp : r.cliques)
         {
@@ -172,9 +333,21 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         }
     }
 
+    struct Group
+    {
+        uint32_t source;
+        Ipv4Address group;
+        std::vector<uint32_t> members;
+    };
+
+    std::vector<Group> groups;
     for (uint32_t k = 0; k < rounds; ++k)
     {
-        const auto& roundPlan = plan.rounds[k % plan.rounds.size()];
+        if (failed[k])
+        {
+            continue;
+        }
+        const auto& roundPlan = roundPlans[k];
         const Time start = period * k;
         for (uint16_t ci = 0; ci < roundPlan.cliques.size(); ++ci)
         {
@@ -207,7 +380,12 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
                 if (m_config.multicast)
                 {
                     auto group = WanNetworkHelper::GroupAddress(k, j);
-                    net.InstallMulticastTree(j, m, group, !m_config.aggregation);
+                    net.InstallMulticastTree(j,
+                                             m,
+                                             group,
+                                             !m_config.aggregation,
+                                             roundRoutes[k] ? &*roundRoutes[k] : nullptr);
+                    groups.push_back({j, group, m});
                     r.destinations.push_back(InetSocketAddress(group, 9000));
                 }
                 else
@@ -223,6 +401,42 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
                     }
                 }
                 islands[j]->AddRound(r);
+            }
+        }
+    }
+
+    // Faults: links go down and up; FPGAs fail and their edges pass the
+    // groups' streams on to the islands.
+    std::vector<uint64_t> faultPackets(rounds + 1, 0);
+    FaultCounter counter{&faultPackets, period};
+    for (const auto& f : m_linkFaults)
+    {
+        Simulator::Schedule(Seconds(f.down), &WanNetworkHelper::SetLinkUp, &net, f.a, f.b, false);
+        Simulator::Schedule(Seconds(f.up), &WanNetworkHelper::SetLinkUp, &net, f.a, f.b, true);
+        for (auto device : {net.GetCoreDevice(f.a, f.b), net.GetCoreDevice(f.b, f.a)})
+        {
+            device->TraceConnectWithoutContext("PhyTxBegin",
+                                               MakeBoundCallback(&CountFaultPacket, &counter));
+        }
+    }
+    for (const auto& [city, at] : m_fpgaFaults)
+    {
+        if (!m_config.aggregation)
+        {
+            continue;
+        }
+        Simulator::Schedule(Seconds(at), &FpgaAggregator::Fail, fpgas.at(city));
+        for (const auto& g : groups)
+        {
+            if (g.source != city &&
+                std::find(g.members.begin(), g.members.end(), city) != g.members.end())
+            {
+                Simulator::Schedule(Seconds(at),
+                                    &WanNetworkHelper::BypassEdge,
+                                    &net,
+                                    city,
+                                    g.source,
+                                    g.group);
             }
         }
     }
@@ -243,9 +457,17 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     result.exact = true;
     for (uint32_t k = 0; k < rounds; ++k)
     {
-        const auto& roundPlan = plan.rounds[k % plan.rounds.size()];
         RoundResult rr;
         rr.round = k;
+        rr.failed = failed[k];
+        rr.note = notes[k].empty() ? "" : notes[k].substr(0, notes[k].size() - 2);
+        rr.faultLinkPackets = faultPackets[k];
+        if (failed[k])
+        {
+            result.rounds.push_back(rr);
+            continue;
+        }
+        const auto& roundPlan = roundPlans[k];
         rr.plannedMs = roundPlan.roundTime * 1e3;
         for (const auto& cp : roundPlan.cliques)
         {
@@ -289,6 +511,7 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
                 rr.islands.push_back(ir);
             }
         }
+        rr.idleMs = std::max(0.0, rr.measuredMs - rr.plannedMs);
         result.rounds.push_back(rr);
     }
     for (const auto& f : fpgas)
@@ -326,6 +549,11 @@ CliqueExperimentHelper::Format(const ExperimentResult& result, const WanTopology
     std::map<uint32_t, std::pair<double, double>> bytes; // city -> (in, out)
     for (const auto& r : result.rounds)
     {
+        if (r.failed)
+        {
+            s << "  round " << r.round + 1 << ": " << r.note << "\n";
+            continue;
+        }
         uint64_t partial = 0;
         uint64_t resent = 0;
         IslandRoundResult total;
@@ -346,7 +574,8 @@ CliqueExperimentHelper::Format(const ExperimentResult& result, const WanTopology
         s << "  round " << r.round + 1 << ": planner T " << r.plannedMs << " ms, measured "
           << r.measuredMs << " ms (" << std::showpos
           << 100 * (r.measuredMs - r.plannedMs) / r.plannedMs << std::noshowpos
-          << "%), partial sums " << partial << ", retransmissions " << resent << "\n";
+          << "%), partial sums " << partial << ", retransmissions " << resent
+          << (r.note.empty() ? "" : " (" + r.note + ")") << "\n";
         if (total.delivered != total.expected || total.late + total.requested + total.discarded > 0)
         {
             s << "    contributions: expected " << total.expected << ", delivered "

@@ -46,9 +46,13 @@ struct IslandRoundResult
  */
 struct RoundResult
 {
-    uint32_t round{0};                      //!< round number
-    double plannedMs{0};                    //!< the planner's T of this round
-    double measuredMs{0};                   //!< slowest island's completion
+    bool failed{false};           //!< not run (a link was down and the policy is "fail")
+    std::string note;             //!< what changed: re-planned without a link, an island away
+    uint64_t faultLinkPackets{0}; //!< packets sent on the faulted links during the round
+    double idleMs{0};             //!< GPU idle time added: measured minus planned T (>= 0)
+    uint32_t round{0};            //!< round number
+    double plannedMs{0};          //!< the planner's T of this round
+    double measuredMs{0};         //!< slowest island's completion
     std::vector<IslandRoundResult> islands; //!< per city
 };
 
@@ -69,6 +73,7 @@ struct ExperimentResult
     uint64_t events{0};                          //!< simulator events executed
     bool exact{false};                           //!< every island's sums exact
     std::map<std::string, uint64_t> lostPackets; //!< packets lost: "core", "access", "post"
+    double disagreement{0}; //!< A of the rounds run (as one period): absences and failures count
 };
 
 /**
@@ -119,6 +124,38 @@ class CliqueExperimentHelper
      */
     void SetRecovery(const std::string& policy);
     /**
+     * \brief A core link goes down and comes back.  Rounds that overlap the
+     * outage are re-planned without it (multicast trees and rates) or marked
+     * failed, as SetFaultPolicy says; unicast routes are recomputed at both
+     * instants.
+     * \param a code of one end
+     * \param b code of the other
+     * \param downSeconds when it goes down (simulation time)
+     * \param upSeconds when it comes back (later)
+     */
+    void AddLinkFault(const std::string& a,
+                      const std::string& b,
+                      double downSeconds,
+                      double upSeconds);
+    /** \param policy "replan" (default) or "fail": what a link fault does to its rounds */
+    void SetFaultPolicy(const std::string& policy);
+    /**
+     * \brief The edge FPGA of a city fails: what its slots held is lost, and
+     * its edge node passes the multicast streams on to the island unaggregated
+     * (the bypass).  Lost contributions need Recovery "rerequest".
+     * \param city the city code
+     * \param atSeconds when (simulation time)
+     */
+    void AddFpgaFault(const std::string& city, double atSeconds);
+    /**
+     * \brief An island leaves for some rounds and rejoins: its cliques run
+     * without it (re-planned) and it keeps its own state meanwhile.
+     * \param city the city code
+     * \param firstRound first round away
+     * \param lastRound last round away
+     */
+    void AddIslandAbsence(const std::string& city, uint32_t firstRound, uint32_t lastRound);
+    /**
      * \brief Builds, runs and tears down one simulation.
      * \param schedule the schedule
      * \return the measurements (feasible = false and no rounds when the
@@ -143,6 +180,28 @@ class CliqueExperimentHelper
     double m_guard{0.1};              //!< gap between rounds, fraction of T
     int64_t m_stream{1000};           //!< first random stream of loss and jitter
     std::string m_recovery{"accept"}; //!< islands' recovery policy
+
+    /// A link outage.
+    struct LinkFault
+    {
+        uint32_t a;  //!< one end
+        uint32_t b;  //!< other end
+        double down; //!< when it goes down, s
+        double up;   //!< when it comes back, s
+    };
+
+    /// An island away.
+    struct Absence
+    {
+        uint32_t city;  //!< the island
+        uint32_t first; //!< first round away
+        uint32_t last;  //!< last round away
+    };
+
+    std::vector<LinkFault> m_linkFaults;                   //!< link outages
+    std::string m_faultPolicy{"replan"};                   //!< what outages do to rounds
+    std::vector<std::pair<uint32_t, double>> m_fpgaFaults; //!< (city, time)
+    std::vector<Absence> m_absences;                       //!< islands away
     std::map<WanNetworkHelper::LinkClass, WanLinkImpairment> m_impairment; //!< per link class
 };
 

@@ -10,6 +10,7 @@
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
@@ -329,7 +330,8 @@ void
 WanNetworkHelper::InstallMulticastTree(uint32_t source,
                                        const std::vector<uint32_t>& receivers,
                                        Ipv4Address group,
-                                       bool toIslands)
+                                       bool toIslands,
+                                       const WanTopology* routes)
 {
     NS_LOG_FUNCTION(this << source << group << toIslands);
     if (!m_installed)
@@ -338,7 +340,7 @@ WanNetworkHelper::InstallMulticastTree(uint32_t source,
     }
     Ipv4StaticRoutingHelper staticRouting;
     const Ipv4Address s = m_islandAddress.at(source);
-    const auto hops = m_topo.GetMulticastTree(source, receivers);
+    const auto hops = (routes ? *routes : m_topo).GetMulticastTree(source, receivers);
     std::vector<bool> receiving(m_topo.GetNCities(), false);
     for (auto r : receivers)
     {
@@ -378,6 +380,39 @@ WanNetworkHelper::InstallMulticastTree(uint32_t source,
         }
         staticRouting.AddMulticastRoute(m_routers.Get(v), s, group, GetCoreDevice(v, parent), out);
     }
+}
+
+void
+WanNetworkHelper::BypassEdge(uint32_t city, uint32_t source, Ipv4Address group)
+{
+    NS_LOG_FUNCTION(this << city << source << group);
+    Ipv4StaticRoutingHelper staticRouting;
+    staticRouting.AddMulticastRoute(m_edges.Get(city),
+                                    m_islandAddress.at(source),
+                                    group,
+                                    m_access.at(city).Get(2),
+                                    m_access.at(city).Get(1));
+}
+
+void
+WanNetworkHelper::SetLinkUp(uint32_t a, uint32_t b, bool up)
+{
+    NS_LOG_FUNCTION(this << a << b << up);
+    for (const auto& [from, to] : {std::make_pair(a, b), std::make_pair(b, a)})
+    {
+        auto device = GetCoreDevice(from, to);
+        auto ipv4 = device->GetNode()->GetObject<Ipv4>();
+        const int32_t index = ipv4->GetInterfaceForDevice(device);
+        if (up)
+        {
+            ipv4->SetUp(index);
+        }
+        else
+        {
+            ipv4->SetDown(index);
+        }
+    }
+    Ipv4GlobalRoutingHelper::RecomputeRoutingTables();
 }
 
 } // namespace ns3

@@ -155,11 +155,31 @@ class WanNetworkHelper
      * \param group the group address
      * \param toIslands also forward from the receivers' edge nodes to their
      *        islands (false when an edge aggregator consumes the stream)
+     * \param routes the topology whose shortest-path tree to use (null: the
+     *        helper's); a subset of its links, e.g. WanTopology::WithoutLink
+     *        while a link is down
      */
     void InstallMulticastTree(uint32_t source,
                               const std::vector<uint32_t>& receivers,
                               Ipv4Address group,
-                              bool toIslands);
+                              bool toIslands,
+                              const WanTopology* routes = nullptr);
+    /**
+     * \brief Lets a receiver's edge node pass a group's stream on to its island
+     * (the bypass when the edge FPGA fails).
+     * \param city the receiving city
+     * \param source the group's sending city
+     * \param group the group address
+     */
+    void BypassEdge(uint32_t city, uint32_t source, Ipv4Address group);
+    /**
+     * \brief Takes a core link down or up: both routers' interfaces, then the
+     * unicast routes are recomputed (multicast trees are the caller's).
+     * \param a city index of one end
+     * \param b city index of the other
+     * \param up true to bring it back
+     */
+    void SetLinkUp(uint32_t a, uint32_t b, bool up);
     /**
      * \param round round number
      * \param source sending city

@@ -184,6 +184,10 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
     Address from;
     while ((packet = socket->RecvFrom(from)))
     {
+        if (m_failed)
+        {
+            continue;
+        }
         WanChunkHeader header;
         if (packet->RemoveHeader(header) != header.GetSerializedSize())
         {
@@ -289,6 +293,21 @@ FpgaAggregator::Expire()
     // Half a nanosecond of slack absorbs the rounding of times to nanoseconds.
     Forward(m_table->Expire(Simulator::Now().GetSeconds() + 0.5e-9));
     ScheduleExpiry();
+}
+
+void
+FpgaAggregator::Fail()
+{
+    NS_LOG_FUNCTION(this);
+    NS_LOG_INFO("FPGA fails with " << m_table->GetOccupancy() << " slots in use");
+    m_failed = true;
+    Simulator::Cancel(m_expiryEvent);
+}
+
+bool
+FpgaAggregator::IsFailed() const
+{
+    return m_failed;
 }
 
 } // namespace ns3

@@ -60,6 +60,13 @@ class FpgaAggregator : public Application
     uint64_t GetResent() const;
     /** \return NACKs that named a sequence number no longer buffered */
     uint64_t GetUnanswerableNacks() const;
+    /**
+     * \brief The FPGA fails: from now on it drops every packet, answers no
+     * NACK and forwards nothing; what its slots held is lost.
+     */
+    void Fail();
+    /** \return true after Fail */
+    bool IsFailed() const;
 
     /**
      * \brief TracedCallback signature of an eviction.
@@ -96,6 +103,7 @@ class FpgaAggregator : public Application
     /// Arms the timer for the table's next expiry.
     void ScheduleExpiry();
 
+    bool m_failed{false};      //!< failed: drops everything
     uint16_t m_port;           //!< DATA and NACK port
     Ipv4Address m_island;      //!< the island's address
     uint16_t m_islandPort;     //!< the island's port for MERGED packets

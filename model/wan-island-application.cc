@@ -290,6 +290,7 @@ WanIslandApplication::HandleRead(Ptr<Socket> socket)
                 continue; // a duplicate
             }
             m_lastRound = h.GetRound();
+            m_nackAttempts.erase(seq);
             if (m_missing.erase(seq) > 0)
             {
                 ++m_records[h.GetRound()].retransmissions;
@@ -507,6 +508,21 @@ WanIslandApplication::Repair(const WanChunkHeader& request, const Address& from)
 void
 WanIslandApplication::SendNacks()
 {
+    // A sequence asked for kNackAttempts times is left to the round's deadline
+    // (the FPGA may have failed, or its resend buffer moved on).
+    const uint32_t kNackAttempts = 20;
+    for (auto it = m_missing.begin(); it != m_missing.end();)
+    {
+        if (++m_nackAttempts[*it] > kNackAttempts)
+        {
+            m_nackAttempts.erase(*it);
+            it = m_missing.erase(it);
+        }
+        else
+        {
+            ++it;
+        }
+    }
     for (uint32_t seq : m_missing)
     {
         WanChunkHeader h;

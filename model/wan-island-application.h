@@ -191,6 +191,7 @@ class WanIslandApplication : public Application
     uint32_t m_lastRound{0};                       //!< round of the last MERGED packet
     std::set<uint32_t> m_missing;                  //!< gaps waiting for a NACK
     EventId m_nackEvent;                           //!< pending NACK
+    std::map<uint32_t, uint32_t> m_nackAttempts;   //!< NACKs sent per missing sequence
     std::string m_recovery;                        //!< "accept" or "rerequest"
     Time m_requestTimeout;                         //!< wait for a repair before asking again
     uint32_t m_maxRequests;                        //!< requests per contribution before giving up

@@ -497,6 +497,39 @@ WanTopology::GetRegions() const
     return regions;
 }
 
+WanTopology
+WanTopology::WithoutLink(const std::string& a, const std::string& b) const
+{
+    const uint32_t gone = GetLinkIndex(FindCity(a), FindCity(b));
+    WanTopology copy;
+    for (const auto& c : m_cities)
+    {
+        copy.AddCity(c);
+    }
+    for (uint32_t k = 0; k < m_links.size(); ++k)
+    {
+        if (k == gone)
+        {
+            continue;
+        }
+        const auto& l = m_links[k];
+        copy.AddLink(m_cities[l.a].code, m_cities[l.b].code, l.delay, l.capacityBps);
+        if (l.impaired)
+        {
+            copy.SetLinkImpairment(m_cities[l.a].code, m_cities[l.b].code, l.impairment);
+        }
+    }
+    try
+    {
+        copy.Validate();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw std::invalid_argument("without link " + a + "-" + b + ": " + e.what());
+    }
+    return copy;
+}
+
 void
 WanTopology::SetLinkImpairment(const std::string& a,
                                const std::string& b,

@@ -166,6 +166,15 @@ class WanTopology
                            const WanLinkImpairment& impairment);
 
     /**
+     * \param a code of one end
+     * \param b code of the other end
+     * \return a copy of this topology without the core link a-b; throws
+     *         std::invalid_argument when there is no such link or when the
+     *         rest is disconnected
+     */
+    WanTopology WithoutLink(const std::string& a, const std::string& b) const;
+
+    /**
      * \brief Checks that there are at least two cities and that the graph is
      * connected; throws std::invalid_argument otherwise.
      */

@@ -1,0 +1,245 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-training-test-utils.h"
+
+#include "ns3/clique-experiment-helper.h"
+#include "ns3/mixing-analysis.h"
+#include "ns3/test.h"
+
+using namespace ns3;
+using namespace ns3::wantest;
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A link goes down and comes back: the trees avoid it meanwhile and use
+ * it again afterwards; the rounds in between are re-planned or failed.
+ */
+class LinkFaultTestCase : public TestCase
+{
+  public:
+    LinkFaultTestCase()
+        : TestCase("link NYC-LON down then up: re-planned or failed rounds, trees avoid it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto topo = WanTopology::NineCity();
+        auto triangles = CliqueSchedule::Triangles(topo);
+        // Rounds alternate regional (k even) and cross-regional (k odd)
+        // triangles, every 598.5 ms (T 544.07 ms + 10%); the cross-regional
+        // trees use NYC-LON.  Down at 1.25 s, up at 2.0 s: rounds k = 2, 3.
+        for (const std::string policy : {"replan", "fail"})
+        {
+            CliqueExperimentHelper experiment(topo, PlannerConfig{});
+            experiment.SetScale(1000);
+            experiment.SetRounds(6);
+            experiment.SetFaultPolicy(policy);
+            experiment.AddLinkFault("NYC", "LON", 1.25, 2.0);
+            auto r = experiment.Run(triangles);
+            NS_TEST_ASSERT_MSG_EQ(r.rounds.size(), 6, "six rounds");
+            NS_TEST_EXPECT_MSG_EQ(r.exact, true, policy << ": the rounds run are exact");
+            NS_TEST_EXPECT_MSG_GT(r.rounds[1].faultLinkPackets, 0, "cross round before: used");
+            NS_TEST_EXPECT_MSG_GT(r.rounds[5].faultLinkPackets, 0, "cross round after: used again");
+            NS_TEST_EXPECT_MSG_EQ(r.rounds[3].faultLinkPackets, 0, "cross round during: avoided");
+            NS_TEST_EXPECT_MSG_EQ(r.rounds[2].faultLinkPackets, 0, "nothing during the outage");
+            for (uint32_t k : {0u, 1u, 4u, 5u})
+            {
+                NS_TEST_EXPECT_MSG_EQ(r.rounds[k].failed, false, "unaffected round " << k);
+                NS_TEST_EXPECT_MSG_EQ(r.rounds[k].note, "", "as planned");
+            }
+            for (uint32_t k : {2u, 3u})
+            {
+                const auto& round = r.rounds[k];
+                if (policy == "replan")
+                {
+                    NS_TEST_EXPECT_MSG_EQ(round.failed, false, "re-planned round " << k);
+                    NS_TEST_EXPECT_MSG_EQ(round.note, "re-planned without NYC-LON", "note");
+                    NS_TEST_EXPECT_MSG_LT(round.measuredMs, 1e9, "completed");
+                }
+                else
+                {
+                    NS_TEST_EXPECT_MSG_EQ(round.failed, true, "failed round " << k);
+                    NS_TEST_EXPECT_MSG_EQ(round.note, "failed: link NYC-LON down", "note");
+                }
+            }
+            // The cross-regional round without NYC-LON takes longer.
+            if (policy == "replan")
+            {
+                NS_TEST_EXPECT_MSG_GT(r.rounds[3].plannedMs, r.rounds[1].plannedMs, "detour");
+            }
+            else
+            {
+                // Two rounds without mixing: A grows past the schedule's 1.75.
+                NS_TEST_EXPECT_MSG_GT(r.disagreement, 1.75, "failed rounds cost mixing");
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief An FPGA fails: its island still receives every contribution through
+ * the bypass.
+ */
+class FpgaFaultTestCase : public TestCase
+{
+  public:
+    FpgaFaultTestCase()
+        : TestCase("FPGA failure: every contribution arrives through the bypass")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto topo = WanTopology::NineCity();
+        auto triangles = CliqueSchedule::Triangles(topo);
+        // Before the first round: the bypass delivers NYC's streams.  Two
+        // unaggregated streams at the clique rate overload NYC's ingress, so
+        // its queue drops some: re-requests repair them.
+        CliqueExperimentHelper before(topo, PlannerConfig{});
+        before.SetScale(1000);
+        before.SetRecovery("rerequest");
+        before.AddFpgaFault("NYC", 0);
+        auto r = before.Run(triangles);
+        NS_TEST_EXPECT_MSG_EQ(r.exact, true, "every island exact, NYC through the bypass");
+        const uint32_t nyc = topo.FindCity("NYC");
+        for (const auto& round : r.rounds)
+        {
+            for (const auto& i : round.islands)
+            {
+                if (i.city == nyc)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(i.delivered, i.expected, "NYC got them all");
+                    // Two peers' streams in, unaggregated: twice the bytes.
+                    NS_TEST_EXPECT_MSG_GT(i.bytesIn, 1.9e9, "two streams in");
+                }
+            }
+        }
+
+        // In the middle of round 1: what the FPGA held is re-requested.
+        CliqueExperimentHelper during(topo, PlannerConfig{});
+        during.SetScale(1000);
+        during.SetRecovery("rerequest");
+        during.AddFpgaFault("NYC", 0.3);
+        auto d = during.Run(triangles);
+        NS_TEST_EXPECT_MSG_EQ(d.exact, true, "exact after a mid-round failure");
+        uint64_t requested = 0;
+        for (const auto& i : d.rounds[0].islands)
+        {
+            requested += i.city == nyc ? i.requested : 0;
+        }
+        NS_TEST_EXPECT_MSG_GT(requested, 0, "the lost slots were re-requested");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief An island leaves and rejoins: its cliques run without it, and the
+ * mixing of the rounds run accounts for it.
+ */
+class IslandAbsenceTestCase : public TestCase
+{
+  public:
+    IslandAbsenceTestCase()
+        : TestCase("island away for a round: cliques run without it, A grows")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto topo = WanTopology::NineCity();
+        auto triangles = CliqueSchedule::Triangles(topo);
+        CliqueExperimentHelper experiment(topo, PlannerConfig{});
+        experiment.SetScale(1000);
+        experiment.SetRounds(4);
+        experiment.AddIslandAbsence("SIN", 0, 0);
+        auto r = experiment.Run(triangles);
+        NS_TEST_EXPECT_MSG_EQ(r.exact, true, "the others' sums exact");
+        NS_TEST_EXPECT_MSG_EQ(r.rounds[0].note, "SIN away", "round 1 without SIN");
+        NS_TEST_EXPECT_MSG_EQ(r.rounds[1].note, "", "back in round 2");
+        const uint32_t sin = topo.FindCity("SIN");
+        bool sinInRound1 = false;
+        for (const auto& i : r.rounds[0].islands)
+        {
+            sinInRound1 = sinInRound1 || i.city == sin;
+        }
+        NS_TEST_EXPECT_MSG_EQ(sinInRound1, false, "SIN exchanged nothing in round 1");
+        // Four rounds of triangles with SIN away once mix worse than triangles.
+        double a =
+            MixingAnalysis::FromSchedule(triangles, topo.GetNCities()).GetAverageDisagreement();
+        NS_TEST_EXPECT_MSG_GT(r.disagreement, a, "A accounts for the absence");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Impossible faults are refused with clear errors.
+ */
+class FaultBadInputTestCase : public TestCase
+{
+  public:
+    FaultBadInputTestCase()
+        : TestCase("faults on unknown links, impossible times and policies")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        CliqueExperimentHelper e(WanTopology::NineCity(), PlannerConfig{});
+        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { e.AddLinkFault("NYC", "TYO", 1, 2); }),
+                                       "no link between NYC and TYO"),
+                              true,
+                              "unknown link");
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(ErrorOf([&]() { e.AddLinkFault("NYC", "XXX", 1, 2); }), "XXX"),
+            true,
+            "unknown city");
+        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { e.AddLinkFault("NYC", "BUE", 1, 2); }),
+                                       "without link NYC-BUE"),
+                              true,
+                              "a link whose loss disconnects BUE");
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(ErrorOf([&]() { e.AddLinkFault("NYC", "LON", 2, 1); }), "come back later"),
+            true,
+            "up before down");
+        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { e.SetFaultPolicy("ignore"); }),
+                                       "unknown fault policy \"ignore\""),
+                              true,
+                              "policy");
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(ErrorOf([&]() { e.AddFpgaFault("NYC", -1); }), "the time must be >= 0"),
+            true,
+            "negative time");
+        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { e.AddIslandAbsence("SIN", 3, 1); }),
+                                       "last round 1 before first round 3"),
+                              true,
+                              "absence");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The faults test suite.
+ */
+class CliqueExperimentFaultsTestSuite : public TestSuite
+{
+  public:
+    CliqueExperimentFaultsTestSuite()
+        : TestSuite("wan-training-faults", Type::UNIT)
+    {
+        AddTestCase(new LinkFaultTestCase);
+        AddTestCase(new FpgaFaultTestCase);
+        AddTestCase(new IslandAbsenceTestCase);
+        AddTestCase(new FaultBadInputTestCase);
+    }
+};
+
+/// The suite's static instance.
+static CliqueExperimentFaultsTestSuite g_cliqueExperimentFaultsTestSuite;
