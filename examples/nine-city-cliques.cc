@@ -21,6 +21,7 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 using namespace ns3;
 
@@ -77,6 +78,93 @@ ParseOptional(const std::string& text, const std::string& what)
     return values[0];
 }
 
+/// Splits "x@a-b" into x, a and b; throws naming the option otherwise.
+std::tuple<std::string, std::string, std::string>
+ParseFault(const std::string& item, const std::string& option)
+{
+    const auto at = item.find('@');
+    const auto dash = item.find('-', at == std::string::npos ? 0 : at + 1);
+    if (at == std::string::npos || at == 0)
+    {
+        throw std::invalid_argument("--" + option + ": \"" + item + "\" is not NAME@...");
+    }
+    std::string name = item.substr(0, at);
+    std::string first =
+        item.substr(at + 1, dash == std::string::npos ? std::string::npos : dash - at - 1);
+    std::string second = dash == std::string::npos ? "" : item.substr(dash + 1);
+    return {name, first, second};
+}
+
+/// \return the text as a number; throws naming the option otherwise
+double
+ParseNumber(const std::string& text, const std::string& option)
+{
+    size_t used = 0;
+    double x = 0;
+    try
+    {
+        x = std::stod(text, &used);
+    }
+    catch (const std::exception&)
+    {
+        used = 0;
+    }
+    if (used == 0 || used != text.size())
+    {
+        throw std::invalid_argument("--" + option + ": \"" + text + "\" is not a number");
+    }
+    return x;
+}
+
+/// Adds the faults of the command line to an experiment.
+void
+ApplyFaults(CliqueExperimentHelper& experiment,
+            const std::string& linkFaults,
+            const std::string& faultPolicy,
+            const std::string& fpgaFaults,
+            const std::string& away)
+{
+    experiment.SetFaultPolicy(faultPolicy);
+    auto items = [](const std::string& text) {
+        std::vector<std::string> out;
+        std::stringstream in(text);
+        for (std::string item; std::getline(in, item, ',');)
+        {
+            if (!item.empty())
+            {
+                out.push_back(item);
+            }
+        }
+        return out;
+    };
+    for (const auto& item : items(linkFaults))
+    {
+        auto [link, down, up] = ParseFault(item, "linkFaults");
+        const auto dash = link.find('-');
+        if (dash == std::string::npos || up.empty())
+        {
+            throw std::invalid_argument("--linkFaults: \"" + item + "\" is not A-B@down-up");
+        }
+        experiment.AddLinkFault(link.substr(0, dash),
+                                link.substr(dash + 1),
+                                ParseNumber(down, "linkFaults"),
+                                ParseNumber(up, "linkFaults"));
+    }
+    for (const auto& item : items(fpgaFaults))
+    {
+        auto [city, at, unused] = ParseFault(item, "fpgaFaults");
+        experiment.AddFpgaFault(city, ParseNumber(at, "fpgaFaults"));
+    }
+    for (const auto& item : items(away))
+    {
+        auto [city, first, last] = ParseFault(item, "away");
+        experiment.AddIslandAbsence(
+            city,
+            static_cast<uint32_t>(ParseNumber(first, "away")),
+            static_cast<uint32_t>(ParseNumber(last.empty() ? first : last, "away")));
+    }
+}
+
 int
 Run(int argc, char* argv[])
 {
@@ -107,6 +195,10 @@ Run(int argc, char* argv[])
     std::string jitterLinks = "core";
     double jitterMs = 0;
     std::string recovery = "accept";
+    std::string linkFaults;
+    std::string faultPolicy = "replan";
+    std::string fpgaFaults;
+    std::string away;
 
     CommandLine cmd(__FILE__);
     cmd.Usage("Plans rotating-clique schedules on a WAN and prints the paper's table.");
@@ -164,6 +256,19 @@ Run(int argc, char* argv[])
                  "Packet-level: at a round's deadline, accept missing contributions or "
                  "rerequest them from their senders",
                  recovery);
+    cmd.AddValue("linkFaults",
+                 "Packet-level: link outages, comma list of A-B@down-up (seconds), "
+                 "e.g. NYC-LON@1.25-2",
+                 linkFaults);
+    cmd.AddValue("faultPolicy",
+                 "Packet-level: rounds during an outage are replan(ned) or fail(ed)",
+                 faultPolicy);
+    cmd.AddValue("fpgaFaults",
+                 "Packet-level: FPGA failures, comma list of CITY@time (seconds)",
+                 fpgaFaults);
+    cmd.AddValue("away",
+                 "Packet-level: islands away, comma list of CITY@first-last (rounds from 0)",
+                 away);
     cmd.AddValue("packetHbmGB", "FPGA memory of the packet-level run, GB", packetHbmGB);
     cmd.AddValue("scale",
                  "Time-preserving scale of the packet-level run: D and every rate / scale",
@@ -213,7 +318,11 @@ Run(int argc, char* argv[])
     {
         WanNetworkHelper(topo).SetImpairment(linkClass, imp);
     }
-    CliqueExperimentHelper(topo, PlannerConfig{}).SetRecovery(recovery);
+    {
+        CliqueExperimentHelper check(topo, PlannerConfig{});
+        check.SetRecovery(recovery);
+        ApplyFaults(check, linkFaults, faultPolicy, fpgaFaults, away);
+    }
 
     PlannerConfig config;
     config.payloadBytes = payloadBytes;
@@ -345,6 +454,7 @@ Run(int argc, char* argv[])
                 experiment.SetImpairment(linkClass, imp);
             }
             experiment.SetRecovery(recovery);
+            ApplyFaults(experiment, linkFaults, faultPolicy, fpgaFaults, away);
             if (rounds > 0)
             {
                 experiment.SetRounds(rounds);

@@ -573,8 +573,8 @@ CliqueExperimentHelper::Format(const ExperimentResult& result, const WanTopology
         }
         s << "  round " << r.round + 1 << ": planner T " << r.plannedMs << " ms, measured "
           << r.measuredMs << " ms (" << std::showpos
-          << 100 * (r.measuredMs - r.plannedMs) / r.plannedMs << std::noshowpos
-          << "%), partial sums " << partial << ", retransmissions " << resent
+          << 100 * (r.measuredMs - r.plannedMs) / r.plannedMs << std::noshowpos << "%), GPU idle +"
+          << r.idleMs << " ms, partial sums " << partial << ", retransmissions " << resent
           << (r.note.empty() ? "" : " (" + r.note + ")") << "\n";
         if (total.delivered != total.expected || total.late + total.requested + total.discarded > 0)
         {
