@@ -32,6 +32,10 @@ std::vector<double>
 Numbers(const std::string& text, const std::string& option)
 {
     std::vector<double> out;
+    if (text == "none")
+    {
+        return out;
+    }
     std::stringstream in(text);
     for (std::string item; std::getline(in, item, ',');)
     {
@@ -110,25 +114,32 @@ Run(int argc, char* argv[])
     std::string recovery = "rerequest";
     double scale = 1000;
     uint32_t rounds = 2;
+    uint32_t maxRequests = 20;
     std::string output;
 
     CommandLine cmd(__FILE__);
     cmd.Usage("Packet-level loss and jitter sweep: round-time inflation and delivery per "
               "schedule.  Triangles runs without FPGA memory, all-to-all with 32 GB.");
     cmd.AddValue("schedules", "Comma list of built-in schedules", schedules);
-    cmd.AddValue("loss", "Loss rates to sweep (comma list, on the lossLinks)", loss);
+    cmd.AddValue("loss",
+                 "Loss rates to sweep (comma list, on the lossLinks; none: no loss runs)",
+                 loss);
     cmd.AddValue("lossLinks",
                  "Links that lose packets: comma list of core, access, post",
                  lossLinks);
     cmd.AddValue("jitterMs",
                  "Jitter standard deviations to sweep, ms (comma list, exponential, on core "
-                 "links, FIFO)",
+                 "links, FIFO; none: no jitter runs)",
                  jitter);
     cmd.AddValue("recovery", "accept or rerequest", recovery);
     cmd.AddValue("scale", "Time-preserving scale (D and rates / scale)", scale);
     cmd.AddValue("rounds", "Rounds per run", rounds);
+    cmd.AddValue("maxRequests",
+                 "Requests per missing contribution before it is given up",
+                 maxRequests);
     cmd.AddValue("output", "Write the table as CSV to this file", output);
     cmd.Parse(argc, argv);
+    Config::SetDefault("ns3::WanIslandApplication::MaxRequests", UintegerValue(maxRequests));
 
     auto topo = WanTopology::NineCity();
     std::vector<std::pair<std::string,

@@ -498,6 +498,9 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
                 ir.recovered = rec.recovered;
                 ir.givenUp = rec.givenUp;
                 ir.discarded = rec.discarded;
+                ir.lateChunks = rec.lateChunks;
+                ir.requestedChunks = rec.requestedChunks;
+                ir.givenUpChunks = rec.givenUpChunks;
                 // Each peer j sends j+1 times (1 + 2 + ... + chunks).
                 const double chunks = rec.expectedContributions / (cp.members.size() - 1.0);
                 const double expected = (peerValues - (i + 1)) * chunks * (chunks + 1) / 2;

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,20 +25,23 @@ namespace ns3
  */
 struct IslandRoundResult
 {
-    uint32_t city{0};            //!< city index
-    double completionMs{0};      //!< from round start to its last contribution (-1: never)
-    uint64_t bytesIn{0};         //!< bytes received (scaled back by the scale factor)
-    uint64_t bytesOut{0};        //!< bytes sent (likewise)
-    uint64_t partialSums{0};     //!< merged packets holding only part of a chunk
-    uint64_t retransmissions{0}; //!< resent packets received
-    bool exact{false};           //!< received exactly its peers' contributions, each once
-    uint64_t expected{0};        //!< peers' contributions expected (peers x chunks)
-    uint64_t delivered{0};       //!< contributions received (each once)
-    uint64_t late{0};            //!< of which after the deadline, unasked
-    uint64_t requested{0};       //!< contributions re-requested from their senders
-    uint64_t recovered{0};       //!< re-requested contributions that arrived
-    uint64_t givenUp{0};         //!< contributions never received
-    uint64_t discarded{0};       //!< sums discarded because they repeated a contribution
+    uint32_t city{0};                   //!< city index
+    double completionMs{0};             //!< from round start to its last contribution (-1: never)
+    uint64_t bytesIn{0};                //!< bytes received (scaled back by the scale factor)
+    uint64_t bytesOut{0};               //!< bytes sent (likewise)
+    uint64_t partialSums{0};            //!< merged packets holding only part of a chunk
+    uint64_t retransmissions{0};        //!< resent packets received
+    bool exact{false};                  //!< received exactly its peers' contributions, each once
+    uint64_t expected{0};               //!< peers' contributions expected (peers x chunks)
+    uint64_t delivered{0};              //!< contributions received (each once)
+    uint64_t late{0};                   //!< of which after the deadline, unasked
+    uint64_t requested{0};              //!< contributions re-requested from their senders
+    uint64_t recovered{0};              //!< re-requested contributions that arrived
+    uint64_t givenUp{0};                //!< contributions never received
+    uint64_t discarded{0};              //!< sums discarded because they repeated a contribution
+    std::set<uint32_t> lateChunks;      //!< chunks with a contribution after the deadline
+    std::set<uint32_t> requestedChunks; //!< chunks with a re-requested contribution
+    std::set<uint32_t> givenUpChunks;   //!< chunks still lacking a contribution
 };
 
 /**

@@ -251,9 +251,13 @@ WanNetworkHelper::Install()
 
         // Losses into the edge (the island's stream, and the WAN's streams to
         // the FPGA) and into the router; the merged stream into the island.
-        Impair(access, {1}, m_impairment[ACCESS], ACCESS);
-        Impair(up, {0, 1}, m_impairment[ACCESS], ACCESS);
-        Impair(access, {0}, m_impairment[POST_AGGREGATION], POST_AGGREGATION);
+        const auto& accessImp = city.accessImpaired ? city.access : m_impairment[ACCESS];
+        Impair(access, {1}, accessImp, ACCESS);
+        Impair(up, {0, 1}, accessImp, ACCESS);
+        Impair(access,
+               {0},
+               city.postImpaired ? city.post : m_impairment[POST_AGGREGATION],
+               POST_AGGREGATION);
 
         m_access[c].Add(access);
         m_access[c].Add(up);

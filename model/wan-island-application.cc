@@ -354,6 +354,10 @@ WanIslandApplication::Accept(const WanChunkHeader& h, uint32_t size)
             return;
         }
         held |= sources;
+        if (held == AllPeers(round))
+        {
+            record.givenUpChunks.erase(h.GetChunk());
+        }
         const auto& r = m_rounds[m_roundIndex[h.GetRound()]];
         const bool pastDeadline =
             r.deadline.IsStrictlyPositive() && Simulator::Now() > r.start + r.deadline;
@@ -370,6 +374,7 @@ WanIslandApplication::Accept(const WanChunkHeader& h, uint32_t size)
             else if (pastDeadline)
             {
                 ++record.late;
+                record.lateChunks.insert(h.GetChunk());
             }
             if (record.givenUp > 0)
             {
@@ -390,18 +395,26 @@ WanIslandApplication::Accept(const WanChunkHeader& h, uint32_t size)
     }
 }
 
+uint32_t
+WanIslandApplication::AllPeers(const WanIslandRound& r)
+{
+    uint32_t all = 0;
+    for (uint32_t p = 0; p <= r.peers && p < 32; ++p)
+    {
+        all |= p != r.position ? 1u << p : 0u;
+    }
+    return all;
+}
+
 void
 WanIslandApplication::CheckRound(uint32_t index, uint32_t attempt)
 {
     const auto& r = m_rounds[index];
     auto& record = m_records[r.round];
     const auto& received = m_received[r.round];
-    uint32_t all = 0;
-    for (uint32_t p = 0; p <= r.peers; ++p)
-    {
-        all |= p != r.position ? 1u << p : 0u;
-    }
+    const uint32_t all = AllPeers(r);
     uint64_t missing = 0;
+    std::set<uint32_t> lackingChunks;
     for (uint32_t c = 0; c < received.size(); ++c)
     {
         const uint32_t lacking = all & ~received[c];
@@ -412,6 +425,7 @@ WanIslandApplication::CheckRound(uint32_t index, uint32_t attempt)
                 continue;
             }
             ++missing;
+            lackingChunks.insert(c);
             if (m_recovery != "rerequest" || attempt >= m_maxRequests)
             {
                 continue;
@@ -435,6 +449,7 @@ WanIslandApplication::CheckRound(uint32_t index, uint32_t attempt)
     }
     NS_LOG_INFO("round " << r.round << ": " << missing << " contributions given up");
     record.givenUp = missing;
+    record.givenUpChunks = lackingChunks;
 }
 
 void
@@ -447,6 +462,7 @@ WanIslandApplication::SendRequest(uint32_t index, uint32_t chunk, uint32_t posit
     if (first)
     {
         ++record.requested;
+        record.requestedChunks.insert(chunk);
     }
     else if (Simulator::Now() - it->second < m_requestTimeout)
     {

@@ -56,26 +56,29 @@ struct WanIslandRound
  */
 struct WanIslandRecord
 {
-    uint32_t round{0};                 //!< round number
-    Time start;                        //!< round start
-    Time completion;                   //!< when the last expected contribution arrived (0: never)
-    uint64_t bytesOut{0};              //!< bytes sent (UDP payload incl. chunk header)
-    uint64_t bytesIn{0};               //!< bytes received (likewise)
-    uint64_t packetsIn{0};             //!< packets received (first copies)
-    uint64_t partialSums{0};           //!< merged packets holding fewer than all peers
-    uint64_t nacks{0};                 //!< NACKs sent
-    uint64_t retransmissions{0};       //!< resent packets received
-    uint64_t contributions{0};         //!< peer contributions received
-    uint64_t expectedContributions{0}; //!< peers x chunks
-    double sum{0};                     //!< sum of the values received
-    double expectedSum{0};             //!< sum of all peers' contributions
-    uint64_t late{0};                  //!< contributions that came after the deadline unasked
-    uint64_t requested{0};             //!< contributions re-requested from their senders
-    uint64_t requests{0};              //!< REQUEST packets sent (retries included)
-    uint64_t recovered{0};             //!< re-requested contributions that arrived
-    uint64_t givenUp{0};               //!< contributions never received
-    uint64_t discarded{0};             //!< sums discarded: they repeated a contribution
-    uint64_t repairsSent{0};           //!< chunks this island resent to a peer that asked
+    uint32_t round{0};                  //!< round number
+    Time start;                         //!< round start
+    Time completion;                    //!< when the last expected contribution arrived (0: never)
+    uint64_t bytesOut{0};               //!< bytes sent (UDP payload incl. chunk header)
+    uint64_t bytesIn{0};                //!< bytes received (likewise)
+    uint64_t packetsIn{0};              //!< packets received (first copies)
+    uint64_t partialSums{0};            //!< merged packets holding fewer than all peers
+    uint64_t nacks{0};                  //!< NACKs sent
+    uint64_t retransmissions{0};        //!< resent packets received
+    uint64_t contributions{0};          //!< peer contributions received
+    uint64_t expectedContributions{0};  //!< peers x chunks
+    double sum{0};                      //!< sum of the values received
+    double expectedSum{0};              //!< sum of all peers' contributions
+    uint64_t late{0};                   //!< contributions that came after the deadline unasked
+    uint64_t requested{0};              //!< contributions re-requested from their senders
+    uint64_t requests{0};               //!< REQUEST packets sent (retries included)
+    uint64_t recovered{0};              //!< re-requested contributions that arrived
+    uint64_t givenUp{0};                //!< contributions never received
+    uint64_t discarded{0};              //!< sums discarded: they repeated a contribution
+    uint64_t repairsSent{0};            //!< chunks this island resent to a peer that asked
+    std::set<uint32_t> lateChunks;      //!< chunks with a contribution after the deadline, unasked
+    std::set<uint32_t> requestedChunks; //!< chunks with a re-requested contribution
+    std::set<uint32_t> givenUpChunks;   //!< chunks still lacking a contribution at the end
 };
 
 /**
@@ -154,6 +157,11 @@ class WanIslandApplication : public Application
      * \param attempt how many times this round was checked before
      */
     void CheckRound(uint32_t index, uint32_t attempt);
+    /**
+     * \param r a round
+     * \return the bits of all this island's peers in its clique
+     */
+    static uint32_t AllPeers(const WanIslandRound& r);
     /**
      * \brief Asks a peer to resend one chunk to this island.
      * \param index the round

@@ -58,6 +58,32 @@ AMS,FRA,2.23,100,geodesic
 
 const uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
+/// \return true when a JSON object has any loss or jitter field
+bool
+Impaired(const nlohmann::json& obj)
+{
+    for (const char* key :
+         {"loss_rate", "loss_burst", "jitter_ms", "jitter_distribution", "reorder"})
+    {
+        if (obj.contains(key))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// \return the loss and jitter fields of an impairment
+nlohmann::json
+ImpairmentJson(const WanLinkImpairment& imp)
+{
+    return {{"loss_rate", imp.lossRate},
+            {"loss_burst", imp.burstLength},
+            {"jitter_ms", imp.jitterSeconds * 1e3},
+            {"jitter_distribution", imp.jitterDistribution},
+            {"reorder", imp.reorder}};
+}
+
 } // namespace
 
 WanTopology
@@ -137,6 +163,25 @@ WanTopology::FromJson(const std::string& text, double defaultAccessBps)
         }
         return fallback;
     };
+    // Loss and jitter fields, on a link or a city's "access" or "post".
+    auto impairment = [&number, &text_of](const json& obj, const std::string& where) {
+        WanLinkImpairment imp;
+        imp.lossRate = obj.contains("loss_rate") ? number(obj, "loss_rate", where) : 0.0;
+        imp.burstLength = obj.contains("loss_burst") ? number(obj, "loss_burst", where) : 1.0;
+        imp.jitterSeconds =
+            obj.contains("jitter_ms") ? number(obj, "jitter_ms", where) * 1e-3 : 0.0;
+        imp.jitterDistribution = text_of(obj, "jitter_distribution", "exponential");
+        if (obj.contains("reorder"))
+        {
+            if (!obj["reorder"].is_boolean())
+            {
+                throw std::invalid_argument(where + ": \"reorder\" is not true or false");
+            }
+            imp.reorder = obj["reorder"].get<bool>();
+        }
+        imp.Validate(where);
+        return imp;
+    };
     double access = defaultAccessBps;
     if (doc.contains("access_gbps"))
     {
@@ -162,6 +207,26 @@ WanTopology::FromJson(const std::string& text, double defaultAccessBps)
         city.ingressBps =
             c.contains("ingress_gbps") ? number(c, "ingress_gbps", where) * 1e9 : access;
         city.egressBps = c.contains("egress_gbps") ? number(c, "egress_gbps", where) * 1e9 : access;
+        for (const char* key : {"access", "post"})
+        {
+            if (!c.contains(key))
+            {
+                continue;
+            }
+            if (!c[key].is_object() || !Impaired(c[key]))
+            {
+                throw std::invalid_argument(where + ": \"" + key +
+                                            "\" needs loss or jitter fields");
+            }
+            auto imp = impairment(c[key], where + " " + key);
+            if (std::string(key) == "post" && imp.HasJitter())
+            {
+                throw std::invalid_argument(where + " post: jitter would also delay the island's "
+                                                    "outgoing stream; set it on access");
+            }
+            (std::string(key) == "access" ? city.access : city.post) = imp;
+            (std::string(key) == "access" ? city.accessImpaired : city.postImpaired) = true;
+        }
         topo.AddCity(city);
     }
     n = 0;
@@ -180,25 +245,9 @@ WanTopology::FromJson(const std::string& text, double defaultAccessBps)
                      b,
                      number(l, "one_way_ms", where) * 1e-3,
                      number(l, "capacity_gbps", where) * 1e9);
-        if (l.contains("loss_rate") || l.contains("loss_burst") || l.contains("jitter_ms") ||
-            l.contains("jitter_distribution") || l.contains("reorder"))
+        if (Impaired(l))
         {
-            WanLinkImpairment impairment;
-            impairment.lossRate = l.contains("loss_rate") ? number(l, "loss_rate", where) : 0.0;
-            impairment.burstLength =
-                l.contains("loss_burst") ? number(l, "loss_burst", where) : 1.0;
-            impairment.jitterSeconds =
-                l.contains("jitter_ms") ? number(l, "jitter_ms", where) * 1e-3 : 0.0;
-            impairment.jitterDistribution = text_of(l, "jitter_distribution", "exponential");
-            if (l.contains("reorder"))
-            {
-                if (!l["reorder"].is_boolean())
-                {
-                    throw std::invalid_argument(where + ": \"reorder\" is not true or false");
-                }
-                impairment.reorder = l["reorder"].get<bool>();
-            }
-            topo.SetLinkImpairment(a, b, impairment);
+            topo.SetLinkImpairment(a, b, impairment(l, where));
         }
     }
     topo.Validate();
@@ -715,13 +764,22 @@ WanTopology::ToJson() const
     doc["cities"] = json::array();
     for (const auto& c : m_cities)
     {
-        doc["cities"].push_back({{"code", c.code},
-                                 {"name", c.name},
-                                 {"region", c.region},
-                                 {"lat", c.latitude},
-                                 {"lon", c.longitude},
-                                 {"ingress_gbps", c.ingressBps / 1e9},
-                                 {"egress_gbps", c.egressBps / 1e9}});
+        json city = {{"code", c.code},
+                     {"name", c.name},
+                     {"region", c.region},
+                     {"lat", c.latitude},
+                     {"lon", c.longitude},
+                     {"ingress_gbps", c.ingressBps / 1e9},
+                     {"egress_gbps", c.egressBps / 1e9}};
+        if (c.accessImpaired)
+        {
+            city["access"] = ImpairmentJson(c.access);
+        }
+        if (c.postImpaired)
+        {
+            city["post"] = ImpairmentJson(c.post);
+        }
+        doc["cities"].push_back(city);
     }
     doc["links"] = json::array();
     for (const auto& l : m_links)
@@ -732,11 +790,7 @@ WanTopology::ToJson() const
                      {"capacity_gbps", l.capacityBps / 1e9}};
         if (l.impaired)
         {
-            link["loss_rate"] = l.impairment.lossRate;
-            link["loss_burst"] = l.impairment.burstLength;
-            link["jitter_ms"] = l.impairment.jitterSeconds * 1e3;
-            link["jitter_distribution"] = l.impairment.jitterDistribution;
-            link["reorder"] = l.impairment.reorder;
+            link.update(ImpairmentJson(l.impairment));
         }
         doc["links"].push_back(link);
     }

@@ -21,13 +21,17 @@ namespace ns3
  */
 struct WanCity
 {
-    std::string code;     //!< short unique code, e.g. "NYC"
-    std::string name;     //!< human-readable name
-    std::string region;   //!< region label used by the built-in schedules
-    double latitude{0};   //!< degrees (informational)
-    double longitude{0};  //!< degrees (informational)
-    double ingressBps{0}; //!< island access rate from the network, bit/s
-    double egressBps{0};  //!< island access rate into the network, bit/s
+    std::string code;           //!< short unique code, e.g. "NYC"
+    std::string name;           //!< human-readable name
+    std::string region;         //!< region label used by the built-in schedules
+    double latitude{0};         //!< degrees (informational)
+    double longitude{0};        //!< degrees (informational)
+    double ingressBps{0};       //!< island access rate from the network, bit/s
+    double egressBps{0};        //!< island access rate into the network, bit/s
+    bool accessImpaired{false}; //!< its access links have their own loss and jitter
+    WanLinkImpairment access;   //!< loss and jitter of its access links, when impaired
+    bool postImpaired{false};   //!< its post-aggregation hop has its own loss
+    WanLinkImpairment post;     //!< loss of its post-aggregation hop, when impaired
 };
 
 /**
@@ -90,9 +94,13 @@ class WanTopology
      * \brief Parses a topology from JSON text.
      *
      * Format: {"cities": [{"code", "name", "region", "lat", "lon",
-     * "ingress_gbps", "egress_gbps"}...], "links": [{"a", "b", "one_way_ms",
-     * "capacity_gbps"}...], "access_gbps": 20}.  Only "code" (cities) and "a",
-     * "b", "one_way_ms", "capacity_gbps" (links) are required.
+     * "ingress_gbps", "egress_gbps", "access": {...}, "post": {...}}...],
+     * "links": [{"a", "b", "one_way_ms", "capacity_gbps", "loss_rate",
+     * "loss_burst", "jitter_ms", "jitter_distribution", "reorder"}...],
+     * "access_gbps": 20}.  Only "code" (cities) and "a", "b", "one_way_ms",
+     * "capacity_gbps" (links) are required.  A city's "access" and "post"
+     * objects take the same loss and jitter fields as a link (no jitter on
+     * "post"): its access links' and post-aggregation hop's impairments.
      * \param text the JSON document
      * \param defaultAccessBps access rate when neither the city nor the
      *        document gives one

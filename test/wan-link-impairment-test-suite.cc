@@ -217,6 +217,29 @@ class ImpairmentBadInputTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(link.impairment.reorder, true, "reorder");
         auto back = WanTopology::FromJson(t.ToJson());
         NS_TEST_EXPECT_MSG_EQ(back.GetLinks().at(0).impairment.burstLength, 3, "round trip");
+
+        // A city's access links and post-aggregation hop.
+        std::string cities = R"({"cities": [{"code": "A", "access": {"loss_rate": 0.02,
+                                  "jitter_ms": 1}, "post": {"loss_rate": 0.03}},
+                                 {"code": "B"}],
+            "links": [{"a": "A", "b": "B", "one_way_ms": 10, "capacity_gbps": 100}]})";
+        auto withCities = WanTopology::FromJson(cities);
+        const auto& a0 = withCities.GetCity(0);
+        NS_TEST_EXPECT_MSG_EQ(a0.accessImpaired, true, "access from the file");
+        NS_TEST_EXPECT_MSG_EQ(a0.access.lossRate, 0.02, "access loss");
+        NS_TEST_EXPECT_MSG_EQ_TOL(a0.access.jitterSeconds, 1e-3, 1e-15, "access jitter");
+        NS_TEST_EXPECT_MSG_EQ(a0.postImpaired, true, "post from the file");
+        NS_TEST_EXPECT_MSG_EQ(a0.post.lossRate, 0.03, "post loss");
+        NS_TEST_EXPECT_MSG_EQ(withCities.GetCity(1).accessImpaired, false, "B untouched");
+        auto citiesBack = WanTopology::FromJson(withCities.ToJson());
+        NS_TEST_EXPECT_MSG_EQ(citiesBack.GetCity(0).post.lossRate, 0.03, "round trip");
+        std::string postJitter = R"({"cities": [{"code": "A", "post": {"jitter_ms": 1}},
+                                     {"code": "B"}],
+            "links": [{"a": "A", "b": "B", "one_way_ms": 10, "capacity_gbps": 100}]})";
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(ErrorOf([&]() { WanTopology::FromJson(postJitter); }), "city A post: jitter"),
+            true,
+            "jitter after the FPGA in a file");
     }
 };
 
@@ -328,6 +351,10 @@ class ImpairmentRecoveryTestCase : public TestCase
                     NS_TEST_EXPECT_MSG_EQ(i.delivered, i.expected, "all delivered");
                     NS_TEST_EXPECT_MSG_EQ(i.givenUp, 0, "none given up");
                     NS_TEST_EXPECT_MSG_EQ(i.recovered, i.requested, "every request answered");
+                    NS_TEST_EXPECT_MSG_LT_OR_EQ(i.requestedChunks.size(),
+                                                i.requested,
+                                                "chunks named in the record");
+                    NS_TEST_EXPECT_MSG_EQ(i.givenUpChunks.empty(), true, "no chunk given up");
                     requested += i.requested;
                 }
                 NS_TEST_EXPECT_MSG_GT(round.measuredMs, round.plannedMs, "repairs take time");
@@ -349,6 +376,8 @@ class ImpairmentRecoveryTestCase : public TestCase
             {
                 NS_TEST_EXPECT_MSG_EQ(i.delivered + i.givenUp, i.expected, "each counted once");
                 NS_TEST_EXPECT_MSG_EQ(i.requested, 0, "nothing re-requested");
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(i.givenUpChunks.size(), i.givenUp, "chunks named");
+                NS_TEST_EXPECT_MSG_EQ(i.givenUpChunks.empty(), (i.givenUp == 0), "one per gap");
                 givenUp += i.givenUp;
             }
         }
