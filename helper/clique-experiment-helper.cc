@@ -374,7 +374,6 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
                 r.deadline = Seconds(roundPlan.roundTime * (1 + m_guard));
                 for (auto member : m)
                 {
-                    r.peerValues.push_back(member + 1);
                     r.peerIslands.push_back(InetSocketAddress(net.GetIslandAddress(member), 9001));
                 }
                 if (m_config.multicast)

@@ -115,9 +115,9 @@ WanIslandApplication::AddRound(const WanIslandRound& round)
     {
         throw std::invalid_argument("an island round needs a positive payload and rate");
     }
-    if (!round.peerValues.empty() && round.peerValues.size() != round.peers + 1u)
+    if (!round.peerIslands.empty() && round.peerIslands.size() != round.peers + 1u)
     {
-        throw std::invalid_argument("an island round needs the value of every clique member");
+        throw std::invalid_argument("an island round needs the island of every clique member");
     }
     m_rounds.push_back(round);
     WanIslandRecord record;
@@ -163,18 +163,9 @@ WanIslandApplication::StartApplication()
         const uint32_t chunks = ChunkCount(r.payloadBytes, m_chunkBytes);
         auto& record = m_records[r.round];
         record.expectedContributions = static_cast<uint64_t>(r.peers) * chunks;
-        record.expectedSum = 0;
-        for (size_t p = 0; p < r.peerValues.size(); ++p)
-        {
-            if (p != r.position)
-            {
-                // Chunk c carries value x (c + 1).
-                record.expectedSum += r.peerValues[p] * chunks * (chunks + 1.0) / 2;
-            }
-        }
         m_received[r.round].assign(chunks, 0);
         m_roundIndex[r.round] = k;
-        if (m_recovery == "rerequest" && r.peers > 0 && r.peerIslands.size() != r.peers + 1u)
+        if (m_recovery == "rerequest" && r.peers > 0 && r.peerIslands.empty())
         {
             throw std::invalid_argument("re-requests need the address of every peer's island");
         }
@@ -184,7 +175,7 @@ WanIslandApplication::StartApplication()
                                         std::to_string(r.round) + " has " +
                                         std::to_string(r.peers + 1) + ")");
         }
-        if (r.deadline.IsStrictlyPositive() && r.peers > 0 && !r.peerValues.empty())
+        if (r.deadline.IsStrictlyPositive() && r.peers > 0 && !r.peerIslands.empty())
         {
             m_checkEvents[k] = Simulator::Schedule(r.start + r.deadline - Simulator::Now(),
                                                    &WanIslandApplication::CheckRound,
@@ -228,17 +219,14 @@ WanIslandApplication::StopApplication()
     }
 }
 
-void
-WanIslandApplication::SendChunk(uint32_t index, uint32_t chunk)
+Ptr<Packet>
+WanIslandApplication::MakeChunk(const WanIslandRound& r,
+                                uint32_t chunk,
+                                WanChunkHeader::Kind kind) const
 {
-    const auto& r = m_rounds[index];
-    auto& record = m_records[r.round];
-    const uint32_t chunks = ChunkCount(r.payloadBytes, m_chunkBytes);
     const uint64_t sent = static_cast<uint64_t>(chunk) * m_chunkBytes;
-    const uint32_t bytes =
-        static_cast<uint32_t>(std::min<uint64_t>(m_chunkBytes, r.payloadBytes - sent));
     WanChunkHeader h;
-    h.SetKind(WanChunkHeader::DATA);
+    h.SetKind(kind);
     h.SetRound(r.round);
     h.SetClique(r.clique);
     h.SetSender(r.sender);
@@ -246,10 +234,21 @@ WanIslandApplication::SendChunk(uint32_t index, uint32_t chunk)
     h.SetExpected(r.peers);
     h.SetPosition(r.position);
     h.SetValue(r.value * (chunk + 1));
+    auto p = Create<Packet>(
+        static_cast<uint32_t>(std::min<uint64_t>(m_chunkBytes, r.payloadBytes - sent)));
+    p->AddHeader(h);
+    return p;
+}
+
+void
+WanIslandApplication::SendChunk(uint32_t index, uint32_t chunk)
+{
+    const auto& r = m_rounds[index];
+    auto& record = m_records[r.round];
+    const uint32_t chunks = ChunkCount(r.payloadBytes, m_chunkBytes);
     for (const auto& to : r.destinations)
     {
-        auto p = Create<Packet>(bytes);
-        p->AddHeader(h);
+        auto p = MakeChunk(r, chunk, WanChunkHeader::DATA);
         record.bytesOut += p->GetSize();
         m_txTrace(p);
         m_socket->SendTo(p, 0, to);
@@ -257,7 +256,8 @@ WanIslandApplication::SendChunk(uint32_t index, uint32_t chunk)
     if (chunk + 1 < chunks)
     {
         // Absolute send times: the pacing does not drift with rounding.
-        const double bits = 8.0 * (m_chunkBytes + h.GetSerializedSize() + m_overhead);
+        const double bits =
+            8.0 * (m_chunkBytes + WanChunkHeader().GetSerializedSize() + m_overhead);
         const double next = (chunk + 1) * bits / r.rate.GetBitRate();
         Time at = r.start + r.offset + NanoSeconds(static_cast<int64_t>(std::llround(next * 1e9)));
         m_sendEvents[index] = Simulator::Schedule(at - Simulator::Now(),
@@ -343,7 +343,7 @@ WanIslandApplication::Accept(const WanChunkHeader& h, uint32_t size)
                                  : (h.GetPosition() < 32 ? 1u << h.GetPosition() : 0u);
     auto& received = m_received[h.GetRound()];
     const auto& round = m_rounds[m_roundIndex[h.GetRound()]];
-    if (sources != 0 && !round.peerValues.empty() && h.GetChunk() < received.size())
+    if (sources != 0 && !round.peerIslands.empty() && h.GetChunk() < received.size())
     {
         uint32_t& held = received[h.GetChunk()];
         if ((held & sources) != 0)
@@ -358,9 +358,8 @@ WanIslandApplication::Accept(const WanChunkHeader& h, uint32_t size)
         {
             record.givenUpChunks.erase(h.GetChunk());
         }
-        const auto& r = m_rounds[m_roundIndex[h.GetRound()]];
         const bool pastDeadline =
-            r.deadline.IsStrictlyPositive() && Simulator::Now() > r.start + r.deadline;
+            round.deadline.IsStrictlyPositive() && Simulator::Now() > round.start + round.deadline;
         for (uint32_t p = 0; p < 32; ++p)
         {
             if ((sources & (1u << p)) == 0)
@@ -492,25 +491,12 @@ WanIslandApplication::Repair(const WanChunkHeader& request, const Address& from)
         {
             continue;
         }
-        const uint32_t chunks = ChunkCount(r.payloadBytes, m_chunkBytes);
         const uint32_t chunk = request.GetChunk();
-        if (chunk >= chunks)
+        if (chunk >= ChunkCount(r.payloadBytes, m_chunkBytes))
         {
             return;
         }
-        const uint64_t sent = static_cast<uint64_t>(chunk) * m_chunkBytes;
-        WanChunkHeader h;
-        h.SetKind(WanChunkHeader::REPAIR);
-        h.SetRound(r.round);
-        h.SetClique(r.clique);
-        h.SetSender(r.sender);
-        h.SetChunk(chunk);
-        h.SetExpected(r.peers);
-        h.SetPosition(r.position);
-        h.SetValue(r.value * (chunk + 1));
-        auto p = Create<Packet>(
-            static_cast<uint32_t>(std::min<uint64_t>(m_chunkBytes, r.payloadBytes - sent)));
-        p->AddHeader(h);
+        auto p = MakeChunk(r, chunk, WanChunkHeader::REPAIR);
         ++m_records[r.round].repairsSent;
         m_txTrace(p);
         m_socket->SendTo(

@@ -43,9 +43,8 @@ struct WanIslandRound
     uint16_t peers{0};                 //!< clique members besides this island
     double value{0};                   //!< this island's contribution per chunk
     uint8_t position{0};               //!< this island's position in its clique (ascending)
-    std::vector<Address> peerIslands;  //!< peers' islands by position (this one's left empty)
-    std::vector<double> peerValues;    //!< members' contributions per chunk, by position
-                                       //!< (empty: which peers a sum holds is not tracked)
+    std::vector<Address> peerIslands;  //!< members' islands by position (empty: which peers
+                                       //!< a sum holds is not tracked, no deadline)
     Time deadline;                     //!< after the start: when missing chunks are handled
                                        //!< (0: never)
 };
@@ -68,7 +67,6 @@ struct WanIslandRecord
     uint64_t contributions{0};          //!< peer contributions received
     uint64_t expectedContributions{0};  //!< peers x chunks
     double sum{0};                      //!< sum of the values received
-    double expectedSum{0};              //!< sum of all peers' contributions
     uint64_t late{0};                   //!< contributions that came after the deadline unasked
     uint64_t requested{0};              //!< contributions re-requested from their senders
     uint64_t requests{0};               //!< REQUEST packets sent (retries included)
@@ -157,6 +155,13 @@ class WanIslandApplication : public Application
      * \param attempt how many times this round was checked before
      */
     void CheckRound(uint32_t index, uint32_t attempt);
+    /**
+     * \param r a round
+     * \param chunk a chunk index
+     * \param kind DATA, or REPAIR when resent on request
+     * \return the chunk's packet: this island's contribution, with its header
+     */
+    Ptr<Packet> MakeChunk(const WanIslandRound& r, uint32_t chunk, WanChunkHeader::Kind kind) const;
     /**
      * \param r a round
      * \return the bits of all this island's peers in its clique
