@@ -9,9 +9,9 @@ WT_JOBS="$(nproc 2>/dev/null || echo 2)"
 # needed by ns-3.37's own src/test when tests are enabled.
 WT_NS3_MODULES="wan-training;core;network;internet;point-to-point;applications;csma"
 WT_CONFIGURE_ARGS=(-G Ninja --enable-examples --enable-tests
-    "--enable-modules=$WT_NS3_MODULES" --disable-python-bindings --disable-werror)
+    "--enable-modules=$WT_NS3_MODULES" --enable-python-bindings --disable-werror)
 # Debian packages: build tools and the libraries the module links against.
-WT_PACKAGES=(g++ cmake ninja-build ccache python3 pkg-config clang-format bzip2
+WT_PACKAGES=(g++ cmake ninja-build ccache python3 python3-pip pkg-config clang-format bzip2
     libeigen3-dev libgsl-dev libglpk-dev nlohmann-json3-dev libboost-program-options-dev)
 
 export CCACHE_DIR="${CCACHE_DIR:-$WT_CACHE/ccache}"
@@ -129,6 +129,31 @@ wt_link_module() {
     wt_log "linked $target -> $WT_MODULE_DIR"
 }
 
+# The cppyy release the ns-3 tree's Python bindings expect: the one its
+# setup.cfg or pyproject.toml names (current ns-3-dev), else 2.4.2, which the
+# ns-3.37 manual names.
+wt_cppyy_spec() {
+    local spec
+    spec="$(grep -hoE 'cppyy==[0-9.]*[0-9]' "$NS3_DIR/setup.cfg" "$NS3_DIR/pyproject.toml" \
+        2>/dev/null | head -n 1 || true)"
+    echo "${spec:-cppyy==2.4.2}"
+}
+
+# Installs from PyPI what the Python bindings, the experiment scripts and their
+# tests need, into the python3 on PATH (nothing to do when all are there).
+wt_install_python() {
+    local cppyy missing=()
+    cppyy="$(wt_cppyy_spec)"
+    python3 -c "import cppyy, sys; sys.exit(cppyy.__version__ != '${cppyy#cppyy==}')" 2>/dev/null ||
+        missing+=("$cppyy")
+    python3 -c "import matplotlib" 2>/dev/null || missing+=(matplotlib)
+    python3 -c "import pytest" 2>/dev/null || missing+=(pytest)
+    [ ${#missing[@]} -eq 0 ] && return 0
+    wt_log "installing from PyPI: ${missing[*]}"
+    python3 -m pip install --quiet --disable-pip-version-check "${missing[@]}" ||
+        wt_die "pip install ${missing[*]} failed (python3 is $(command -v python3))"
+}
+
 wt_ns3() { (cd "$NS3_DIR" && ./ns3 "$@"); }
 
 # Configures the tree once; again only when the configure arguments change.
@@ -165,6 +190,7 @@ wt_check_format() {
 wt_prepare() {
     wt_install_packages
     wt_obtain_ns3
+    wt_install_python
     wt_link_module
     wt_configure
     wt_build

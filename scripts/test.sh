@@ -3,8 +3,9 @@
 #
 # Sets up what is missing first (as scripts/setup.sh does, without running the
 # example), then: checks that the C++ sources are formatted with ns-3's
-# .clang-format, runs every wan-training-* test suite through ns-3's test.py
-# and every example that test/examples-to-run.py marks to run, and ends with a line
+# .clang-format, runs every wan-training-* test suite through ns-3's test.py,
+# every example that test/examples-to-run.py marks to run, and the pytest tests
+# of the Python scripts (test/python), and ends with a line
 # "wan-training: N passed, M failed".  Exits non-zero when anything failed.
 #
 # Usage: scripts/test.sh [-h|--help]
@@ -16,7 +17,7 @@ source "$here/common.sh"
 
 case "${1:-}" in
 -h | --help)
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
 "") ;;
@@ -68,6 +69,11 @@ while IFS= read -r example; do
     (cd "$NS3_DIR" && ./ns3 run --no-build "$example" >/dev/null) || rc=$?
     record "$rc" "example $example"
 done <<<"$examples"
+
+# pytest exits 5 when it collects no test: that is a failure too.
+rc=0
+(cd "$WT_MODULE_DIR" && NS3_DIR="$NS3_DIR" python3 -m pytest -q -p no:cacheprovider test/python) || rc=$?
+record "$rc" "Python script tests (pytest test/python)"
 
 echo "wan-training: $passed passed, $failed failed"
 [ "$failed" = 0 ]

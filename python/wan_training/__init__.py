@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Python access to the wan-training ns-3 module through ns-3's cppyy bindings.
+
+    from wan_training import ns
+    topo = ns.WanTopology.NineCity()
+    helper = ns.CliqueScheduleHelper()
+    evaluation = helper.Evaluate(helper.Builtin("triangles"))
+    print(evaluation.roundTimeMs, evaluation.disagreement, evaluation.objective)
+
+Importing this package imports ns-3's own bindings (``from ns import ns``) from
+the ns-3 tree that ``scripts/setup.sh`` prepared (or the one ``NS3_DIR`` names)
+and, where that ns-3 does not load contributed modules into its bindings
+(ns-3.37), loads this module's library and headers: the one place that knows.
+"""
+
+import glob
+import os
+import sys
+import sysconfig
+
+__all__ = ["ns", "ns3_dir", "experiment_rows", "evaluation_dict"]
+
+
+def ns3_dir():
+    """The ns-3 tree: $NS3_DIR, else the newest ns-3.* in the setup's cache folder."""
+    if os.environ.get("NS3_DIR"):
+        return os.path.abspath(os.environ["NS3_DIR"])
+    cache = os.environ.get("WAN_TRAINING_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "wan-training"
+    )
+    trees = sorted(glob.glob(os.path.join(cache, "ns-3.*")))
+    if not trees:
+        raise ImportError(
+            "wan_training: no ns-3 tree found in %s (run scripts/setup.sh, or set NS3_DIR)" % cache
+        )
+    return trees[-1]
+
+
+def _runtime_library_dirs():
+    """Directories of the C++ runtime and of Python's own library.
+
+    ns-3.37's loader looks for the libraries its modules link against on
+    LD_LIBRARY_PATH; cppyy has loaded the C++ runtime by then, so its
+    directory is read from this process's memory map.
+    """
+    import cppyy  # noqa: F401  (loads the C++ runtime)
+
+    dirs = [sysconfig.get_config_var("LIBDIR")]
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            path = line.split()[-1]
+            if "libstdc++" in path and path.startswith("/"):
+                dirs.append(os.path.dirname(path))
+                break
+    return [d for d in dirs if d]
+
+
+def _load():
+    tree = ns3_dir()
+    bindings = os.path.join(tree, "build", "bindings", "python")
+    if not os.path.isdir(bindings):
+        raise ImportError(
+            "wan_training: %s has no Python bindings (configure ns-3 with "
+            "--enable-python-bindings; scripts/setup.sh does)" % tree
+        )
+    if bindings not in sys.path:
+        sys.path.insert(0, bindings)
+    paths = os.environ.get("LD_LIBRARY_PATH", "").split(":")
+    os.environ["LD_LIBRARY_PATH"] = ":".join(
+        [p for p in _runtime_library_dirs() if p not in paths] + [p for p in paths if p]
+    )
+    from ns import ns as bindings_ns
+
+    if not hasattr(bindings_ns, "WanTopology"):
+        import cppyy
+
+        libraries = glob.glob(os.path.join(tree, "build", "lib", "libns3*-wan-training-*.so"))
+        libraries = [lib for lib in libraries if "-test-" not in lib]
+        if not libraries:
+            raise ImportError("wan_training: the module's library is not built in %s" % tree)
+        cppyy.include("ns3/wan-training-module.h")
+        cppyy.load_library(libraries[0])
+    return bindings_ns
+
+
+ns = _load()
+
+
+def evaluation_dict(evaluation):
+    """A ScheduleEvaluation as a dict of Python numbers and text."""
+    return {
+        "feasible": bool(evaluation.feasible),
+        "round_time_ms": float(evaluation.roundTimeMs),
+        "disagreement": float(evaluation.disagreement),
+        "objective": float(evaluation.objective),
+        "binding": str(evaluation.binding),
+        "required_memory_bytes": float(evaluation.requiredMemoryBytes),
+    }
+
+
+def experiment_rows(result):
+    """One dict per simulated round of an ExperimentResult."""
+    rows = []
+    for r in result.rounds:
+        islands = list(r.islands)
+        rows.append(
+            {
+                "round": int(r.round),
+                "failed": bool(r.failed),
+                "planned_ms": float(r.plannedMs),
+                "measured_ms": float(r.measuredMs),
+                "idle_ms": float(r.idleMs),
+                "expected": sum(int(i.expected) for i in islands),
+                "delivered": sum(int(i.delivered) for i in islands),
+                "exact": all(bool(i.exact) for i in islands),
+            }
+        )
+    return rows
