@@ -99,3 +99,44 @@ def test_scripts_refuse_bad_options(tmp_path):
                            "0.5", "--output", str(tmp_path)], capture_output=True, text=True)
     assert done.returncode == 2
     assert "--scale and --jobs must be at least 1" in done.stderr
+
+
+def test_hbm_sweep(tmp_path):
+    run_script("hbm_sweep.py", "--hbm-gb", "0", "32", "--evaluations", "2000", "--jobs", "2",
+               "--output", str(tmp_path))
+    rows = {float(r["hbm_gb"]): r for r in read_csv(tmp_path / "hbm-sweep.csv")}
+    # Without memory all-to-all cannot run; triangles (J 952.12) is the best of the four.
+    assert math.isnan(float(rows[0.0]["J_all-to-all"]))
+    assert float(rows[0.0]["J_triangles"]) == pytest.approx(544.07 * 1.75, abs=0.02)
+    for size, r in rows.items():
+        builtins = [float(r["J_" + n]) for n in ("pairs", "regional", "triangles", "all-to-all")]
+        assert float(r["best_J"]) <= min(j for j in builtins if not math.isnan(j)) + 1e-6, size
+    # With 32 GB all-to-all (J 797.3) is feasible, and the best is at least as good.
+    assert float(rows[32.0]["J_all-to-all"]) == pytest.approx(797.29, abs=0.01)
+    assert (tmp_path / "hbm-sweep.png").stat().st_size > 10000
+
+
+def test_impairment_sweep_matches_the_cpp_example(tmp_path):
+    run_script("impairment_sweep.py", "--schedules", "triangles", "--loss", "0.01",
+               "--jitter-ms", "1", "--jobs", "2", "--output", str(tmp_path))
+    rows = read_csv(tmp_path / "impairment-sweep.csv")
+    assert len(rows) == 3
+    for r in rows:
+        # Nothing lost with re-requests; impairments only slow the round down.
+        assert r["exact"] == "True", r
+        assert int(r["delivered"]) == int(r["expected"]) == 4032
+        assert float(r["inflation_percent"]) >= 0
+    assert float(rows[1]["inflation_percent"]) > 0
+
+    from wan_training import ns3_dir
+
+    table = tmp_path / "cpp.csv"
+    subprocess.run([os.path.join(ns3_dir(), "ns3"), "run", "--no-build",
+                    "wan-impairments --schedules=triangles --loss=0.01 --jitterMs=1 "
+                    "--output=%s" % table],
+                   cwd=ns3_dir(), check=True, capture_output=True, timeout=600)
+    cpp = read_csv(table)
+    # The example's CSV has 6 significant digits.
+    assert [float(r["measured_ms"]) for r in cpp] == pytest.approx(
+        [float(r["measured_ms"]) for r in rows], rel=1e-5)
+    assert [int(r["delivered"]) for r in cpp] == [int(r["delivered"]) for r in rows]

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""FPGA memory sweep: the best schedule the optimizer finds and its J as the
+HBM per FPGA grows from 0 to 32 GB, beside each of the paper's four schedules.
+
+Writes hbm-sweep.csv and hbm-sweep.png into the output folder.  Each memory
+size is an independent optimisation; --jobs runs them in parallel processes.
+
+    python3 scripts/hbm_sweep.py
+    python3 scripts/hbm_sweep.py --hbm-gb 0 0.1 0.2 1 32 --evaluations 5000 --jobs 2
+"""
+
+import argparse
+import concurrent.futures
+import csv
+import math
+import multiprocessing
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+
+SCHEDULES = ["pairs", "regional", "triangles", "all-to-all"]
+
+
+def run_one(hbm_gb, evaluations, max_period, seed):
+    """The optimizer's best schedule and the built-ins' J at one memory size."""
+    from wan_training import evaluation_dict, ns
+
+    topo = ns.WanTopology.NineCity()
+    config = ns.PlannerConfig()
+    config.hbmBytes = hbm_gb * 1e9
+    helper = ns.CliqueScheduleHelper(topo, config)
+    helper.SetOptimizerAttribute("Evaluations", ns.UintegerValue(evaluations))
+    helper.SetOptimizerAttribute("MaxPeriod", ns.UintegerValue(max_period))
+    helper.SetOptimizerAttribute("Seed", ns.UintegerValue(seed))
+    best = helper.Optimize()
+    row = {
+        "hbm_gb": hbm_gb,
+        "best": str(best.schedule.GetName()),
+        "best_schedule": str(best.schedule.ToString(topo)),
+        "best_T_ms": float(best.evaluation.roundTimeMs),
+        "best_A": float(best.evaluation.disagreement),
+        "best_J": float(best.evaluation.objective),
+        "search": str(best.method),
+        "distinct": int(best.distinct),
+    }
+    for name in SCHEDULES:
+        e = evaluation_dict(helper.Evaluate(helper.Builtin(name)))
+        row["J_" + name] = e["objective"] if e["feasible"] else math.nan
+    return row
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hbm-gb", nargs="+", type=float,
+                        default=[0, 0.05, 0.1, 0.15, 0.2, 0.5, 1, 2, 4, 8, 16, 32],
+                        help="FPGA memory sizes, GB")
+    parser.add_argument("--evaluations", type=int, default=20000,
+                        help="annealing steps per size (default 20000)")
+    parser.add_argument("--max-period", type=int, default=3, help="largest period (default 3)")
+    parser.add_argument("--seed", type=int, default=1, help="annealing seed (default 1)")
+    parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
+    parser.add_argument("--output", default="results", help="output folder (default results)")
+    args = parser.parse_args(argv)
+    if args.jobs < 1 or args.evaluations < 1 or args.max_period < 1 or min(args.hbm_gb) < 0:
+        parser.error("--jobs, --evaluations and --max-period must be at least 1, "
+                     "--hbm-gb non-negative")
+    os.makedirs(args.output, exist_ok=True)
+
+    tasks = [(h, args.evaluations, args.max_period, args.seed) for h in args.hbm_gb]
+    if args.jobs == 1:
+        rows = []
+        for k, task in enumerate(tasks, 1):
+            rows.append(run_one(*task))
+            print("  %d/%d: %g GB" % (k, len(tasks), task[0]), file=sys.stderr)
+    else:
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(args.jobs, mp_context=context) as pool:
+            futures = [pool.submit(run_one, *t) for t in tasks]
+            for k, _ in enumerate(concurrent.futures.as_completed(futures), 1):
+                print("  %d/%d done" % (k, len(tasks)), file=sys.stderr)
+            rows = [f.result() for f in futures]
+
+    csv_path = os.path.join(args.output, "hbm-sweep.csv")
+    with open(csv_path, "w", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0].keys()))
+        writer.writeheader()
+        writer.writerows(rows)
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.4))
+    x = [max(r["hbm_gb"], 0.01) for r in rows]
+    for name in SCHEDULES:
+        ax.plot(x, [r["J_" + name] for r in rows], marker="o", markersize=3, label=name)
+    ax.plot(x, [r["best_J"] for r in rows], marker="s", color="black", linewidth=2,
+            label="optimizer's best")
+    ax.set_xscale("log")
+    ax.set_xlabel("FPGA memory per receiver (GB; 0 plotted at 0.01)")
+    ax.set_ylabel("J = T x A (ms-error)")
+    ax.set_title("Nine cities: J of the best schedule found as FPGA memory grows")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    png_path = os.path.join(args.output, "hbm-sweep.png")
+    fig.savefig(png_path, dpi=120)
+    plt.close(fig)
+    for r in rows:
+        print("%6g GB  best %-10s J %6.0f  (%s)" % (r["hbm_gb"], r["best"], r["best_J"],
+                                                  r["best_schedule"]))
+    print("written: %s, %s" % (csv_path, png_path))
+    return rows
+
+
+if __name__ == "__main__":
+    main()
