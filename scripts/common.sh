@@ -139,8 +139,9 @@ wt_cppyy_spec() {
     echo "${spec:-cppyy==2.4.2}"
 }
 
-# Installs from PyPI what the Python bindings, the experiment scripts and their
-# tests need, into the python3 on PATH (nothing to do when all are there).
+# Installs from PyPI what the Python bindings, the experiment scripts (SEM for
+# campaigns) and their tests need, into the python3 on PATH (nothing to do when
+# all are there).
 wt_install_python() {
     local cppyy missing=()
     cppyy="$(wt_cppyy_spec)"
@@ -148,6 +149,7 @@ wt_install_python() {
         missing+=("$cppyy")
     python3 -c "import matplotlib" 2>/dev/null || missing+=(matplotlib)
     python3 -c "import pytest" 2>/dev/null || missing+=(pytest)
+    python3 -c "import sem" 2>/dev/null || missing+=(sem)
     [ ${#missing[@]} -eq 0 ] && return 0
     wt_log "installing from PyPI: ${missing[*]}"
     python3 -m pip install --quiet --disable-pip-version-check "${missing[@]}" ||

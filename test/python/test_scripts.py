@@ -140,3 +140,18 @@ def test_impairment_sweep_matches_the_cpp_example(tmp_path):
     assert [float(r["measured_ms"]) for r in cpp] == pytest.approx(
         [float(r["measured_ms"]) for r in rows], rel=1e-5)
     assert [int(r["delivered"]) for r in cpp] == [int(r["delivered"]) for r in rows]
+
+
+def test_sem_campaign(tmp_path):
+    campaign = tmp_path / "campaign"
+    run_script("sem_campaign.py", "--loss", "0.01", "--campaign", str(campaign),
+               "--output", str(tmp_path))
+    rows = read_csv(tmp_path / "sem-campaign.csv")
+    loss = [r for r in rows if r["impairment"] == "loss 1%"]
+    assert len(loss) == 1
+    assert loss[0]["exact"] == "1"
+    assert float(loss[0]["inflation_percent"]) > 0
+    # A second run finds every result in the campaign and simulates nothing.
+    again = run_script("sem_campaign.py", "--loss", "0.01", "--campaign", str(campaign),
+                       "--output", str(tmp_path))
+    assert "loss 1%" in again

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""A SEM (ns-3 Simulation Execution Manager) campaign over the loss sweep:
+runs the wan-impairments example for each parameter combination that the
+campaign database does not hold yet, with SEM's parallel runner, and writes the
+collected results as sem-campaign.csv.
+
+    python3 scripts/sem_campaign.py
+    python3 scripts/sem_campaign.py --loss 0 0.001 0.01 --runs 2 --campaign results/sem
+
+SEM caches results in its campaign folder: running again adds only what is
+missing.  scripts/setup.sh installs SEM from PyPI.
+"""
+
+import argparse
+import csv
+import io
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--schedules", nargs="+", default=["triangles"], help="schedules")
+    parser.add_argument("--loss", nargs="+", type=float, default=[0.001, 0.01],
+                        help="loss rates on every link class")
+    parser.add_argument("--runs", type=int, default=1, help="runs (RngRun values) per setting")
+    parser.add_argument("--campaign", default="results/sem-campaign", help="campaign folder")
+    parser.add_argument("--output", default="results", help="output folder (default results)")
+    args = parser.parse_args(argv)
+    try:
+        import sem
+    except ModuleNotFoundError:
+        parser.error("SEM is not installed: pip install sem")
+    from wan_training import ns3_dir
+
+    campaign = sem.CampaignManager.new(ns3_dir(), "wan-impairments", args.campaign,
+                                       check_repo=False, optimized=False,
+                                       skip_configuration=True)
+    params = {
+        "schedules": args.schedules,
+        "loss": [str(p) for p in args.loss],
+        "jitterMs": ["none"],
+        "rounds": [1],
+        "scale": [1000],
+        "output": ["impairments.csv"],
+    }
+    campaign.run_missing_simulations(sem.list_param_combinations(params), runs=args.runs)
+
+    rows = []
+    for result in campaign.db.get_complete_results(params):
+        table = csv.DictReader(io.StringIO(result["output"]["impairments.csv"]))
+        for r in table:
+            r["RngRun"] = result["params"]["RngRun"]
+            rows.append(r)
+    os.makedirs(args.output, exist_ok=True)
+    path = os.path.join(args.output, "sem-campaign.csv")
+    with open(path, "w", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0].keys()))
+        writer.writeheader()
+        writer.writerows(rows)
+    for r in rows:
+        print("%-10s %-12s RngRun %s  T %s ms  inflation %s%%  exact %s" % (
+            r["schedule"], r["impairment"], r["RngRun"], r["measured_ms"],
+            r["inflation_percent"], r["exact"]))
+    print("written: %s" % path)
+    return rows
+
+
+if __name__ == "__main__":
+    main()
