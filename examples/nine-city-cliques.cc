@@ -95,25 +95,16 @@ ParseFault(const std::string& item, const std::string& option)
     return {name, first, second};
 }
 
-/// \return the text as a number; throws naming the option otherwise
+/// \return the text as one number; throws naming the option otherwise
 double
 ParseNumber(const std::string& text, const std::string& option)
 {
-    size_t used = 0;
-    double x = 0;
-    try
+    auto value = ParseOptional(text, "--" + option);
+    if (!value)
     {
-        x = std::stod(text, &used);
+        throw std::invalid_argument("--" + option + ": a number is missing");
     }
-    catch (const std::exception&)
-    {
-        used = 0;
-    }
-    if (used == 0 || used != text.size())
-    {
-        throw std::invalid_argument("--" + option + ": \"" + text + "\" is not a number");
-    }
-    return x;
+    return *value;
 }
 
 /// Adds the faults of the command line to an experiment.

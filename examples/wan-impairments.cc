@@ -87,15 +87,13 @@ Summarise(const ExperimentResult& r)
     {
         row.plannedMs = std::max(row.plannedMs, round.plannedMs);
         row.measuredMs = std::max(row.measuredMs, round.measuredMs);
-        for (const auto& i : round.islands)
-        {
-            row.expected += i.expected;
-            row.delivered += i.delivered;
-            row.late += i.late;
-            row.requested += i.requested;
-            row.recovered += i.recovered;
-            row.givenUp += i.givenUp;
-        }
+        const auto total = CliqueExperimentHelper::Total(round);
+        row.expected += total.expected;
+        row.delivered += total.delivered;
+        row.late += total.late;
+        row.requested += total.requested;
+        row.recovered += total.recovered;
+        row.givenUp += total.givenUp;
     }
     for (const auto& [where, n] : r.lostPackets)
     {

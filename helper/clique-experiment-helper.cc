@@ -538,6 +538,27 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     return result;
 }
 
+IslandRoundResult
+CliqueExperimentHelper::Total(const RoundResult& round)
+{
+    IslandRoundResult total;
+    for (const auto& i : round.islands)
+    {
+        total.bytesIn += i.bytesIn;
+        total.bytesOut += i.bytesOut;
+        total.partialSums += i.partialSums;
+        total.retransmissions += i.retransmissions;
+        total.expected += i.expected;
+        total.delivered += i.delivered;
+        total.late += i.late;
+        total.requested += i.requested;
+        total.recovered += i.recovered;
+        total.givenUp += i.givenUp;
+        total.discarded += i.discarded;
+    }
+    return total;
+}
+
 std::string
 CliqueExperimentHelper::Format(const ExperimentResult& result, const WanTopology& topo)
 {
@@ -556,28 +577,17 @@ CliqueExperimentHelper::Format(const ExperimentResult& result, const WanTopology
             s << "  round " << r.round + 1 << ": " << r.note << "\n";
             continue;
         }
-        uint64_t partial = 0;
-        uint64_t resent = 0;
-        IslandRoundResult total;
+        const auto total = Total(r);
         for (const auto& i : r.islands)
         {
-            partial += i.partialSums;
-            resent += i.retransmissions;
-            total.expected += i.expected;
-            total.delivered += i.delivered;
-            total.late += i.late;
-            total.requested += i.requested;
-            total.recovered += i.recovered;
-            total.givenUp += i.givenUp;
-            total.discarded += i.discarded;
             bytes[i.city].first += i.bytesIn;
             bytes[i.city].second += i.bytesOut;
         }
         s << "  round " << r.round + 1 << ": planner T " << r.plannedMs << " ms, measured "
           << r.measuredMs << " ms (" << std::showpos
           << 100 * (r.measuredMs - r.plannedMs) / r.plannedMs << std::noshowpos << "%), GPU idle +"
-          << r.idleMs << " ms, partial sums " << partial << ", retransmissions " << resent
-          << (r.note.empty() ? "" : " (" + r.note + ")") << "\n";
+          << r.idleMs << " ms, partial sums " << total.partialSums << ", retransmissions "
+          << total.retransmissions << (r.note.empty() ? "" : " (" + r.note + ")") << "\n";
         if (total.delivered != total.expected || total.late + total.requested + total.discarded > 0)
         {
             s << "    contributions: expected " << total.expected << ", delivered "

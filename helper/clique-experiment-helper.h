@@ -168,6 +168,13 @@ class CliqueExperimentHelper
     ExperimentResult Run(const CliqueSchedule& schedule);
 
     /**
+     * \param round a round's result
+     * \return its islands' counts summed: bytes, partial sums, retransmissions
+     *         and the contributions expected, delivered, late, re-requested,
+     *         recovered, given up and discarded (the other fields stay default)
+     */
+    static IslandRoundResult Total(const RoundResult& round);
+    /**
      * \param result a run's measurements
      * \param topo the topology it ran on (for city codes)
      * \return the measurements as text: per round the planner's and the
