@@ -11,14 +11,13 @@ size is an independent optimisation; --jobs runs them in parallel processes.
 """
 
 import argparse
-import concurrent.futures
-import csv
 import math
-import multiprocessing
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+
+from wan_training import run_tasks, write_csv  # noqa: E402  (no ns-3 loaded here)
 
 SCHEDULES = ["pairs", "regional", "triangles", "all-to-all"]
 
@@ -69,24 +68,10 @@ def main(argv=None):
     os.makedirs(args.output, exist_ok=True)
 
     tasks = [(h, args.evaluations, args.max_period, args.seed) for h in args.hbm_gb]
-    if args.jobs == 1:
-        rows = []
-        for k, task in enumerate(tasks, 1):
-            rows.append(run_one(*task))
-            print("  %d/%d: %g GB" % (k, len(tasks), task[0]), file=sys.stderr)
-    else:
-        context = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(args.jobs, mp_context=context) as pool:
-            futures = [pool.submit(run_one, *t) for t in tasks]
-            for k, _ in enumerate(concurrent.futures.as_completed(futures), 1):
-                print("  %d/%d done" % (k, len(tasks)), file=sys.stderr)
-            rows = [f.result() for f in futures]
+    rows = run_tasks(run_one, tasks, args.jobs)
 
     csv_path = os.path.join(args.output, "hbm-sweep.csv")
-    with open(csv_path, "w", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=list(rows[0].keys()))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(csv_path, rows)
 
     import matplotlib
 

@@ -12,13 +12,12 @@ them in parallel processes.
 """
 
 import argparse
-import concurrent.futures
-import csv
-import multiprocessing
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+
+from wan_training import run_tasks, write_csv  # noqa: E402  (no ns-3 loaded here)
 
 
 def run_one(schedule, kind, value, scale, rounds, recovery, max_requests):
@@ -83,21 +82,13 @@ def main(argv=None):
         tasks.append((s, "none", 0) + common)
         tasks += [(s, "loss", p) + common for p in args.loss]
         tasks += [(s, "jitter", j) + common for j in args.jitter_ms]
-    context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(args.jobs, mp_context=context) as pool:
-        futures = [pool.submit(run_one, *t) for t in tasks]
-        for k, _ in enumerate(concurrent.futures.as_completed(futures), 1):
-            print("  %d/%d runs done" % (k, len(tasks)), file=sys.stderr)
-        rows = [f.result() for f in futures]
+    rows = run_tasks(run_one, tasks, args.jobs)
     base = {r["schedule"]: r["measured_ms"] for r in rows if r["impairment"] == "none"}
     for r in rows:
         r["inflation_percent"] = 100 * (r["measured_ms"] / base[r["schedule"]] - 1)
 
     csv_path = os.path.join(args.output, "impairment-sweep.csv")
-    with open(csv_path, "w", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=list(rows[0].keys()))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(csv_path, rows)
 
     import matplotlib
 

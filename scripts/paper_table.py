@@ -12,14 +12,13 @@ parallel processes.
 """
 
 import argparse
-import concurrent.futures
-import csv
 import math
-import multiprocessing
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+
+from wan_training import run_tasks, write_csv  # noqa: E402  (no ns-3 loaded here)
 
 SCHEDULES = ["pairs", "regional", "triangles", "all-to-all"]
 
@@ -111,23 +110,10 @@ def main(argv=None):
 
     tasks = [(s, h, args.scale, args.rounds) for h in args.hbm_gb for s in args.schedules]
     rows = []
-    if args.jobs == 1:
-        for k, task in enumerate(tasks, 1):
-            rows.append(run_one(*task))
-            print("  %d/%d %s at %g GB" % (k, len(tasks), task[0], task[1]), file=sys.stderr)
-    else:
-        context = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(args.jobs, mp_context=context) as pool:
-            futures = [pool.submit(run_one, *t) for t in tasks]
-            for k, _ in enumerate(concurrent.futures.as_completed(futures), 1):
-                print("  %d/%d done" % (k, len(tasks)), file=sys.stderr)
-            rows = [f.result() for f in futures]
+    rows = run_tasks(run_one, tasks, args.jobs)
 
     csv_path = os.path.join(args.output, "paper-table.csv")
-    with open(csv_path, "w", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=list(rows[0].keys()))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(csv_path, rows)
     png_path = os.path.join(args.output, "paper-table.png")
     plot(rows, png_path)
     for r in rows:

@@ -34,7 +34,7 @@ def main(argv=None):
         import sem
     except ModuleNotFoundError:
         parser.error("SEM is not installed: pip install sem")
-    from wan_training import ns3_dir
+    from wan_training import ns3_dir, write_csv
 
     campaign = sem.CampaignManager.new(ns3_dir(), "wan-impairments", args.campaign,
                                        check_repo=False, optimized=False,
@@ -57,10 +57,7 @@ def main(argv=None):
             rows.append(r)
     os.makedirs(args.output, exist_ok=True)
     path = os.path.join(args.output, "sem-campaign.csv")
-    with open(path, "w", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=list(rows[0].keys()))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(path, rows)
     for r in rows:
         print("%-10s %-12s RngRun %s  T %s ms  inflation %s%%  exact %s" % (
             r["schedule"], r["impairment"], r["RngRun"], r["measured_ms"],

@@ -7,18 +7,23 @@
     evaluation = helper.Evaluate(helper.Builtin("triangles"))
     print(evaluation.roundTimeMs, evaluation.disagreement, evaluation.objective)
 
-Importing this package imports ns-3's own bindings (``from ns import ns``) from
+The first use of ``ns`` imports ns-3's own bindings (``from ns import ns``) from
 the ns-3 tree that ``scripts/setup.sh`` prepared (or the one ``NS3_DIR`` names)
 and, where that ns-3 does not load contributed modules into its bindings
 (ns-3.37), loads this module's library and headers: the one place that knows.
+The helpers ``run_tasks`` and ``write_csv`` do not load ns-3, so a script's
+parent process stays light while its workers simulate.
 """
 
+import concurrent.futures
+import csv
 import glob
+import multiprocessing
 import os
 import sys
 import sysconfig
 
-__all__ = ["ns", "ns3_dir", "experiment_rows", "evaluation_dict"]
+__all__ = ["ns", "ns3_dir", "experiment_rows", "evaluation_dict", "run_tasks", "write_csv"]
 
 
 def ns3_dir():
@@ -83,7 +88,42 @@ def _load():
     return bindings_ns
 
 
-ns = _load()
+_ns = None
+
+
+def __getattr__(name):
+    # "from wan_training import ns" loads ns-3 on first use only.
+    global _ns
+    if name == "ns":
+        if _ns is None:
+            _ns = _load()
+        return _ns
+    raise AttributeError("module 'wan_training' has no attribute %r" % name)
+
+
+def run_tasks(function, tasks, jobs):
+    """function(*task) for every task, in order; with jobs > 1 in that many
+    spawned processes (independent simulations).  Progress goes to stderr."""
+    if jobs == 1:
+        results = []
+        for k, task in enumerate(tasks, 1):
+            results.append(function(*task))
+            print("  %d/%d done" % (k, len(tasks)), file=sys.stderr)
+        return results
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        futures = [pool.submit(function, *task) for task in tasks]
+        for k, _ in enumerate(concurrent.futures.as_completed(futures), 1):
+            print("  %d/%d done" % (k, len(tasks)), file=sys.stderr)
+        return [f.result() for f in futures]
+
+
+def write_csv(path, rows):
+    """Writes dicts with the same keys as CSV, a header line first."""
+    with open(path, "w", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0].keys()))
+        writer.writeheader()
+        writer.writerows(rows)
 
 
 def evaluation_dict(evaluation):
