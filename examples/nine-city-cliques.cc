@@ -16,78 +16,197 @@
 
 #include "ns3/core-module.h"
 #include "ns3/wan-training-module.h"
+#include "ns3/wan-training-text.h"
 
 #include <iostream>
-#include <optional>
-#include <sstream>
+#include <map>
 #include <stdexcept>
 #include <tuple>
 
 using namespace ns3;
+namespace bounds = wantext::bounds;
 
 NS_LOG_COMPONENT_DEFINE("NineCityCliques");
 
 namespace
 {
 
-/// Parses "a,b,c" into numbers; `what` names the option in errors.
-std::vector<double>
-ParseList(const std::string& text, const std::string& what)
+/// Wall-clock seconds between progress reports of a packet-level run.
+const double kProgressSeconds = 5;
+
+/// Every option of the program, with its default.
+struct Options
 {
-    std::vector<double> values;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ','))
-    {
-        std::size_t used = 0;
-        double v = 0;
-        try
-        {
-            v = std::stod(item, &used);
-        }
-        catch (const std::exception&)
-        {
-            used = 0;
-        }
-        if (used == 0 || used != item.size())
-        {
-            throw std::invalid_argument(what + ": '" + item + "' is not a number");
-        }
-        values.push_back(v);
-    }
-    if (values.empty())
-    {
-        throw std::invalid_argument(what + " is empty");
-    }
-    return values;
+    std::string topologyFile;
+    std::string schedules{"all"};
+    std::string scheduleFile;
+    double payloadBytes{1e9};
+    std::string accessGbps;
+    std::string coreGbps;
+    bool multicast{true};
+    bool aggregation{true};
+    std::string hbmGB{"0,32"};
+    double computeMs{250};
+    double stalenessMs{1000};
+    bool includeNewborn{true};
+    bool normalise{true};
+    double forgetting{1.0};
+    std::string target;
+    std::string output;
+    bool packetLevel{true};
+    std::string packetSchedule{"triangles"};
+    double packetHbmGB{0};
+    double scale{100};
+    int64_t rounds{0}; // signed, so that -1 is refused rather than wrapped
+    bool baselines{true};
+    WanLinkImpairment impairment;
+    double jitterMs{0};
+    std::string lossLinks{"core"};
+    std::string jitterLinks{"core"};
+    std::string recovery{"accept"};
+    std::string linkFaults;
+    std::string faultPolicy{"replan"};
+    std::string fpgaFaults;
+    std::string away;
+    bool quiet{false};
+};
+
+/// Declares the options of the table (planning, mixing, output).
+void
+AddTableOptions(CommandLine& cmd, Options& o)
+{
+    cmd.AddValue("topology",
+                 "Topology file (.json, or a folder with cities.csv and core-links.csv); "
+                 "empty: the embedded nine-city topology",
+                 o.topologyFile);
+    cmd.AddValue("schedule",
+                 "Built-in schedules to compare: all, or a comma list of " +
+                     CliqueScheduleBuiltins::JoinedNames(),
+                 o.schedules);
+    cmd.AddValue("scheduleFile", "A schedule file (JSON) to compare as well", o.scheduleFile);
+    cmd.AddValue("payload", "Model state D sent per island and round, bytes", o.payloadBytes);
+    cmd.AddValue("accessGbps",
+                 "Access rate of every island, Gbps (empty: the topology's)",
+                 o.accessGbps);
+    cmd.AddValue("coreGbps",
+                 "Capacity of every core link, Gbps (empty: the topology's)",
+                 o.coreGbps);
+    cmd.AddValue("multicast", "Replicate inside the network (false: unicast copies)", o.multicast);
+    cmd.AddValue("aggregation", "Sum inbound streams on the edge FPGA", o.aggregation);
+    cmd.AddValue("hbmGB", "FPGA memory sizes to compare, GB (comma list)", o.hbmGB);
+    cmd.AddValue("computeMs", "Compute time per training step, ms (synchronous SGD)", o.computeMs);
+    cmd.AddValue("stalenessMs",
+                 "Staleness tolerated, ms (synchronous SGD comparison)",
+                 o.stalenessMs);
+    cmd.AddValue("h0", "Count the newborn term h = 0 in A", o.includeNewborn);
+    cmd.AddValue("normalise", "Normalise each generation's error to 1 at birth", o.normalise);
+    cmd.AddValue("forgetting", "Forgetting discount rho in (0, 1]", o.forgetting);
+    cmd.AddValue("target", "Target shares pi (comma list summing to 1; empty: uniform)", o.target);
+    cmd.AddValue("output", "Write the table to this file (.json or .csv)", o.output);
 }
 
-/// Parses one number given as text; "" keeps the default.
-std::optional<double>
-ParseOptional(const std::string& text, const std::string& what)
+/// Declares the options of the packet-level runs.
+void
+AddPacketOptions(CommandLine& cmd, Options& o)
 {
-    if (text.empty())
-    {
-        return std::nullopt;
-    }
-    auto values = ParseList(text, what);
-    if (values.size() != 1)
-    {
-        throw std::invalid_argument(what + " takes one number");
-    }
-    return values[0];
+    cmd.AddValue("packetLevel", "Also simulate a schedule packet by packet", o.packetLevel);
+    cmd.AddValue("packetSchedule",
+                 "Schedule(s) to simulate: a built-in name, a schedule file (.json), all, "
+                 "or a comma list",
+                 o.packetSchedule);
+    cmd.AddValue("lossRate",
+                 "Packet-level: packet loss probability on the lossLinks, [0, 1)",
+                 o.impairment.lossRate);
+    cmd.AddValue("lossBurst",
+                 "Packet-level: mean packets per loss event (1: independent losses)",
+                 o.impairment.burstLength);
+    cmd.AddValue("lossLinks",
+                 "Packet-level: links that lose packets: comma list of core, access, post",
+                 o.lossLinks);
+    cmd.AddValue("jitterMs",
+                 "Packet-level: standard deviation of each packet's extra delay, ms",
+                 o.jitterMs);
+    cmd.AddValue("jitterDistribution",
+                 "Packet-level: exponential, uniform or normal",
+                 o.impairment.jitterDistribution);
+    cmd.AddValue("reorder", "Packet-level: jitter may reorder packets", o.impairment.reorder);
+    cmd.AddValue("jitterLinks",
+                 "Packet-level: links with jitter: comma list of core, access",
+                 o.jitterLinks);
+    cmd.AddValue("recovery",
+                 "Packet-level: at a round's deadline, accept missing contributions or "
+                 "rerequest them from their senders",
+                 o.recovery);
+    cmd.AddValue("linkFaults",
+                 "Packet-level: link outages, comma list of A-B@down-up (seconds), "
+                 "e.g. NYC-LON@1.25-2",
+                 o.linkFaults);
+    cmd.AddValue("faultPolicy",
+                 "Packet-level: rounds during an outage are replan(ned) or fail(ed)",
+                 o.faultPolicy);
+    cmd.AddValue("fpgaFaults",
+                 "Packet-level: FPGA failures, comma list of CITY@time (seconds)",
+                 o.fpgaFaults);
+    cmd.AddValue("away",
+                 "Packet-level: islands away, comma list of CITY@first-last (rounds from 0)",
+                 o.away);
+    cmd.AddValue("packetHbmGB", "FPGA memory of the packet-level run, GB", o.packetHbmGB);
+    cmd.AddValue("scale",
+                 "Time-preserving scale of the packet-level run: D and every rate / scale",
+                 o.scale);
+    cmd.AddValue("rounds", "Rounds to simulate (0: one period)", o.rounds);
+    cmd.AddValue("baselines", "Also simulate the no-multicast and no-FPGA baselines", o.baselines);
+    cmd.AddValue("quiet",
+                 "Packet-level: no progress (simulated time, rounds done) on standard error",
+                 o.quiet);
 }
 
-/// Splits "x@a-b" into x, a and b; throws naming the option otherwise.
+/// Checks every number option against its range (wantext::bounds).
+void
+CheckRanges(const Options& o)
+{
+    bounds::kPayloadBytes.Check(o.payloadBytes, "--payload");
+    for (const auto& [text, option] :
+         {std::pair{o.accessGbps, "--accessGbps"}, std::pair{o.coreGbps, "--coreGbps"}})
+    {
+        if (!text.empty())
+        {
+            bounds::kRateGbps.Check(wantext::ParseNumber(text, option), option);
+        }
+    }
+    for (double gb : wantext::ParseNumbers(o.hbmGB, "--hbmGB"))
+    {
+        bounds::kHbmGB.Check(gb, "--hbmGB");
+    }
+    bounds::kComputeMs.Check(o.computeMs, "--computeMs");
+    bounds::kStalenessMs.Check(o.stalenessMs, "--stalenessMs");
+    bounds::kForgetting.Check(o.forgetting, "--forgetting");
+    if (!o.target.empty())
+    {
+        for (double share : wantext::ParseNumbers(o.target, "--target"))
+        {
+            bounds::kShare.Check(share, "--target");
+        }
+    }
+    bounds::kHbmGB.Check(o.packetHbmGB, "--packetHbmGB");
+    bounds::kScale.Check(o.scale, "--scale");
+    bounds::kRounds.Check(o.rounds, "--rounds");
+    bounds::kLossRate.Check(o.impairment.lossRate, "--lossRate");
+    bounds::kLossBurst.Check(o.impairment.burstLength, "--lossBurst");
+    bounds::kJitterMs.Check(o.jitterMs, "--jitterMs");
+}
+
+/// Splits "x@a-b" (or "x@a" when not a range) into x, a and b; throws naming the
+/// option otherwise.
 std::tuple<std::string, std::string, std::string>
-ParseFault(const std::string& item, const std::string& option)
+ParseFault(const std::string& item, const std::string& option, bool range)
 {
     const auto at = item.find('@');
-    const auto dash = item.find('-', at == std::string::npos ? 0 : at + 1);
     if (at == std::string::npos || at == 0)
     {
-        throw std::invalid_argument("--" + option + ": \"" + item + "\" is not NAME@...");
+        throw std::invalid_argument(option + ": \"" + item + "\" is not NAME@...");
     }
+    const auto dash = range ? item.find('-', at + 1) : std::string::npos;
     std::string name = item.substr(0, at);
     std::string first =
         item.substr(at + 1, dash == std::string::npos ? std::string::npos : dash - at - 1);
@@ -95,42 +214,21 @@ ParseFault(const std::string& item, const std::string& option)
     return {name, first, second};
 }
 
-/// \return the text as one number; throws naming the option otherwise
+/// \return the text as one number in the range; throws naming the option otherwise
 double
-ParseNumber(const std::string& text, const std::string& option)
+ParseBounded(const std::string& text, const wantext::Range& range, const std::string& option)
 {
-    auto value = ParseOptional(text, "--" + option);
-    if (!value)
-    {
-        throw std::invalid_argument("--" + option + ": a number is missing");
-    }
-    return *value;
+    return range.Check(wantext::ParseNumber(text, option), option);
 }
 
 /// Adds the faults of the command line to an experiment.
 void
-ApplyFaults(CliqueExperimentHelper& experiment,
-            const std::string& linkFaults,
-            const std::string& faultPolicy,
-            const std::string& fpgaFaults,
-            const std::string& away)
+ApplyFaults(CliqueExperimentHelper& experiment, const Options& o)
 {
-    experiment.SetFaultPolicy(faultPolicy);
-    auto items = [](const std::string& text) {
-        std::vector<std::string> out;
-        std::stringstream in(text);
-        for (std::string item; std::getline(in, item, ',');)
-        {
-            if (!item.empty())
-            {
-                out.push_back(item);
-            }
-        }
-        return out;
-    };
-    for (const auto& item : items(linkFaults))
+    experiment.SetFaultPolicy(o.faultPolicy);
+    for (const auto& item : wantext::SplitList(o.linkFaults))
     {
-        auto [link, down, up] = ParseFault(item, "linkFaults");
+        auto [link, down, up] = ParseFault(item, "--linkFaults", true);
         const auto dash = link.find('-');
         if (dash == std::string::npos || up.empty())
         {
@@ -138,282 +236,154 @@ ApplyFaults(CliqueExperimentHelper& experiment,
         }
         experiment.AddLinkFault(link.substr(0, dash),
                                 link.substr(dash + 1),
-                                ParseNumber(down, "linkFaults"),
-                                ParseNumber(up, "linkFaults"));
+                                ParseBounded(down, bounds::kFaultSeconds, "--linkFaults"),
+                                ParseBounded(up, bounds::kFaultSeconds, "--linkFaults"));
     }
-    for (const auto& item : items(fpgaFaults))
+    for (const auto& item : wantext::SplitList(o.fpgaFaults))
     {
-        auto [city, at, unused] = ParseFault(item, "fpgaFaults");
-        experiment.AddFpgaFault(city, ParseNumber(at, "fpgaFaults"));
+        auto [city, at, unused] = ParseFault(item, "--fpgaFaults", false);
+        experiment.AddFpgaFault(city, ParseBounded(at, bounds::kFaultSeconds, "--fpgaFaults"));
     }
-    for (const auto& item : items(away))
+    for (const auto& item : wantext::SplitList(o.away))
     {
-        auto [city, first, last] = ParseFault(item, "away");
+        auto [city, first, last] = ParseFault(item, "--away", true);
         experiment.AddIslandAbsence(
             city,
-            static_cast<uint32_t>(ParseNumber(first, "away")),
-            static_cast<uint32_t>(ParseNumber(last.empty() ? first : last, "away")));
+            static_cast<uint32_t>(ParseBounded(first, bounds::kRounds, "--away")),
+            static_cast<uint32_t>(
+                ParseBounded(last.empty() ? first : last, bounds::kRounds, "--away")));
     }
 }
 
-int
-Run(int argc, char* argv[])
+/// \return the loss and jitter of each link class the options name
+std::map<WanNetworkHelper::LinkClass, WanLinkImpairment>
+Impairments(const Options& o)
 {
-    std::string topologyFile;
-    std::string schedules = "all";
-    std::string scheduleFile;
-    double payloadBytes = 1e9;
-    std::string accessGbps;
-    std::string coreGbps;
-    bool multicast = true;
-    bool aggregation = true;
-    std::string hbmGB = "0,32";
-    double computeMs = 250;
-    double stalenessMs = 1000;
-    bool includeNewborn = true;
-    bool normalise = true;
-    double forgetting = 1.0;
-    std::string target;
-    std::string output;
-    bool packetLevel = true;
-    std::string packetSchedule = "triangles";
-    double packetHbmGB = 0;
-    double scale = 100;
-    uint32_t rounds = 0;
-    bool baselines = true;
-    WanLinkImpairment impairment;
-    std::string lossLinks = "core";
-    std::string jitterLinks = "core";
-    double jitterMs = 0;
-    std::string recovery = "accept";
-    std::string linkFaults;
-    std::string faultPolicy = "replan";
-    std::string fpgaFaults;
-    std::string away;
-
-    CommandLine cmd(__FILE__);
-    cmd.Usage("Plans rotating-clique schedules on a WAN and prints the paper's table.");
-    cmd.AddValue("topology",
-                 "Topology file (.json, or a folder with cities.csv and core-links.csv); "
-                 "empty: the embedded nine-city topology",
-                 topologyFile);
-    cmd.AddValue("schedule",
-                 "Built-in schedules to compare: all, or a comma list of pairs, regional, "
-                 "triangles, all-to-all",
-                 schedules);
-    cmd.AddValue("scheduleFile", "A schedule file (JSON) to compare as well", scheduleFile);
-    cmd.AddValue("payload", "Model state D sent per island and round, bytes", payloadBytes);
-    cmd.AddValue("accessGbps",
-                 "Access rate of every island, Gbps (empty: the topology's)",
-                 accessGbps);
-    cmd.AddValue("coreGbps", "Capacity of every core link, Gbps (empty: the topology's)", coreGbps);
-    cmd.AddValue("multicast", "Replicate inside the network (false: unicast copies)", multicast);
-    cmd.AddValue("aggregation", "Sum inbound streams on the edge FPGA", aggregation);
-    cmd.AddValue("hbmGB", "FPGA memory sizes to compare, GB (comma list)", hbmGB);
-    cmd.AddValue("computeMs", "Compute time per training step, ms (synchronous SGD)", computeMs);
-    cmd.AddValue("stalenessMs",
-                 "Staleness tolerated, ms (synchronous SGD comparison)",
-                 stalenessMs);
-    cmd.AddValue("h0", "Count the newborn term h = 0 in A", includeNewborn);
-    cmd.AddValue("normalise", "Normalise each generation's error to 1 at birth", normalise);
-    cmd.AddValue("forgetting", "Forgetting discount rho in (0, 1]", forgetting);
-    cmd.AddValue("target", "Target shares pi (comma list summing to 1; empty: uniform)", target);
-    cmd.AddValue("output", "Write the table to this file (.json or .csv)", output);
-    cmd.AddValue("packetLevel", "Also simulate a schedule packet by packet", packetLevel);
-    cmd.AddValue("packetSchedule",
-                 "Schedule(s) to simulate: a built-in name, a schedule file (.json), all, "
-                 "or a comma list",
-                 packetSchedule);
-    cmd.AddValue("lossRate",
-                 "Packet-level: packet loss probability on the lossLinks, [0, 1]",
-                 impairment.lossRate);
-    cmd.AddValue("lossBurst",
-                 "Packet-level: mean packets per loss event (1: independent losses)",
-                 impairment.burstLength);
-    cmd.AddValue("lossLinks",
-                 "Packet-level: links that lose packets: comma list of core, access, post",
-                 lossLinks);
-    cmd.AddValue("jitterMs",
-                 "Packet-level: standard deviation of each packet's extra delay, ms",
-                 jitterMs);
-    cmd.AddValue("jitterDistribution",
-                 "Packet-level: exponential, uniform or normal",
-                 impairment.jitterDistribution);
-    cmd.AddValue("reorder", "Packet-level: jitter may reorder packets", impairment.reorder);
-    cmd.AddValue("jitterLinks",
-                 "Packet-level: links with jitter: comma list of core, access",
-                 jitterLinks);
-    cmd.AddValue("recovery",
-                 "Packet-level: at a round's deadline, accept missing contributions or "
-                 "rerequest them from their senders",
-                 recovery);
-    cmd.AddValue("linkFaults",
-                 "Packet-level: link outages, comma list of A-B@down-up (seconds), "
-                 "e.g. NYC-LON@1.25-2",
-                 linkFaults);
-    cmd.AddValue("faultPolicy",
-                 "Packet-level: rounds during an outage are replan(ned) or fail(ed)",
-                 faultPolicy);
-    cmd.AddValue("fpgaFaults",
-                 "Packet-level: FPGA failures, comma list of CITY@time (seconds)",
-                 fpgaFaults);
-    cmd.AddValue("away",
-                 "Packet-level: islands away, comma list of CITY@first-last (rounds from 0)",
-                 away);
-    cmd.AddValue("packetHbmGB", "FPGA memory of the packet-level run, GB", packetHbmGB);
-    cmd.AddValue("scale",
-                 "Time-preserving scale of the packet-level run: D and every rate / scale",
-                 scale);
-    cmd.AddValue("rounds", "Rounds to simulate (0: one period)", rounds);
-    cmd.AddValue("baselines", "Also simulate the no-multicast and no-FPGA baselines", baselines);
-    cmd.Parse(argc, argv);
-    if (!output.empty())
-    {
-        ScheduleComparisonHelper::CheckOutputPath(output); // fail before the work
-    }
-
-    ScheduleComparisonHelper helper;
-    if (!topologyFile.empty())
-    {
-        helper.SetTopology(WanTopology::LoadFile(topologyFile));
-    }
-    const auto& topo = helper.GetTopology();
-
-    // Loss and jitter per link class, checked before anything runs.
-    impairment.jitterSeconds = jitterMs * 1e-3;
     std::map<WanNetworkHelper::LinkClass, WanLinkImpairment> impairments;
-    auto classes = [](const std::string& text) {
-        std::vector<WanNetworkHelper::LinkClass> out;
-        std::stringstream in(text);
-        for (std::string item; std::getline(in, item, ',');)
-        {
-            if (!item.empty())
-            {
-                out.push_back(WanNetworkHelper::ParseLinkClass(item));
-            }
-        }
-        return out;
-    };
-    for (auto linkClass : classes(lossLinks))
+    for (const auto& item : wantext::SplitList(o.lossLinks))
     {
-        impairments[linkClass].lossRate = impairment.lossRate;
-        impairments[linkClass].burstLength = impairment.burstLength;
+        auto& imp = impairments[WanNetworkHelper::ParseLinkClass(item)];
+        imp.lossRate = o.impairment.lossRate;
+        imp.burstLength = o.impairment.burstLength;
     }
-    for (auto linkClass : classes(jitterLinks))
+    for (const auto& item : wantext::SplitList(o.jitterLinks))
     {
-        impairments[linkClass].jitterSeconds = impairment.jitterSeconds;
-        impairments[linkClass].jitterDistribution = impairment.jitterDistribution;
-        impairments[linkClass].reorder = impairment.reorder;
+        auto& imp = impairments[WanNetworkHelper::ParseLinkClass(item)];
+        imp.jitterSeconds = o.jitterMs * 1e-3;
+        imp.jitterDistribution = o.impairment.jitterDistribution;
+        imp.reorder = o.impairment.reorder;
     }
-    for (const auto& [linkClass, imp] : impairments)
-    {
-        WanNetworkHelper(topo).SetImpairment(linkClass, imp);
-    }
-    {
-        CliqueExperimentHelper check(topo, PlannerConfig{});
-        check.SetRecovery(recovery);
-        ApplyFaults(check, linkFaults, faultPolicy, fpgaFaults, away);
-    }
+    return impairments;
+}
 
+/// \return the planner's settings from the options
+PlannerConfig
+Config(const Options& o)
+{
     PlannerConfig config;
-    config.payloadBytes = payloadBytes;
-    config.multicast = multicast;
-    config.aggregation = aggregation;
-    if (auto a = ParseOptional(accessGbps, "accessGbps"))
+    config.payloadBytes = o.payloadBytes;
+    config.multicast = o.multicast;
+    config.aggregation = o.aggregation;
+    if (!o.accessGbps.empty())
     {
-        config.accessBps = *a * 1e9;
+        config.accessBps = wantext::ParseNumber(o.accessGbps, "--accessGbps") * 1e9;
     }
-    if (auto c = ParseOptional(coreGbps, "coreGbps"))
+    if (!o.coreGbps.empty())
     {
-        config.coreCapacityBps = *c * 1e9;
+        config.coreCapacityBps = wantext::ParseNumber(o.coreGbps, "--coreGbps") * 1e9;
     }
-    helper.SetPlannerConfig(config);
+    return config;
+}
 
+/// \return the conventions of A from the options
+MixingOptions
+Mixing(const Options& o)
+{
     MixingOptions mixing;
-    mixing.includeNewborn = includeNewborn;
-    mixing.normalise = normalise;
-    mixing.forgetting = forgetting;
-    if (!target.empty())
+    mixing.includeNewborn = o.includeNewborn;
+    mixing.normalise = o.normalise;
+    mixing.forgetting = o.forgetting;
+    if (!o.target.empty())
     {
-        mixing.target = ParseList(target, "target");
+        mixing.target = wantext::ParseNumbers(o.target, "--target");
     }
-    helper.SetMixingOptions(mixing);
+    return mixing;
+}
 
+/// \return the schedules of the table: the chosen built-ins and the file
+std::vector<CliqueSchedule>
+TableSchedules(const Options& o, const ScheduleComparisonHelper& helper)
+{
+    const auto& topo = helper.GetTopology();
     std::vector<CliqueSchedule> chosen;
-    if (schedules == "all")
+    if (o.schedules == "all")
     {
         chosen = helper.GetSchedules();
     }
-    else if (!schedules.empty())
+    else
     {
-        std::stringstream in(schedules);
-        std::string name;
-        while (std::getline(in, name, ','))
+        for (const auto& name : wantext::SplitList(o.schedules))
         {
             chosen.push_back(CliqueSchedule::Builtin(name, topo));
         }
     }
-    if (!scheduleFile.empty())
+    if (!o.scheduleFile.empty())
     {
-        chosen.push_back(CliqueSchedule::LoadFile(scheduleFile, topo));
+        chosen.push_back(CliqueSchedule::LoadFile(o.scheduleFile, topo));
     }
     if (chosen.empty())
     {
         throw std::invalid_argument("no schedule to compare");
     }
-    helper.SetSchedules(chosen);
+    return chosen;
+}
 
-    std::vector<double> hbmBytes;
-    for (double gb : ParseList(hbmGB, "hbmGB"))
+/// Checks the packet-level settings before anything runs.
+void
+CheckPacketLevel(const Options& o, const WanTopology& topo)
+{
+    for (const auto& [linkClass, imp] : Impairments(o))
     {
-        if (!(gb >= 0))
-        {
-            throw std::invalid_argument("hbmGB: FPGA memory must be zero or positive (got " +
-                                        std::to_string(gb) + ")");
-        }
+        WanNetworkHelper(topo).SetImpairment(linkClass, imp);
+    }
+    CliqueExperimentHelper check(topo, PlannerConfig{});
+    check.SetRecovery(o.recovery);
+    ApplyFaults(check, o);
+}
+
+/// Plans the schedules and prints (and writes) the table.
+void
+RunTable(const Options& o, ScheduleComparisonHelper& helper)
+{
+    const auto& topo = helper.GetTopology();
+    std::vector<double> hbmBytes;
+    for (double gb : wantext::ParseNumbers(o.hbmGB, "--hbmGB"))
+    {
         hbmBytes.push_back(gb * 1e9);
     }
-    if (!(computeMs > 0))
-    {
-        throw std::invalid_argument("computeMs must be positive");
-    }
-    if (!(stalenessMs >= 0))
-    {
-        throw std::invalid_argument("stalenessMs must be zero or positive");
-    }
-
     auto rows = helper.Compare(hbmBytes);
-    auto sync = helper.CompareSynchronous(computeMs / 1e3, stalenessMs / 1e3);
+    auto sync = helper.CompareSynchronous(o.computeMs / 1e3, o.stalenessMs / 1e3);
 
     std::cout << "Topology: " << topo.GetNCities() << " islands, " << topo.GetLinks().size()
-              << " core links; D = " << payloadBytes / 1e9 << " GB, multicast "
-              << (multicast ? "on" : "off") << ", FPGA aggregation " << (aggregation ? "on" : "off")
-              << "\n";
+              << " core links; D = " << o.payloadBytes / 1e9 << " GB, multicast "
+              << (o.multicast ? "on" : "off") << ", FPGA aggregation "
+              << (o.aggregation ? "on" : "off") << "\n";
     for (const auto& s : helper.GetSchedules())
     {
         std::cout << "  " << s.GetName() << ": " << s.ToString(topo) << "\n";
     }
     std::cout << "\n" << helper.FormatTable(rows, sync);
-    if (!output.empty())
+    if (!o.output.empty())
     {
-        helper.Write(output, rows, sync);
-        std::cout << "Wrote " << output << "\n";
+        helper.Write(o.output, rows, sync);
+        std::cout << "Wrote " << o.output << "\n";
     }
-    if (!packetLevel)
-    {
-        return 0;
-    }
+}
 
-    std::vector<std::string> names;
-    std::stringstream list(packetSchedule == "all" ? "pairs,regional,triangles,all-to-all"
-                                                   : packetSchedule);
-    for (std::string name; std::getline(list, name, ',');)
-    {
-        names.push_back(name);
-    }
-    std::cout << "\nPacket level (scale " << scale << ": D and rates / " << scale
-              << ", times kept; FPGA memory " << packetHbmGB << " GB)\n";
-
+/// Simulates the chosen schedules packet by packet, with their baselines.
+void
+RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& config)
+{
     struct Variant
     {
         const char* label;
@@ -421,38 +391,77 @@ Run(int argc, char* argv[])
         bool aggregation;
     };
 
+    std::vector<Variant> variants{{"multicast + FPGA", true, true}};
+    if (o.baselines)
+    {
+        variants.push_back({"no multicast", false, true});
+        variants.push_back({"no FPGA", true, false});
+    }
+    const auto names = o.packetSchedule == "all" ? CliqueSchedule::BuiltinNames()
+                                                 : wantext::SplitList(o.packetSchedule);
+    std::cout << "\nPacket level (scale " << o.scale << ": D and rates / " << o.scale
+              << ", times kept; FPGA memory " << o.packetHbmGB << " GB)\n";
     for (const auto& name : names)
     {
-        const bool isFile = name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
-        auto schedule =
-            isFile ? CliqueSchedule::LoadFile(name, topo) : CliqueSchedule::Builtin(name, topo);
-        std::vector<Variant> variants{{"multicast + FPGA", true, true}};
-        if (baselines)
-        {
-            variants.push_back({"no multicast", false, true});
-            variants.push_back({"no FPGA", true, false});
-        }
+        auto schedule = wantext::EndsWith(name, ".json") ? CliqueSchedule::LoadFile(name, topo)
+                                                         : CliqueSchedule::Builtin(name, topo);
         for (const auto& v : variants)
         {
             PlannerConfig c = config;
-            c.hbmBytes = packetHbmGB * 1e9;
-            c.multicast = v.multicast && multicast;
-            c.aggregation = v.aggregation && aggregation;
+            c.hbmBytes = o.packetHbmGB * 1e9;
+            c.multicast = v.multicast && o.multicast;
+            c.aggregation = v.aggregation && o.aggregation;
             CliqueExperimentHelper experiment(topo, c);
-            experiment.SetScale(scale);
-            for (const auto& [linkClass, imp] : impairments)
+            experiment.SetScale(o.scale);
+            for (const auto& [linkClass, imp] : Impairments(o))
             {
                 experiment.SetImpairment(linkClass, imp);
             }
-            experiment.SetRecovery(recovery);
-            ApplyFaults(experiment, linkFaults, faultPolicy, fpgaFaults, away);
-            if (rounds > 0)
+            experiment.SetRecovery(o.recovery);
+            experiment.SetProgress(o.quiet ? 0 : kProgressSeconds);
+            ApplyFaults(experiment, o);
+            if (o.rounds > 0)
             {
-                experiment.SetRounds(rounds);
+                experiment.SetRounds(static_cast<uint32_t>(o.rounds));
             }
             std::cout << name << ", " << v.label << ":\n"
                       << CliqueExperimentHelper::Format(experiment.Run(schedule), topo);
         }
+    }
+}
+
+int
+Run(int argc, char* argv[])
+{
+    Options o;
+    CommandLine cmd(__FILE__);
+    cmd.Usage("Plans rotating-clique schedules on a WAN and prints the paper's table.");
+    AddTableOptions(cmd, o);
+    AddPacketOptions(cmd, o);
+    cmd.Parse(argc, argv);
+
+    // Everything is checked before the work starts.
+    CheckRanges(o);
+    if (!o.output.empty())
+    {
+        ScheduleComparisonHelper::CheckOutputPath(o.output);
+    }
+    ScheduleComparisonHelper helper;
+    if (!o.topologyFile.empty())
+    {
+        helper.SetTopology(WanTopology::LoadFile(o.topologyFile));
+    }
+    const auto& topo = helper.GetTopology();
+    CheckPacketLevel(o, topo);
+    const PlannerConfig config = Config(o);
+    helper.SetPlannerConfig(config);
+    helper.SetMixingOptions(Mixing(o));
+    helper.SetSchedules(TableSchedules(o, helper));
+
+    RunTable(o, helper);
+    if (o.packetLevel)
+    {
+        RunPacketLevel(o, topo, config);
     }
     return 0;
 }

@@ -9,14 +9,14 @@
  * a CSV file.
  *
  *   ./ns3 run wan-impairments
- *   ./ns3 run "wan-impairments --loss=0,0.01 --jitterMs=10 --recovery=accept"
+ *   ./ns3 run "wan-impairments --lossRate=0,0.01 --jitterMs=10 --recovery=accept"
  *   ./ns3 run "wan-impairments --output=impairments.csv"
  */
 
 #include "ns3/core-module.h"
 #include "ns3/wan-training-module.h"
+#include "ns3/wan-training-text.h"
 
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -27,35 +27,66 @@ using namespace ns3;
 namespace
 {
 
-/// Splits "a,b,c" into numbers.
-std::vector<double>
-Numbers(const std::string& text, const std::string& option)
+/// Loss and jitter of some link classes.
+using Impairments = std::vector<std::pair<WanNetworkHelper::LinkClass, WanLinkImpairment>>;
+
+/// Every option of the program, with its default.
+struct Options
 {
-    std::vector<double> out;
-    if (text == "none")
+    std::string schedules{"triangles,all-to-all"};
+    std::string lossRates{"0.001,0.01,0.05"};
+    std::string jitterMs{"1,10"};
+    std::string lossLinks{"core,access,post"};
+    std::string recovery{"rerequest"};
+    double scale{1000};
+    int64_t rounds{2}; // signed, so that -1 is refused rather than wrapped
+    int64_t maxRequests{20};
+    std::string output;
+    bool quiet{false};
+};
+
+/// \return the numbers of a comma list, each in the range; none for "none"
+std::vector<double>
+SweptValues(const std::string& text, const wantext::Range& range, const std::string& option)
+{
+    std::vector<double> values;
+    if (text != "none")
     {
-        return out;
+        for (double x : wantext::ParseNumbers(text, option))
+        {
+            values.push_back(range.Check(x, option));
+        }
     }
-    std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');)
+    return values;
+}
+
+/// \return the labelled impairment settings of the sweep, the lossless one first
+std::vector<std::pair<std::string, Impairments>>
+Settings(const Options& o)
+{
+    std::vector<std::pair<std::string, Impairments>> settings{{"none", {}}};
+    for (double rate : SweptValues(o.lossRates, wantext::bounds::kLossRate, "--lossRate"))
     {
-        size_t used = 0;
-        double x = 0;
-        try
+        WanLinkImpairment imp;
+        imp.lossRate = rate;
+        Impairments classes;
+        for (const auto& item : wantext::SplitList(o.lossLinks))
         {
-            x = std::stod(item, &used);
+            classes.emplace_back(WanNetworkHelper::ParseLinkClass(item), imp);
         }
-        catch (const std::exception&)
-        {
-            used = 0;
-        }
-        if (used == 0 || used != item.size())
-        {
-            throw std::invalid_argument("--" + option + ": \"" + item + "\" is not a number");
-        }
-        out.push_back(x);
+        std::ostringstream label;
+        label << "loss " << rate * 100 << "%";
+        settings.emplace_back(label.str(), classes);
     }
-    return out;
+    for (double ms : SweptValues(o.jitterMs, wantext::bounds::kJitterMs, "--jitterMs"))
+    {
+        WanLinkImpairment imp;
+        imp.jitterSeconds = ms * 1e-3;
+        std::ostringstream label;
+        label << "jitter " << ms << " ms";
+        settings.emplace_back(label.str(), Impairments{{WanNetworkHelper::CORE, imp}});
+    }
+    return settings;
 }
 
 /// One run's figures.
@@ -67,12 +98,7 @@ struct Row
     double plannedMs{0};
     double measuredMs{0};
     double inflation{0};
-    uint64_t expected{0};
-    uint64_t delivered{0};
-    uint64_t late{0};
-    uint64_t requested{0};
-    uint64_t recovered{0};
-    uint64_t givenUp{0};
+    WanRoundCounters counts; //!< contributions, summed over rounds and islands
     uint64_t lost{0};
     bool exact{false};
 };
@@ -87,13 +113,7 @@ Summarise(const ExperimentResult& r)
     {
         row.plannedMs = std::max(row.plannedMs, round.plannedMs);
         row.measuredMs = std::max(row.measuredMs, round.measuredMs);
-        const auto total = CliqueExperimentHelper::Total(round);
-        row.expected += total.expected;
-        row.delivered += total.delivered;
-        row.late += total.late;
-        row.requested += total.requested;
-        row.recovered += total.recovered;
-        row.givenUp += total.givenUp;
+        row.counts += CliqueExperimentHelper::Total(round);
     }
     for (const auto& [where, n] : r.lostPackets)
     {
@@ -102,80 +122,13 @@ Summarise(const ExperimentResult& r)
     return row;
 }
 
-int
-Run(int argc, char* argv[])
+/// Runs every schedule under every setting.
+std::vector<Row>
+RunSweep(const Options& o, const std::vector<std::pair<std::string, Impairments>>& settings)
 {
-    std::string schedules = "triangles,all-to-all";
-    std::string loss = "0.001,0.01,0.05";
-    std::string jitter = "1,10";
-    std::string lossLinks = "core,access,post";
-    std::string recovery = "rerequest";
-    double scale = 1000;
-    uint32_t rounds = 2;
-    uint32_t maxRequests = 20;
-    std::string output;
-
-    CommandLine cmd(__FILE__);
-    cmd.Usage("Packet-level loss and jitter sweep: round-time inflation and delivery per "
-              "schedule.  Triangles runs without FPGA memory, all-to-all with 32 GB.");
-    cmd.AddValue("schedules", "Comma list of built-in schedules", schedules);
-    cmd.AddValue("loss",
-                 "Loss rates to sweep (comma list, on the lossLinks; none: no loss runs)",
-                 loss);
-    cmd.AddValue("lossLinks",
-                 "Links that lose packets: comma list of core, access, post",
-                 lossLinks);
-    cmd.AddValue("jitterMs",
-                 "Jitter standard deviations to sweep, ms (comma list, exponential, on core "
-                 "links, FIFO; none: no jitter runs)",
-                 jitter);
-    cmd.AddValue("recovery", "accept or rerequest", recovery);
-    cmd.AddValue("scale", "Time-preserving scale (D and rates / scale)", scale);
-    cmd.AddValue("rounds", "Rounds per run", rounds);
-    cmd.AddValue("maxRequests",
-                 "Requests per missing contribution before it is given up",
-                 maxRequests);
-    cmd.AddValue("output", "Write the table as CSV to this file", output);
-    cmd.Parse(argc, argv);
-    Config::SetDefault("ns3::WanIslandApplication::MaxRequests", UintegerValue(maxRequests));
-
     auto topo = WanTopology::NineCity();
-    std::vector<std::pair<std::string,
-                          std::vector<std::pair<WanNetworkHelper::LinkClass, WanLinkImpairment>>>>
-        settings{{"none", {}}};
-    for (double rate : Numbers(loss, "loss"))
-    {
-        WanLinkImpairment imp;
-        imp.lossRate = rate;
-        std::vector<std::pair<WanNetworkHelper::LinkClass, WanLinkImpairment>> classes;
-        std::stringstream in(lossLinks);
-        for (std::string item; std::getline(in, item, ',');)
-        {
-            classes.emplace_back(WanNetworkHelper::ParseLinkClass(item), imp);
-        }
-        std::ostringstream label;
-        label << "loss " << rate * 100 << "%";
-        settings.emplace_back(label.str(), classes);
-    }
-    for (double ms : Numbers(jitter, "jitterMs"))
-    {
-        WanLinkImpairment imp;
-        imp.jitterSeconds = ms * 1e-3;
-        std::ostringstream label;
-        label << "jitter " << ms << " ms";
-        settings.emplace_back(
-            label.str(),
-            std::vector<std::pair<WanNetworkHelper::LinkClass, WanLinkImpairment>>{
-                {WanNetworkHelper::CORE, imp}});
-    }
-    if (!output.empty())
-    {
-        ScheduleComparisonHelper::CheckOutputPath(output);
-    }
-
     std::vector<Row> rows;
-    std::stringstream list(schedules);
-    for (std::string name; std::getline(list, name, ',');)
+    for (const auto& name : wantext::SplitList(o.schedules))
     {
         auto schedule = CliqueSchedule::Builtin(name, topo);
         PlannerConfig config;
@@ -184,9 +137,13 @@ Run(int argc, char* argv[])
         for (const auto& [label, classes] : settings)
         {
             CliqueExperimentHelper experiment(topo, config);
-            experiment.SetScale(scale);
-            experiment.SetRounds(rounds);
-            experiment.SetRecovery(recovery);
+            experiment.SetScale(o.scale);
+            if (o.rounds > 0)
+            {
+                experiment.SetRounds(static_cast<uint32_t>(o.rounds));
+            }
+            experiment.SetRecovery(o.recovery);
+            experiment.SetProgress(o.quiet ? 0 : 5);
             for (const auto& [linkClass, imp] : classes)
             {
                 experiment.SetImpairment(linkClass, imp);
@@ -205,7 +162,13 @@ Run(int argc, char* argv[])
         }
     }
     std::cerr << "\n";
+    return rows;
+}
 
+/// Prints the rows as a table.
+void
+PrintRows(const std::vector<Row>& rows)
+{
     std::cout << std::left << std::setw(12) << "schedule" << std::setw(6) << "HBM" << std::setw(13)
               << "impairment" << std::right << std::setw(10) << "T plan ms" << std::setw(11)
               << "T meas ms" << std::setw(11) << "inflation" << std::setw(9) << "expected"
@@ -220,29 +183,78 @@ Run(int argc, char* argv[])
                   << std::setprecision(0) << r.hbmGB << std::setw(13) << r.impairment << std::right
                   << std::setprecision(1) << std::setw(10) << r.plannedMs << std::setw(11)
                   << r.measuredMs << std::setw(10) << r.inflation << "%" << std::setw(9)
-                  << r.expected << std::setw(10) << r.delivered << std::setw(6) << r.late
-                  << std::setw(11) << r.requested << std::setw(10) << r.recovered << std::setw(9)
-                  << r.givenUp << std::setw(8) << r.lost << "  "
-                  << (r.exact ? "exact" : "NOT exact") << "\n";
+                  << r.counts.expected << std::setw(10) << r.counts.delivered << std::setw(6)
+                  << r.counts.late << std::setw(11) << r.counts.requested << std::setw(10)
+                  << r.counts.recovered << std::setw(9) << r.counts.givenUp << std::setw(8)
+                  << r.lost << "  " << (r.exact ? "exact" : "NOT exact") << "\n";
     }
-    if (!output.empty())
+}
+
+/// Writes the rows as CSV.
+void
+WriteCsv(const std::string& path, const std::vector<Row>& rows)
+{
+    std::ostringstream out;
+    out << "schedule,hbm_gb,impairment,planned_ms,measured_ms,inflation_percent,expected,"
+           "delivered,late,requested,recovered,given_up,packets_lost,exact\n";
+    out << std::setprecision(6);
+    for (const auto& r : rows)
     {
-        std::ofstream out(output);
-        out << "schedule,hbm_gb,impairment,planned_ms,measured_ms,inflation_percent,expected,"
-               "delivered,late,requested,recovered,given_up,packets_lost,exact\n";
-        out << std::setprecision(6) << std::defaultfloat;
-        for (const auto& r : rows)
-        {
-            out << r.schedule << "," << r.hbmGB << "," << r.impairment << "," << r.plannedMs << ","
-                << r.measuredMs << "," << r.inflation << "," << r.expected << "," << r.delivered
-                << "," << r.late << "," << r.requested << "," << r.recovered << "," << r.givenUp
-                << "," << r.lost << "," << (r.exact ? 1 : 0) << "\n";
-        }
-        if (!out)
-        {
-            throw std::invalid_argument("cannot write output file '" + output + "'");
-        }
-        std::cout << "table written to " << output << "\n";
+        out << r.schedule << "," << r.hbmGB << "," << r.impairment << "," << r.plannedMs << ","
+            << r.measuredMs << "," << r.inflation << "," << r.counts.expected << ","
+            << r.counts.delivered << "," << r.counts.late << "," << r.counts.requested << ","
+            << r.counts.recovered << "," << r.counts.givenUp << "," << r.lost << ","
+            << (r.exact ? 1 : 0) << "\n";
+    }
+    wantext::WriteFile(path, out.str());
+}
+
+int
+Run(int argc, char* argv[])
+{
+    Options o;
+    CommandLine cmd(__FILE__);
+    cmd.Usage("Packet-level loss and jitter sweep: round-time inflation and delivery per "
+              "schedule.  Triangles runs without FPGA memory, all-to-all with 32 GB.");
+    cmd.AddValue("schedule", "Comma list of built-in schedules", o.schedules);
+    cmd.AddValue("lossRate",
+                 "Loss rates to sweep, each in [0, 1) (comma list, on the lossLinks; none: no "
+                 "loss runs)",
+                 o.lossRates);
+    cmd.AddValue("lossLinks",
+                 "Links that lose packets: comma list of core, access, post",
+                 o.lossLinks);
+    cmd.AddValue("jitterMs",
+                 "Jitter standard deviations to sweep, ms (comma list, exponential, on core "
+                 "links, FIFO; none: no jitter runs)",
+                 o.jitterMs);
+    cmd.AddValue("recovery", "accept or rerequest", o.recovery);
+    cmd.AddValue("scale", "Time-preserving scale (D and rates / scale)", o.scale);
+    cmd.AddValue("rounds", "Rounds per run (0: one period)", o.rounds);
+    cmd.AddValue("maxRequests",
+                 "Requests per missing contribution before it is given up",
+                 o.maxRequests);
+    cmd.AddValue("output", "Write the table as CSV to this file", o.output);
+    cmd.AddValue("quiet", "No progress of long runs on standard error", o.quiet);
+    cmd.Parse(argc, argv);
+
+    // Everything is checked before the first run.
+    wantext::bounds::kScale.Check(o.scale, "--scale");
+    wantext::bounds::kRounds.Check(o.rounds, "--rounds");
+    wantext::bounds::kMaxRequests.Check(o.maxRequests, "--maxRequests");
+    const auto settings = Settings(o);
+    if (!o.output.empty())
+    {
+        ScheduleComparisonHelper::CheckOutputPath(o.output);
+    }
+    Config::SetDefault("ns3::WanIslandApplication::MaxRequests", UintegerValue(o.maxRequests));
+
+    const auto rows = RunSweep(o, settings);
+    PrintRows(rows);
+    if (!o.output.empty())
+    {
+        WriteCsv(o.output, rows);
+        std::cout << "table written to " << o.output << "\n";
     }
     return 0;
 }

@@ -9,42 +9,27 @@
  * optimum shifts.  The schedule it writes loads into nine-city-cliques
  * (--scheduleFile, and --packetSchedule=file for the packet level).
  *
- *   ./ns3 run "wan-training-optimise --hbm-gb 32 --output best.json"
- *   ./ns3 run "wan-training-optimise --sweep --sweep-csv sweep.csv --sweep-json sweep.json"
- *   ./ns3 run "wan-training-optimise --synthetic 32 --regions 4 --evaluations 5000"
+ *   ./ns3 run "wan-training-optimise --hbmGB=32 --output=best.json"
+ *   ./ns3 run "wan-training-optimise --sweep --sweepCsv=sweep.csv --sweepJson=sweep.json"
+ *   ./ns3 run "wan-training-optimise --synthetic=32 --regions=4 --evaluations=5000"
  */
+
+#include "wan-training-tool-options.h"
 
 #include "ns3/core-module.h"
 #include "ns3/wan-training-module.h"
+#include "ns3/wan-training-text.h"
 
-#include <boost/program_options.hpp>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
+#include <tuple>
 
 using namespace ns3;
-namespace po = boost::program_options;
+namespace po = wantool::po;
+namespace bounds = wantext::bounds;
 
 namespace
 {
-
-/// Splits "a,b,c".
-std::vector<std::string>
-SplitList(const std::string& text)
-{
-    std::vector<std::string> items;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ','))
-    {
-        if (!item.empty())
-        {
-            items.push_back(item);
-        }
-    }
-    return items;
-}
 
 /// Prints one optimisation's result.
 void
@@ -75,8 +60,9 @@ PrintResult(std::ostream& os, const WanTopology& topo, const OptimizerResult& r)
        << " rounds planned, " << r.seconds << " s\n";
 }
 
-int
-Run(int argc, char* argv[])
+/// \return the options, spelt as in nine-city-cliques
+po::options_description
+Options()
 {
     po::options_description options(
         "wan-training-optimise: the rotating-clique schedule with the least J = T x A, and "
@@ -87,169 +73,183 @@ Run(int argc, char* argv[])
         ("topology", po::value<std::string>()->default_value(""),
          "topology file (.json, or a folder with cities.csv and core-links.csv); empty: the "
          "embedded nine-city topology")
-        ("synthetic", po::value<uint32_t>()->default_value(0),
-         "instead of a file, a random geometric WAN of this many cities")
-        ("regions", po::value<uint32_t>()->default_value(4),
+        ("synthetic", po::value<int64_t>()->default_value(0),
+         "instead of a file, a random geometric WAN of this many cities (2 to 1000)")
+        ("regions", po::value<int64_t>()->default_value(4),
          "regions of the synthetic topology")
-        ("topology-seed", po::value<uint32_t>()->default_value(1),
+        ("topologySeed", po::value<uint32_t>()->default_value(1),
          "seed of the synthetic topology")
-        ("write-topology", po::value<std::string>()->default_value(""),
-         "write the topology used as JSON to this file")
-        ("payload-gb", po::value<double>()->default_value(1), "model state D per island, GB")
-        ("hbm-gb", po::value<double>()->default_value(0), "FPGA memory per receiver, GB")
-        ("access-gbps", po::value<double>(),
-         "access rate of every island, Gbps (default: the topology's)")
-        ("core-gbps", po::value<double>(),
-         "capacity of every core link, Gbps (default: the topology's)")
-        ("no-multicast", "unicast copies from each sender")
-        ("no-aggregation", "no FPGA aggregation")
-        ("max-period", po::value<uint32_t>()->default_value(3), "largest period, rounds")
-        ("max-clique", po::value<uint32_t>()->default_value(0),
+        ("writeTopology", po::value<std::string>()->default_value(""),
+         "write the topology used as JSON to this file");
+    wantool::AddCapabilityOptions(options);
+    options.add_options()
+        ("maxPeriod", po::value<int64_t>()->default_value(3), "largest period, rounds")
+        ("maxClique", po::value<int64_t>()->default_value(0),
          "largest clique, islands (0: every island)")
         ("search", po::value<std::string>()->default_value("auto"),
          "auto (enumerate small spaces, anneal large ones), exhaustive or annealing")
-        ("exhaustive-limit", po::value<double>()->default_value(50000),
+        ("exhaustiveLimit", po::value<double>()->default_value(50000),
          "largest number of schedules that auto enumerates")
-        ("evaluations", po::value<uint32_t>()->default_value(20000), "annealing steps")
+        ("evaluations", po::value<int64_t>()->default_value(20000), "annealing steps")
         ("seed", po::value<uint32_t>()->default_value(1), "annealing seed")
         ("name", po::value<std::string>()->default_value("optimised"),
          "name of the written schedule")
         ("output", po::value<std::string>()->default_value(""),
          "write the best schedule (JSON) to this file")
-        ("sweep", "also sweep the capabilities (FPGA memory, access, core, payload, "
-                  "multicast, aggregation), one dimension at a time")
-        ("sweep-dimension", po::value<std::string>()->default_value(""),
+        ("sweep", po::value<bool>()->default_value(false)->implicit_value(true),
+         "also sweep the capabilities (FPGA memory, access, core, payload, multicast, "
+         "aggregation), one dimension at a time")
+        ("sweepDimension", po::value<std::string>()->default_value(""),
          "sweep only this dimension: hbm_gb, access_gbps, core_gbps, payload_gb, multicast "
          "or aggregation")
-        ("sweep-values", po::value<std::string>()->default_value(""),
-         "comma-separated values of --sweep-dimension (e.g. 0,4,32 or off)")
-        ("sweep-csv", po::value<std::string>()->default_value(""), "write the sweep as CSV")
-        ("sweep-json", po::value<std::string>()->default_value(""), "write the sweep as JSON");
+        ("sweepValues", po::value<std::string>()->default_value(""),
+         "comma-separated values of --sweepDimension (e.g. 0,4,32 or off)")
+        ("sweepCsv", po::value<std::string>()->default_value(""), "write the sweep as CSV")
+        ("sweepJson", po::value<std::string>()->default_value(""), "write the sweep as JSON");
     // clang-format on
-    po::variables_map vm;
-    po::store(po::parse_command_line(argc, argv, options), vm);
-    po::notify(vm);
-    if (vm.count("help"))
-    {
-        std::cout << options << "\n";
-        return 0;
-    }
+    return options;
+}
 
-    WanTopology topo;
-    const auto topoFile = vm["topology"].as<std::string>();
-    const auto synthetic = vm["synthetic"].as<uint32_t>();
-    if (synthetic > 0 && !topoFile.empty())
+/// \return a count option (read as a signed number, so that -1 is not 2^32 - 1) in its range
+uint32_t
+Count(const po::variables_map& vm, const std::string& option, const wantext::Range& range)
+{
+    return static_cast<uint32_t>(wantool::Bounded<int64_t>(vm, option, range));
+}
+
+/// \return the topology file, the synthetic topology or the nine cities
+WanTopology
+LoadTopology(const po::variables_map& vm)
+{
+    const auto file = vm["topology"].as<std::string>();
+    const auto synthetic = vm["synthetic"].as<int64_t>();
+    if (synthetic == 0)
+    {
+        return file.empty() ? WanTopology::NineCity() : WanTopology::LoadFile(file);
+    }
+    if (!file.empty())
     {
         throw std::invalid_argument("--topology and --synthetic exclude each other");
     }
-    if (synthetic > 0)
-    {
-        topo = WanTopology::RandomGeometric(synthetic,
-                                            vm["regions"].as<uint32_t>(),
-                                            vm["topology-seed"].as<uint32_t>());
-    }
-    else
-    {
-        topo = topoFile.empty() ? WanTopology::NineCity() : WanTopology::LoadFile(topoFile);
-    }
-    PlannerConfig config;
-    config.payloadBytes = vm["payload-gb"].as<double>() * 1e9;
-    config.hbmBytes = vm["hbm-gb"].as<double>() * 1e9;
-    config.multicast = vm.count("no-multicast") == 0;
-    config.aggregation = vm.count("no-aggregation") == 0;
-    if (vm.count("access-gbps"))
-    {
-        config.accessBps = vm["access-gbps"].as<double>() * 1e9;
-    }
-    if (vm.count("core-gbps"))
-    {
-        config.coreCapacityBps = vm["core-gbps"].as<double>() * 1e9;
-    }
+    return WanTopology::RandomGeometric(Count(vm, "synthetic", bounds::kCities),
+                                        Count(vm, "regions", bounds::kRegions),
+                                        vm["topologySeed"].as<uint32_t>());
+}
 
-    CliqueScheduleHelper helper(topo, config);
-    helper.SetOptimizerAttribute("MaxPeriod", UintegerValue(vm["max-period"].as<uint32_t>()));
-    helper.SetOptimizerAttribute("MaxCliqueSize", UintegerValue(vm["max-clique"].as<uint32_t>()));
+/// Sets the search's bounds and budget from the options.
+void
+ConfigureSearch(CliqueScheduleHelper& helper, const po::variables_map& vm)
+{
+    helper.SetOptimizerAttribute("MaxPeriod",
+                                 UintegerValue(Count(vm, "maxPeriod", bounds::kPeriod)));
+    helper.SetOptimizerAttribute("MaxCliqueSize",
+                                 UintegerValue(Count(vm, "maxClique", bounds::kCliqueSize)));
     helper.SetOptimizerAttribute("Search", StringValue(vm["search"].as<std::string>()));
-    helper.SetOptimizerAttribute("ExhaustiveLimit",
-                                 DoubleValue(vm["exhaustive-limit"].as<double>()));
-    helper.SetOptimizerAttribute("Evaluations", UintegerValue(vm["evaluations"].as<uint32_t>()));
+    helper.SetOptimizerAttribute(
+        "ExhaustiveLimit",
+        DoubleValue(wantool::Bounded<double>(vm, "exhaustiveLimit", bounds::kExhaustiveLimit)));
+    helper.SetOptimizerAttribute("Evaluations",
+                                 UintegerValue(Count(vm, "evaluations", bounds::kEvaluations)));
     helper.SetOptimizerAttribute("Seed", UintegerValue(vm["seed"].as<uint32_t>()));
+}
 
-    // Check every output and sweep option before the long work starts.
-    auto endsWith = [](const std::string& path, const std::string& ext) {
-        return path.size() > ext.size() &&
-               path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
-    };
-    const auto output = vm["output"].as<std::string>();
-    const auto writeTopology = vm["write-topology"].as<std::string>();
-    for (const auto& [option, path] :
-         {std::make_pair("--output", output), std::make_pair("--write-topology", writeTopology)})
+/// The files to write and the sweep to run, checked before the long work.
+struct Outputs
+{
+    std::string schedule;            //!< --output
+    std::string topology;            //!< --writeTopology
+    std::string sweepCsv;            //!< --sweepCsv
+    std::string sweepJson;           //!< --sweepJson
+    bool sweep{false};               //!< a sweep runs
+    std::string dimension;           //!< --sweepDimension
+    std::vector<std::string> values; //!< --sweepValues
+};
+
+/// \return the outputs and sweep of the options; throws on a wrong extension or pairing
+Outputs
+CheckOutputs(const po::variables_map& vm)
+{
+    Outputs out;
+    out.schedule = vm["output"].as<std::string>();
+    out.topology = vm["writeTopology"].as<std::string>();
+    out.sweepCsv = vm["sweepCsv"].as<std::string>();
+    out.sweepJson = vm["sweepJson"].as<std::string>();
+    for (const auto& [option, path, ext] :
+         {std::make_tuple("--output", out.schedule, ".json"),
+          std::make_tuple("--writeTopology", out.topology, ".json"),
+          std::make_tuple("--sweepCsv", out.sweepCsv, ".csv"),
+          std::make_tuple("--sweepJson", out.sweepJson, ".json")})
     {
-        if (!path.empty() && !endsWith(path, ".json"))
+        if (!path.empty() && !wantext::EndsWith(path, ext))
         {
-            throw std::invalid_argument(std::string(option) + " file '" + path +
-                                        "' must end in .json");
+            throw std::invalid_argument(std::string(option) + " file '" + path + "' must end in " +
+                                        ext);
         }
     }
-    const auto sweepCsv = vm["sweep-csv"].as<std::string>();
-    const auto sweepJson = vm["sweep-json"].as<std::string>();
-    if (!sweepCsv.empty() && !endsWith(sweepCsv, ".csv"))
+    out.dimension = vm["sweepDimension"].as<std::string>();
+    out.values = wantext::SplitList(vm["sweepValues"].as<std::string>());
+    if (out.dimension.empty() != out.values.empty())
     {
-        throw std::invalid_argument("--sweep-csv file '" + sweepCsv + "' must end in .csv");
+        throw std::invalid_argument("--sweepDimension and --sweepValues go together");
     }
-    if (!sweepJson.empty() && !endsWith(sweepJson, ".json"))
+    out.sweep = vm["sweep"].as<bool>() || !out.dimension.empty();
+    if (!out.sweep && (!out.sweepCsv.empty() || !out.sweepJson.empty()))
     {
-        throw std::invalid_argument("--sweep-json file '" + sweepJson + "' must end in .json");
+        throw std::invalid_argument("--sweepCsv and --sweepJson need --sweep or --sweepDimension");
     }
-    const auto dimension = vm["sweep-dimension"].as<std::string>();
-    const auto values = SplitList(vm["sweep-values"].as<std::string>());
-    if (dimension.empty() != values.empty())
-    {
-        throw std::invalid_argument("--sweep-dimension and --sweep-values go together");
-    }
-    const bool sweep = vm.count("sweep") > 0 || !dimension.empty();
-    if (!sweep && (!sweepCsv.empty() || !sweepJson.empty()))
-    {
-        throw std::invalid_argument("--sweep-csv and --sweep-json need --sweep or "
-                                    "--sweep-dimension");
-    }
-    auto settings = dimension.empty() ? helper.DefaultSweep() : helper.Settings(dimension, values);
+    return out;
+}
 
-    if (!writeTopology.empty())
+/// Runs the capability sweep, prints it and writes its files.
+void
+RunSweep(const CliqueScheduleHelper& helper,
+         const std::vector<CapabilitySetting>& settings,
+         const Outputs& out)
+{
+    std::cout << "\nsweep of " << settings.size() << " capability settings\n";
+    auto rows = helper.Sweep(settings, [](size_t done, size_t total) {
+        std::cerr << "  " << done << "/" << total << " settings optimised\r" << std::flush;
+    });
+    std::cerr << "\n";
+    std::cout << helper.FormatSweep(rows);
+    for (const auto& path : {out.sweepCsv, out.sweepJson})
     {
-        std::ofstream out(writeTopology);
-        if (!(out << topo.ToJson() << "\n"))
+        if (!path.empty())
         {
-            throw std::invalid_argument("cannot write topology file '" + writeTopology + "'");
+            helper.WriteSweep(path, rows);
+            std::cout << "sweep written to " << path << "\n";
         }
+    }
+}
+
+int
+Run(const po::variables_map& vm)
+{
+    // Every option is checked before the long work starts.
+    const PlannerConfig config = wantool::CapabilityConfig(vm);
+    const auto out = CheckOutputs(vm);
+    const WanTopology topo = LoadTopology(vm);
+    CliqueScheduleHelper helper(topo, config);
+    ConfigureSearch(helper, vm);
+    auto settings =
+        out.dimension.empty() ? helper.DefaultSweep() : helper.Settings(out.dimension, out.values);
+    if (!out.topology.empty())
+    {
+        wantext::WriteFile(out.topology, topo.ToJson() + "\n");
     }
 
     std::cout << topo.GetNCities() << " islands, " << topo.GetLinks().size() << " core links\n";
     auto result = helper.Optimize();
     PrintResult(std::cout, topo, result);
-    if (!output.empty())
+    if (!out.schedule.empty())
     {
         CliqueSchedule named(vm["name"].as<std::string>(), result.schedule.GetRounds());
-        helper.Save(named, output);
-        std::cout << "schedule written to " << output << "\n";
+        helper.Save(named, out.schedule);
+        std::cout << "schedule written to " << out.schedule << "\n";
     }
-
-    if (sweep)
+    if (out.sweep)
     {
-        std::cout << "\nsweep of " << settings.size() << " capability settings\n";
-        auto rows = helper.Sweep(settings, [](size_t done, size_t total) {
-            std::cerr << "  " << done << "/" << total << " settings optimised\r" << std::flush;
-        });
-        std::cerr << "\n";
-        std::cout << helper.FormatSweep(rows);
-        for (const auto& path : {sweepCsv, sweepJson})
-        {
-            if (!path.empty())
-            {
-                helper.WriteSweep(path, rows);
-                std::cout << "sweep written to " << path << "\n";
-            }
-        }
+        RunSweep(helper, settings, out);
     }
     return 0;
 }
@@ -259,13 +259,5 @@ Run(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        return Run(argc, argv);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << "wan-training-optimise: error: " << e.what() << std::endl;
-        return 1;
-    }
+    return wantool::Main(argc, argv, "wan-training-optimise", Options, Run);
 }

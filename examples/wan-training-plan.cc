@@ -7,30 +7,24 @@
  * (clique rates and what binds them, sender offsets, FPGA memory per
  * receiver, loaded core links), as text or JSON, for scripts.
  *
- *   ./ns3 run "wan-training-plan --schedule triangles --hbm-gb 32"
- *   ./ns3 run "wan-training-plan --topology my.json --schedule s.json --json"
+ *   ./ns3 run "wan-training-plan --schedule=triangles --hbmGB=32"
+ *   ./ns3 run "wan-training-plan --topology=my.json --schedule=s.json --json"
  */
 
-#include "ns3/wan-training-module.h"
+#include "wan-training-tool-options.h"
 
-#include <boost/program_options.hpp>
-#include <cmath>
+#include "ns3/wan-training-module.h"
+#include "ns3/wan-training-text.h"
+
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 using namespace ns3;
-namespace po = boost::program_options;
+namespace po = wantool::po;
 
 namespace
 {
-
-/// A number for JSON: null when not finite.
-nlohmann::json
-Finite(double x)
-{
-    return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
-}
 
 /// The plan as JSON.
 nlohmann::json
@@ -66,7 +60,7 @@ PlanToJson(const WanTopology& topo, const SchedulePlan& plan)
         }
         rounds.push_back({{"feasible", r.feasible},
                           {"reason", r.reason},
-                          {"round_time_ms", Finite(r.roundTime * 1e3)},
+                          {"round_time_ms", wantext::JsonNumber(r.roundTime * 1e3)},
                           {"binding", r.binding},
                           {"peak_memory_bytes", r.peakMemoryBytes},
                           {"required_memory_bytes", r.requiredMemoryBytes},
@@ -76,7 +70,7 @@ PlanToJson(const WanTopology& topo, const SchedulePlan& plan)
     return {{"schedule", plan.schedule},
             {"feasible", plan.feasible},
             {"reason", plan.reason},
-            {"round_time_ms", Finite(plan.roundTime * 1e3)},
+            {"round_time_ms", wantext::JsonNumber(plan.roundTime * 1e3)},
             {"binding_round", plan.bindingRound + 1},
             {"binding", plan.binding},
             {"rounds", rounds}};
@@ -134,66 +128,44 @@ PrintPlan(std::ostream& os, const WanTopology& topo, const SchedulePlan& plan)
     }
 }
 
-int
-Run(int argc, char* argv[])
+/// \return the options, spelt as in nine-city-cliques
+po::options_description
+Options()
 {
     po::options_description options(
         "wan-training-plan: the full round-by-round plan of one schedule.\nOptions");
-    options.add_options()("help,h", "print this help")(
-        "topology",
-        po::value<std::string>()->default_value(""),
-        "topology file (.json or a folder with cities.csv and core-links.csv); empty: the "
-        "embedded nine-city topology")(
-        "schedule",
-        po::value<std::string>()->default_value("triangles"),
-        "pairs, regional, triangles, all-to-all, or a schedule file (.json)")(
-        "payload",
-        po::value<double>()->default_value(1e9),
-        "model state D per island and round, bytes")("hbm-gb",
-                                                     po::value<double>()->default_value(0),
-                                                     "FPGA memory per receiver, GB")(
-        "access-gbps",
-        po::value<double>(),
-        "access rate of every island, Gbps (default: the topology's)")(
-        "core-gbps",
-        po::value<double>(),
-        "capacity of every core link, Gbps (default: the topology's)")(
-        "no-multicast",
-        "unicast copies from each sender")("no-aggregation",
-                                           "no FPGA aggregation")("json",
-                                                                  "print JSON instead of text");
-    po::variables_map vm;
-    po::store(po::parse_command_line(argc, argv, options), vm);
-    po::notify(vm);
-    if (vm.count("help"))
-    {
-        std::cout << options << "\n";
-        return 0;
-    }
+    const std::string schedule = "a built-in schedule (" +
+                                 CliqueScheduleBuiltins::JoinedNames() +
+                                 ") or a schedule file (.json)";
+    // clang-format off
+    options.add_options()
+        ("help,h", "print this help")
+        ("topology", po::value<std::string>()->default_value(""),
+         "topology file (.json or a folder with cities.csv and core-links.csv); empty: the "
+         "embedded nine-city topology")
+        ("schedule", po::value<std::string>()->default_value("triangles"), schedule.c_str());
+    wantool::AddCapabilityOptions(options);
+    options.add_options()
+        ("json", po::value<bool>()->default_value(false)->implicit_value(true),
+         "print JSON instead of text");
+    // clang-format on
+    return options;
+}
 
+int
+Run(const po::variables_map& vm)
+{
+    const PlannerConfig config = wantool::CapabilityConfig(vm);
     auto topoFile = vm["topology"].as<std::string>();
     WanTopology topo = topoFile.empty() ? WanTopology::NineCity() : WanTopology::LoadFile(topoFile);
-    PlannerConfig config;
-    config.payloadBytes = vm["payload"].as<double>();
-    config.hbmBytes = vm["hbm-gb"].as<double>() * 1e9;
-    config.multicast = vm.count("no-multicast") == 0;
-    config.aggregation = vm.count("no-aggregation") == 0;
-    if (vm.count("access-gbps"))
-    {
-        config.accessBps = vm["access-gbps"].as<double>() * 1e9;
-    }
-    if (vm.count("core-gbps"))
-    {
-        config.coreCapacityBps = vm["core-gbps"].as<double>() * 1e9;
-    }
     RoundPlanner planner(topo, config);
 
     auto name = vm["schedule"].as<std::string>();
-    bool isFile = name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
-    auto schedule = isFile ? CliqueSchedule::LoadFile(name, planner.GetTopology())
-                           : CliqueSchedule::Builtin(name, planner.GetTopology());
+    auto schedule = wantext::EndsWith(name, ".json")
+                        ? CliqueSchedule::LoadFile(name, planner.GetTopology())
+                        : CliqueSchedule::Builtin(name, planner.GetTopology());
     auto plan = planner.Plan(schedule);
-    if (vm.count("json"))
+    if (vm["json"].as<bool>())
     {
         std::cout << PlanToJson(planner.GetTopology(), plan).dump(2) << "\n";
     }
@@ -209,13 +181,5 @@ Run(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        return Run(argc, argv);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << "wan-training-plan: error: " << e.what() << std::endl;
-        return 1;
-    }
+    return wantool::Main(argc, argv, "wan-training-plan", Options, Run);
 }

@@ -17,8 +17,10 @@
 #include "ns3/core-module.h"
 #include "ns3/ipv4-address-generator.h"
 #include "ns3/wan-training-module.h"
+#include "ns3/wan-training-text.h"
 
 #include <iostream>
+#include <stdexcept>
 
 using namespace ns3;
 
@@ -32,10 +34,14 @@ main(int argc, char* argv[])
     cmd.AddValue("scale", "Time-preserving scale: D and every rate / scale", scale);
     cmd.AddValue("payload", "Model state D per island, bytes", payloadBytes);
     cmd.Parse(argc, argv);
-    if (!(scale >= 1) || !(payloadBytes > 0))
+    try
     {
-        std::cerr << "wan-udp-baseline: error: scale must be >= 1 and payload positive"
-                  << std::endl;
+        wantext::bounds::kScale.Check(scale, "--scale");
+        wantext::bounds::kPayloadBytes.Check(payloadBytes, "--payload");
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "wan-udp-baseline: error: " << e.what() << std::endl;
         return 1;
     }
 

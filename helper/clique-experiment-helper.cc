@@ -7,6 +7,7 @@
 #include "wan-network-helper.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/fpga-aggregator-helper.h"
 #include "ns3/fpga-aggregator.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address-generator.h"
@@ -17,13 +18,18 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
+#include "ns3/wan-contribution.h"
 #include "ns3/wan-island-application.h"
+#include "ns3/wan-island-helper.h"
+#include "ns3/wan-round-recorder.h"
+#include "ns3/wan-training-compat.h"
 #include "ns3/wan-training-text.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <iomanip>
-#include <optional>
+#include <iostream>
 #include <sstream>
 #include <stdexcept>
 
@@ -35,29 +41,95 @@ NS_LOG_COMPONENT_DEFINE("CliqueExperimentHelper");
 namespace
 {
 
-/// Packets sent on faulted links, per round.
-struct FaultCounter
+/// Counts a packet that a core link direction starts to send, in its round's bucket.
+void
+CountCorePacket(CliqueExperimentHelper::CoreLinkCounts* counts,
+                WanHop hop,
+                Ptr<const Packet> packet)
 {
-    std::vector<uint64_t>* perRound; //!< counts by round
-    Time period;                     //!< round period
+    const auto& ends = counts->roundEnds;
+    const auto k = static_cast<size_t>(
+        std::upper_bound(ends.begin(), ends.end(), Simulator::Now()) - ends.begin());
+    auto& round = counts->perRound[k][hop];
+    ++round.first;
+    round.second += packet->GetSize();
+}
+
+/// \return how many rounds of a plan have ended by now
+uint64_t
+RoundsDone(const WanExperimentPlan& plan)
+{
+    uint64_t done = 0;
+    for (const auto& r : plan.rounds)
+    {
+        done += Seconds(r.start + r.deadline) <= Simulator::Now() ? 1 : 0;
+    }
+    return done;
+}
+
+/// Ends the simulation however Run is left, also by an exception.
+struct SimulatorSession
+{
+    SimulatorSession()
+    {
+        Ipv4AddressGenerator::Reset(); // one simulation per run: addresses start afresh
+    }
+
+    ~SimulatorSession()
+    {
+        Simulator::Destroy();
+    }
+
+    SimulatorSession(const SimulatorSession&) = delete;
+    SimulatorSession& operator=(const SimulatorSession&) = delete;
 };
 
-/// Counts a packet sent on a faulted link in its round's bucket.
-void
-CountFaultPacket(FaultCounter* counter, Ptr<const Packet>)
+/// \return an application's unsigned integer attribute
+uint64_t
+UintegerAttribute(Ptr<Application> app, const std::string& name)
 {
-    auto k = static_cast<size_t>(Simulator::Now().GetInteger() / counter->period.GetInteger());
-    auto& v = *counter->perRound;
-    v[std::min(k, v.size() - 1)]++;
+    UintegerValue v;
+    app->GetAttribute(name, v);
+    return v.Get();
+}
+
+/**
+ * \param recorder what the islands reported
+ * \param round a round
+ * \param city an island of one of its cliques
+ * \param scale the time-preserving scale (bytes are multiplied back by it)
+ * \return the island's result (completion -1 and not exact when it reported nothing)
+ */
+IslandRoundResult
+IslandResult(const WanRoundRecorder& recorder, uint32_t round, uint32_t city, double scale)
+{
+    IslandRoundResult ir;
+    ir.city = city;
+    ir.completionMs = -1;
+    const WanIslandRecord* rec = recorder.Find(round, city);
+    if (rec == nullptr)
+    {
+        return ir;
+    }
+    static_cast<WanRoundCounters&>(ir) = *rec;
+    ir.bytesIn = static_cast<uint64_t>(std::llround(rec->bytesIn * scale));
+    ir.bytesOut = static_cast<uint64_t>(std::llround(rec->bytesOut * scale));
+    if (!rec->completion.IsZero())
+    {
+        ir.completionMs = (rec->completion - rec->start).GetSeconds() * 1e3;
+    }
+    ir.exact = recorder.IsExact(round, city);
+    ir.lateChunks = rec->lateChunks;
+    ir.requestedChunks = rec->requestedChunks;
+    ir.givenUpChunks = rec->givenUpChunks;
+    return ir;
 }
 
 } // namespace
 
 CliqueExperimentHelper::CliqueExperimentHelper(const WanTopology& topo, const PlannerConfig& config)
-    : m_topo(topo),
-      m_config(config)
+    : m_planner(topo, config)
 {
-    RoundPlanner check(topo, config); // validates the configuration
 }
 
 void
@@ -69,29 +141,20 @@ CliqueExperimentHelper::SetScale(double factor)
 void
 CliqueExperimentHelper::SetRounds(uint32_t rounds)
 {
-    if (rounds == 0)
-    {
-        throw std::invalid_argument("the number of rounds must be at least 1");
-    }
-    m_rounds = rounds;
+    m_planner.SetRounds(rounds);
 }
 
 void
 CliqueExperimentHelper::SetRoundGuard(double guard)
 {
-    if (!std::isfinite(guard) || guard < 0)
-    {
-        throw std::invalid_argument("round guard must be zero or positive (got " +
-                                    wantext::Num(guard) + ")");
-    }
-    m_guard = guard;
+    m_planner.SetRoundGuard(guard);
 }
 
 void
 CliqueExperimentHelper::SetImpairment(WanNetworkHelper::LinkClass linkClass,
                                       const WanLinkImpairment& impairment)
 {
-    WanNetworkHelper check(m_topo);
+    WanNetworkHelper check(m_planner.GetTopology());
     check.SetImpairment(linkClass, impairment); // refuses bad values now
     m_impairment[linkClass] = impairment;
 }
@@ -99,11 +162,11 @@ CliqueExperimentHelper::SetImpairment(WanNetworkHelper::LinkClass linkClass,
 void
 CliqueExperimentHelper::SetRecovery(const std::string& policy)
 {
-    if (policy != "accept" && policy != "rerequest")
-    {
-        throw std::invalid_argument("unknown recovery policy \"" + policy +
-                                    "\" (expected accept or rerequest)");
-    }
+    wancompat::RequireEnumName(WanIslandApplication::GetTypeId(),
+                               "Recovery",
+                               policy,
+                               "recovery policy"); // ns-3 would assert
+    m_islands.SetAttribute("Recovery", StringValue(policy));
     m_recovery = policy;
 }
 
@@ -113,36 +176,19 @@ CliqueExperimentHelper::AddLinkFault(const std::string& a,
                                      double downSeconds,
                                      double upSeconds)
 {
-    const uint32_t i = m_topo.FindCity(a);
-    const uint32_t j = m_topo.FindCity(b);
-    m_topo.GetLinkIndex(i, j); // "no link between ..." for an unknown link
-    m_topo.WithoutLink(a, b);  // refuses a link whose loss disconnects the network
-    if (!(downSeconds >= 0) || !(upSeconds > downSeconds) || std::isinf(upSeconds))
-    {
-        throw std::invalid_argument("link " + a + "-" + b +
-                                    " fault: it must go down at a time >= 0 "
-                                    "and come back later (got " +
-                                    wantext::Num(downSeconds) + " s and " +
-                                    wantext::Num(upSeconds) + " s)");
-    }
-    m_linkFaults.push_back({i, j, downSeconds, upSeconds});
+    m_planner.AddLinkFault(a, b, downSeconds, upSeconds);
 }
 
 void
 CliqueExperimentHelper::SetFaultPolicy(const std::string& policy)
 {
-    if (policy != "replan" && policy != "fail")
-    {
-        throw std::invalid_argument("unknown fault policy \"" + policy +
-                                    "\" (expected replan or fail)");
-    }
-    m_faultPolicy = policy;
+    m_planner.SetFaultPolicy(WanExperimentPlanner::ParseFaultPolicy(policy));
 }
 
 void
 CliqueExperimentHelper::AddFpgaFault(const std::string& city, double atSeconds)
 {
-    const uint32_t c = m_topo.FindCity(city);
+    const uint32_t c = m_planner.GetTopology().FindCity(city);
     if (!(atSeconds >= 0) || std::isinf(atSeconds))
     {
         throw std::invalid_argument("FPGA fault at " + city + ": the time must be >= 0 (got " +
@@ -156,14 +202,19 @@ CliqueExperimentHelper::AddIslandAbsence(const std::string& city,
                                          uint32_t firstRound,
                                          uint32_t lastRound)
 {
-    const uint32_t c = m_topo.FindCity(city);
-    if (lastRound < firstRound)
+    m_planner.AddIslandAbsence(city, firstRound, lastRound);
+}
+
+void
+CliqueExperimentHelper::SetProgress(double wallSeconds)
+{
+    if (!(wallSeconds >= 0) || std::isinf(wallSeconds))
     {
-        throw std::invalid_argument("island " + city + " absence: last round " +
-                                    std::to_string(lastRound) + " before first round " +
-                                    std::to_string(firstRound));
+        throw std::invalid_argument(
+            "progress interval must be zero (off) or positive seconds (got " +
+            wantext::Num(wallSeconds) + ")");
     }
-    m_absences.push_back({c, firstRound, lastRound});
+    m_progressSeconds = wallSeconds;
 }
 
 void
@@ -176,10 +227,9 @@ ExperimentResult
 CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
 {
     NS_LOG_FUNCTION(this << schedule.GetName());
+    const auto plan = m_planner.Plan(schedule);
     ExperimentResult result;
-    result.schedule = schedule.GetName();
-    RoundPlanner planner(m_topo, m_config);
-    const auto plan = planner.Plan(schedule);
+    result.schedule = plan.schedule;
     result.feasible = plan.feasible;
     result.reason = plan.reason;
     if (!plan.feasible)
@@ -187,97 +237,38 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         return result;
     }
     result.plannedMs = plan.roundTime * 1e3;
-    const WanTopology& topo = planner.GetTopology();
-    const uint32_t n = topo.GetNCities();
-    const uint32_t rounds = m_rounds > 0 ? m_rounds : schedule.GetNRounds();
-    const uint64_t payload = static_cast<uint64_t>(std::llround(m_config.payloadBytes / m_scale));
-    if (payload == 0)
-    {
-        throw std::invalid_argument("scale " + wantext::Num(m_scale) +
-                                    " leaves no payload to send");
-    }
-    const Time period = Seconds(plan.roundTime * (1 + m_guard));
+    result.disagreement = plan.disagreement;
 
-    // Each simulated round's own plan: the schedule's or, while a link is down
-    // or an island is away, one made for what is left (or none: failed).
-    std::vector<RoundPlan> roundPlans(rounds);
-    std::vector<std::optional<WanTopology>> roundRoutes(rounds);
-    std::vector<std::string> notes(rounds);
-    std::vector<bool> failed(rounds, false);
-    std::vector<CliqueSchedule::Round> ran(rounds);
-    for (uint32_t k = 0; k < rounds; ++k)
+    SimulatorSession session;
+    WanNetworkHelper net(m_planner.GetTopology());
+    BuildNetwork(net);
+    const auto islands = InstallIslands(net);
+    const auto fpgas = InstallFpgas(net, plan);
+    const auto groups = AddRounds(net, plan, islands);
+    CoreLinkCounts coreLinks;
+    for (const auto& r : plan.rounds)
     {
-        auto round = schedule.GetRound(k);
-        bool changed = false;
-        for (const auto& away : m_absences)
-        {
-            if (k < away.first || k > away.last)
-            {
-                continue;
-            }
-            for (auto& clique : round)
-            {
-                auto it = std::find(clique.begin(), clique.end(), away.city);
-                if (it != clique.end() && clique.size() > 1)
-                {
-                    clique.erase(it);
-                    round.push_back({away.city});
-                    changed = true;
-                    notes[k] += topo.GetCity(away.city).code + " away; ";
-                    break;
-                }
-            }
-        }
-        const double t0 = (period * k).GetSeconds();
-        const double t1 = (period * (k + 1)).GetSeconds();
-        for (const auto& f : m_linkFaults)
-        {
-            if (f.down >= t1 || f.up <= t0)
-            {
-                continue;
-            }
-            const std::string name = topo.GetCity(f.a).code + "-" + topo.GetCity(f.b).code;
-            if (m_faultPolicy == "fail")
-            {
-                failed[k] = true;
-                notes[k] += "failed: link " + name + " down; ";
-                continue;
-            }
-            roundRoutes[k] = (roundRoutes[k] ? *roundRoutes[k] : topo)
-                                 .WithoutLink(topo.GetCity(f.a).code, topo.GetCity(f.b).code);
-            notes[k] += "re-planned without " + name + "; ";
-        }
-        if (!failed[k] && (changed || roundRoutes[k]))
-        {
-            roundPlans[k] =
-                RoundPlanner(roundRoutes[k] ? *roundRoutes[k] : topo, m_config).PlanRound(round);
-            if (!roundPlans[k].feasible)
-            {
-                failed[k] = true;
-                notes[k] += "failed: " + roundPlans[k].reason + "; ";
-            }
-        }
-        else if (!failed[k])
-        {
-            roundPlans[k] = plan.rounds[k % plan.rounds.size()];
-        }
-        if (failed[k])
-        {
-            // Nobody mixes in a failed round.
-            round.clear();
-            for (uint32_t c = 0; c < n; ++c)
-            {
-                round.push_back({c});
-            }
-        }
-        ran[k] = round;
+        coreLinks.roundEnds.push_back(Seconds(r.start + r.deadline));
     }
-    result.disagreement =
-        MixingAnalysis::FromSchedule(CliqueSchedule("run", ran), n).GetAverageDisagreement();
+    coreLinks.perRound.resize(plan.rounds.size() + 1); // the last: after the last round
+    WatchCoreLinks(net, coreLinks);
+    ScheduleFaults(net, groups, fpgas);
+    WanRoundRecorder recorder; // connected before the run: it listens to trace sources
+    recorder.WatchIslands(islands);
+    recorder.WatchFpgas(fpgas);
+    Simulate(plan, islands);
+    result.events = Simulator::GetEventCount() - m_progressEvents; // the model's events only
+    result.lostPackets = {{"core", net.GetLostPackets(WanNetworkHelper::CORE)},
+                          {"access", net.GetLostPackets(WanNetworkHelper::ACCESS)},
+                          {"post", net.GetLostPackets(WanNetworkHelper::POST_AGGREGATION)}};
+    Collect(plan, recorder, coreLinks, result);
+    CollectFpgas(recorder, fpgas, result);
+    return result;
+}
 
-    // One simulation per run: addresses start afresh.
-    Ipv4AddressGenerator::Reset();
-    WanNetworkHelper net(topo);
+void
+CliqueExperimentHelper::BuildNetwork(WanNetworkHelper& net) const
+{
     net.SetScale(m_scale);
     for (const auto& [linkClass, impairment] : m_impairment)
     {
@@ -285,146 +276,144 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     }
     net.Install();
     net.AssignStreams(m_stream);
+}
 
-    double slotTimeout = 1e-3;
-    for (const auto& r : roundPlans)
+ApplicationContainer
+CliqueExperimentHelper::InstallIslands(const WanNetworkHelper& net) const
+{
+    auto helper = m_islands;
+    ApplicationContainer apps;
+    for (uint32_t c = 0; c < net.GetIslands().GetN(); ++c)
     {
-        for (const auto& cp : r.cliques)
-        {
-            for (double bytes : cp.memoryBytes)
-            {
-                slotTimeout =
-                    std::max(slotTimeout, bytes * 8 / cp.rateBps + plan.roundTime * m_guard / 2);
-            }
-        }
+        helper.SetAttribute("Fpga", Ipv4AddressValue(net.GetEdgeAddress(c)));
+        apps.Add(helper.Install(net.GetIslands().Get(c)));
     }
+    return apps;
+}
 
-    std::vector<Ptr<WanIslandApplication>> islands;
-    std::vector<Ptr<FpgaAggregator>> fpgas;
-    for (uint32_t c = 0; c < n; ++c)
+ApplicationContainer
+CliqueExperimentHelper::InstallFpgas(const WanNetworkHelper& net,
+                                     const WanExperimentPlan& plan) const
+{
+    if (!m_planner.GetConfig().aggregation)
     {
-        auto app = CreateObject<WanIslandApplication>();
-        app->SetAttribute("Fpga", Ipv4AddressValue(net.GetEdgeAddress(c)));
-        app->SetAttribute("Recovery", StringValue(m_recovery));
-        net.GetIslands().Get(c)->AddApplication(app);
-        islands.push_back(app);
-        if (m_config.aggregation)
-        {
-            auto fpga = CreateObject<FpgaAggregator>();
-            fpga->SetAttribute("Island", Ipv4AddressValue(net.GetIslandAddress(c)));
-            // A slot waits for its last contribution the planned skew of its
-            // arrivals plus half the gap between rounds, so a partial sum left
-            // by a loss reaches the island before the round's deadline (T plus
-            // that gap).
-            fpga->SetAttribute("SlotTimeout", TimeValue(Seconds(slotTimeout)));
-            fpga->SetAttribute("HbmBytes",
-                               UintegerValue(static_cast<uint64_t>(m_config.hbmBytes / m_scale)));
-            // Keep the line-rate window's size in slots and in packet times.
-            TimeValue window;
-            fpga->GetAttribute("LineRateWindow", window);
-            fpga->SetAttribute("LineRateWindow", TimeValue(window.Get() * m_scale));
-            DataRateValue rate;
-            fpga->GetAttribute("LineRate", rate);
-            fpga->SetAttribute(
-                "LineRate",
-                DataRateValue(DataRate(static_cast<uint64_t>(rate.Get().GetBitRate() / m_scale))));
-            net.GetEdges().Get(c)->AddApplication(fpga);
-            fpgas.push_back(fpga);
-        }
+        return {};
     }
-
-    struct Group
+    FpgaAggregatorHelper helper;
+    helper.SetScale(m_scale);
+    helper.SetAttribute("SlotTimeout", TimeValue(Seconds(plan.slotTimeout)));
+    helper.SetAttribute("HbmBytes",
+                        UintegerValue(static_cast<uint64_t>(m_planner.GetConfig().hbmBytes)));
+    ApplicationContainer apps;
+    for (uint32_t c = 0; c < net.GetEdges().GetN(); ++c)
     {
-        uint32_t source;
-        Ipv4Address group;
-        std::vector<uint32_t> members;
-    };
+        helper.SetAttribute("Island", Ipv4AddressValue(net.GetIslandAddress(c)));
+        apps.Add(helper.Install(net.GetEdges().Get(c)));
+    }
+    return apps;
+}
 
+std::vector<CliqueExperimentHelper::Group>
+CliqueExperimentHelper::AddRounds(WanNetworkHelper& net,
+                                  const WanExperimentPlan& plan,
+                                  const ApplicationContainer& islands) const
+{
+    const auto& config = m_planner.GetConfig();
+    const auto payload = static_cast<uint64_t>(std::llround(config.payloadBytes / m_scale));
+    if (payload == 0)
+    {
+        throw std::invalid_argument("scale " + wantext::Num(m_scale) +
+                                    " leaves no payload to send");
+    }
     std::vector<Group> groups;
-    for (uint32_t k = 0; k < rounds; ++k)
+    for (const auto& round : plan.rounds)
     {
-        if (failed[k])
+        for (const auto& s : round.streams)
         {
-            continue;
-        }
-        const auto& roundPlan = roundPlans[k];
-        const Time start = period * k;
-        for (uint16_t ci = 0; ci < roundPlan.cliques.size(); ++ci)
-        {
-            const auto& cp = roundPlan.cliques[ci];
-            const auto& m = cp.members;
-            if (m.size() < 2)
+            auto app = DynamicCast<WanIslandApplication>(islands.Get(s.sender));
+            const auto dataPort = static_cast<uint16_t>(UintegerAttribute(app, "DataPort"));
+            const auto mergedPort = static_cast<uint16_t>(UintegerAttribute(app, "MergedPort"));
+            WanIslandRound r;
+            r.round = round.round;
+            r.clique = static_cast<uint16_t>(s.clique);
+            r.sender = static_cast<uint16_t>(s.sender);
+            r.start = Seconds(round.start);
+            r.offset = Seconds(s.offset);
+            r.rate = DataRate(static_cast<uint64_t>(s.rateBps / m_scale));
+            r.payloadBytes = payload;
+            r.peers = static_cast<uint16_t>(s.members.size() - 1);
+            r.value = WanContribution::IslandValue(s.sender);
+            r.position = static_cast<uint16_t>(s.position);
+            r.deadline = Seconds(round.deadline);
+            for (auto member : s.members)
             {
-                continue;
+                r.peerIslands.push_back(
+                    InetSocketAddress(net.GetIslandAddress(member), mergedPort));
             }
-            for (size_t jj = 0; jj < m.size(); ++jj)
+            if (config.multicast)
             {
-                const uint32_t j = m[jj];
-                WanIslandRound r;
-                r.round = k;
-                r.clique = ci;
-                r.sender = static_cast<uint16_t>(j);
-                r.start = start;
-                r.offset = Seconds(cp.offsets[jj]);
-                r.rate = DataRate(static_cast<uint64_t>(cp.rateBps / m_scale));
-                r.payloadBytes = payload;
-                r.peers = static_cast<uint16_t>(m.size() - 1);
-                r.value = j + 1;
-                r.position = static_cast<uint8_t>(jj);
-                r.deadline = Seconds(roundPlan.roundTime * (1 + m_guard));
-                for (auto member : m)
+                auto group = WanNetworkHelper::GroupAddress(round.round, s.sender);
+                net.InstallMulticastTree(s.sender,
+                                         s.members,
+                                         group,
+                                         !config.aggregation,
+                                         round.routes ? &*round.routes : nullptr);
+                groups.push_back({s.sender, group, s.members});
+                r.destinations.push_back(InetSocketAddress(group, dataPort));
+            }
+            else
+            {
+                for (auto i : s.members)
                 {
-                    r.peerIslands.push_back(InetSocketAddress(net.GetIslandAddress(member), 9001));
-                }
-                if (m_config.multicast)
-                {
-                    auto group = WanNetworkHelper::GroupAddress(k, j);
-                    net.InstallMulticastTree(j,
-                                             m,
-                                             group,
-                                             !m_config.aggregation,
-                                             roundRoutes[k] ? &*roundRoutes[k] : nullptr);
-                    groups.push_back({j, group, m});
-                    r.destinations.push_back(InetSocketAddress(group, 9000));
-                }
-                else
-                {
-                    for (auto i : m)
+                    if (i != s.sender)
                     {
-                        if (i != j)
-                        {
-                            auto to = m_config.aggregation ? net.GetEdgeAddress(i)
-                                                           : net.GetIslandAddress(i);
-                            r.destinations.push_back(InetSocketAddress(to, 9000));
-                        }
+                        auto to =
+                            config.aggregation ? net.GetEdgeAddress(i) : net.GetIslandAddress(i);
+                        r.destinations.push_back(InetSocketAddress(to, dataPort));
                     }
                 }
-                islands[j]->AddRound(r);
             }
+            app->AddRound(r);
         }
     }
+    return groups;
+}
 
-    // Faults: links go down and up; FPGAs fail and their edges pass the
-    // groups' streams on to the islands.
-    std::vector<uint64_t> faultPackets(rounds + 1, 0);
-    FaultCounter counter{&faultPackets, period};
-    for (const auto& f : m_linkFaults)
+void
+CliqueExperimentHelper::WatchCoreLinks(const WanNetworkHelper& net, CoreLinkCounts& counts) const
+{
+    for (const auto& link : net.GetTopology().GetLinks())
+    {
+        for (const WanHop hop : {WanHop{link.a, link.b}, WanHop{link.b, link.a}})
+        {
+            net.GetCoreDevice(hop.first, hop.second)
+                ->TraceConnectWithoutContext("PhyTxBegin",
+                                             MakeBoundCallback(&CountCorePacket, &counts, hop));
+        }
+    }
+}
+
+void
+CliqueExperimentHelper::ScheduleFaults(WanNetworkHelper& net,
+                                       const std::vector<Group>& groups,
+                                       const ApplicationContainer& fpgas) const
+{
+    // Links go down and up; FPGAs fail and their edges pass the groups'
+    // streams on to the islands.
+    for (const auto& f : m_planner.GetLinkFaults())
     {
         Simulator::Schedule(Seconds(f.down), &WanNetworkHelper::SetLinkUp, &net, f.a, f.b, false);
         Simulator::Schedule(Seconds(f.up), &WanNetworkHelper::SetLinkUp, &net, f.a, f.b, true);
-        for (auto device : {net.GetCoreDevice(f.a, f.b), net.GetCoreDevice(f.b, f.a)})
-        {
-            device->TraceConnectWithoutContext("PhyTxBegin",
-                                               MakeBoundCallback(&CountFaultPacket, &counter));
-        }
+    }
+    if (fpgas.GetN() == 0)
+    {
+        return;
     }
     for (const auto& [city, at] : m_fpgaFaults)
     {
-        if (!m_config.aggregation)
-        {
-            continue;
-        }
-        Simulator::Schedule(Seconds(at), &FpgaAggregator::Fail, fpgas.at(city));
+        Simulator::Schedule(Seconds(at),
+                            &FpgaAggregator::Fail,
+                            DynamicCast<FpgaAggregator>(fpgas.Get(city)));
         for (const auto& g : groups)
         {
             if (g.source != city &&
@@ -439,71 +428,99 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
             }
         }
     }
+}
 
+void
+CliqueExperimentHelper::Simulate(const WanExperimentPlan& plan,
+                                 const ApplicationContainer& islands) const
+{
     // Room after the last round for its repairs.
-    TimeValue timeout;
-    UintegerValue tries;
-    islands[0]->GetAttribute("RequestTimeout", timeout);
-    islands[0]->GetAttribute("MaxRequests", tries);
-    Simulator::Stop(period * rounds + Seconds(1) +
-                    (m_recovery == "rerequest" ? timeout.Get() * (tries.Get() + 1) : Time(0)));
+    Time repairs;
+    if (m_recovery == "rerequest")
+    {
+        TimeValue timeout;
+        islands.Get(0)->GetAttribute("RequestTimeout", timeout);
+        repairs = timeout.Get() * (UintegerAttribute(islands.Get(0), "MaxRequests") + 1);
+    }
+    const auto& last = plan.rounds.back();
+    const Time end = Seconds(last.start + last.deadline) + Seconds(1) + repairs;
+    Simulator::Stop(end);
+    if (m_progressSeconds > 0)
+    {
+        m_progressEvents = 0;
+        ReportProgress(&plan, end, std::chrono::steady_clock::now());
+    }
     Simulator::Run();
-    result.events = Simulator::GetEventCount();
-    result.lostPackets = {{"core", net.GetLostPackets(WanNetworkHelper::CORE)},
-                          {"access", net.GetLostPackets(WanNetworkHelper::ACCESS)},
-                          {"post", net.GetLostPackets(WanNetworkHelper::POST_AGGREGATION)}};
+}
 
+void
+CliqueExperimentHelper::ReportProgress(const WanExperimentPlan* plan,
+                                       Time end,
+                                       std::chrono::steady_clock::time_point last) const
+{
+    ++m_progressEvents;
+    // Checked every hundredth of a round period of simulated time; printed
+    // at most every m_progressSeconds of wall-clock time.
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last).count() >= m_progressSeconds)
+    {
+        const auto done = RoundsDone(*plan);
+        std::cerr << "[wan-training] " << plan->schedule << ": simulated "
+                  << wantext::Num(Simulator::Now().GetSeconds()) << " s of "
+                  << wantext::Num(end.GetSeconds()) << " s, rounds done " << done << " of "
+                  << plan->rounds.size() << ", " << Simulator::GetEventCount() << " events"
+                  << std::endl;
+        last = now;
+    }
+    Simulator::Schedule(Seconds(plan->period / 100),
+                        &CliqueExperimentHelper::ReportProgress,
+                        this,
+                        plan,
+                        end,
+                        last);
+}
+
+void
+CliqueExperimentHelper::Collect(const WanExperimentPlan& plan,
+                                const WanRoundRecorder& recorder,
+                                const CoreLinkCounts& coreLinks,
+                                ExperimentResult& result) const
+{
     result.exact = true;
-    for (uint32_t k = 0; k < rounds; ++k)
+    for (const auto& round : plan.rounds)
     {
         RoundResult rr;
-        rr.round = k;
-        rr.failed = failed[k];
-        rr.note = notes[k].empty() ? "" : notes[k].substr(0, notes[k].size() - 2);
-        rr.faultLinkPackets = faultPackets[k];
-        if (failed[k])
+        rr.round = round.round;
+        rr.failed = round.failed;
+        rr.note = round.note;
+        for (const auto& [hop, counts] : coreLinks.perRound[round.round])
+        {
+            rr.corePackets[hop] = counts.first;
+            rr.coreBytes[hop] = static_cast<uint64_t>(std::llround(counts.second * m_scale));
+        }
+        for (const auto& f : m_planner.GetLinkFaults())
+        {
+            for (const WanHop hop : {WanHop{f.a, f.b}, WanHop{f.b, f.a}})
+            {
+                auto it = rr.corePackets.find(hop);
+                rr.faultLinkPackets += it == rr.corePackets.end() ? 0 : it->second;
+            }
+        }
+        if (round.failed)
         {
             result.rounds.push_back(rr);
             continue;
         }
-        const auto& roundPlan = roundPlans[k];
-        rr.plannedMs = roundPlan.roundTime * 1e3;
-        for (const auto& cp : roundPlan.cliques)
+        rr.plannedMs = round.plan.roundTime * 1e3;
+        for (const auto& cp : round.plan.cliques)
         {
             if (cp.members.size() < 2)
             {
                 continue;
             }
-            double peerValues = 0;
-            for (auto j : cp.members)
-            {
-                peerValues += j + 1;
-            }
             for (auto i : cp.members)
             {
-                const auto& rec = islands[i]->GetRecords().at(k);
-                IslandRoundResult ir;
-                ir.city = i;
-                ir.completionMs =
-                    rec.completion.IsZero() ? -1 : (rec.completion - rec.start).GetSeconds() * 1e3;
-                ir.bytesIn = static_cast<uint64_t>(std::llround(rec.bytesIn * m_scale));
-                ir.bytesOut = static_cast<uint64_t>(std::llround(rec.bytesOut * m_scale));
-                ir.partialSums = rec.partialSums;
-                ir.retransmissions = rec.retransmissions;
-                ir.expected = rec.expectedContributions;
-                ir.delivered = rec.contributions;
-                ir.late = rec.late;
-                ir.requested = rec.requested;
-                ir.recovered = rec.recovered;
-                ir.givenUp = rec.givenUp;
-                ir.discarded = rec.discarded;
-                ir.lateChunks = rec.lateChunks;
-                ir.requestedChunks = rec.requestedChunks;
-                ir.givenUpChunks = rec.givenUpChunks;
-                // Each peer j sends j+1 times (1 + 2 + ... + chunks).
-                const double chunks = rec.expectedContributions / (cp.members.size() - 1.0);
-                const double expected = (peerValues - (i + 1)) * chunks * (chunks + 1) / 2;
-                ir.exact = rec.contributions == rec.expectedContributions && rec.sum == expected;
+                const auto ir = IslandResult(recorder, round.round, i, m_scale);
                 result.exact = result.exact && ir.exact;
                 rr.measuredMs = std::max(rr.measuredMs, ir.completionMs);
                 if (ir.completionMs < 0)
@@ -516,45 +533,29 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         rr.idleMs = std::max(0.0, rr.measuredMs - rr.plannedMs);
         result.rounds.push_back(rr);
     }
-    for (const auto& f : fpgas)
-    {
-        const auto* table = f->GetSlotTable();
-        for (auto cause : {FpgaEviction::COMPLETION,
-                           FpgaEviction::TIMEOUT,
-                           FpgaEviction::CONFLICT,
-                           FpgaEviction::FLUSH})
-        {
-            result.evictions[ToString(cause)] += table->GetEvictions(cause);
-        }
-        result.peakSlots = std::max(result.peakSlots, table->GetPeakOccupancy());
-    }
-    UintegerValue slotBytes(9000);
-    if (!fpgas.empty())
-    {
-        fpgas[0]->GetAttribute("SlotBytes", slotBytes);
-    }
-    result.peakHbmBytes = static_cast<double>(result.peakSlots) * slotBytes.Get() * m_scale;
-    Simulator::Destroy();
-    return result;
 }
 
-IslandRoundResult
+void
+CliqueExperimentHelper::CollectFpgas(const WanRoundRecorder& recorder,
+                                     const ApplicationContainer& fpgas,
+                                     ExperimentResult& result) const
+{
+    result.evictions = recorder.GetEvictions();
+    result.peakSlots = recorder.GetPeakSlots();
+    if (fpgas.GetN() > 0)
+    {
+        result.peakHbmBytes = static_cast<double>(result.peakSlots) *
+                              UintegerAttribute(fpgas.Get(0), "SlotBytes") * m_scale;
+    }
+}
+
+WanRoundCounters
 CliqueExperimentHelper::Total(const RoundResult& round)
 {
-    IslandRoundResult total;
+    WanRoundCounters total;
     for (const auto& i : round.islands)
     {
-        total.bytesIn += i.bytesIn;
-        total.bytesOut += i.bytesOut;
-        total.partialSums += i.partialSums;
-        total.retransmissions += i.retransmissions;
-        total.expected += i.expected;
-        total.delivered += i.delivered;
-        total.late += i.late;
-        total.requested += i.requested;
-        total.recovered += i.recovered;
-        total.givenUp += i.givenUp;
-        total.discarded += i.discarded;
+        total += i;
     }
     return total;
 }
@@ -569,7 +570,7 @@ CliqueExperimentHelper::Format(const ExperimentResult& result, const WanTopology
         s << "  infeasible: " << result.reason << "\n";
         return s.str();
     }
-    std::map<uint32_t, std::pair<double, double>> bytes; // city -> (in, out)
+    std::map<uint32_t, WanRoundCounters> perCity; // over the rounds
     for (const auto& r : result.rounds)
     {
         if (r.failed)
@@ -580,8 +581,7 @@ CliqueExperimentHelper::Format(const ExperimentResult& result, const WanTopology
         const auto total = Total(r);
         for (const auto& i : r.islands)
         {
-            bytes[i.city].first += i.bytesIn;
-            bytes[i.city].second += i.bytesOut;
+            perCity[i.city] += i;
         }
         s << "  round " << r.round + 1 << ": planner T " << r.plannedMs << " ms, measured "
           << r.measuredMs << " ms (" << std::showpos
@@ -597,9 +597,9 @@ CliqueExperimentHelper::Format(const ExperimentResult& result, const WanTopology
         }
     }
     s << std::setprecision(2) << "  GB in/out:";
-    for (const auto& [city, io] : bytes)
+    for (const auto& [city, io] : perCity)
     {
-        s << " " << topo.GetCity(city).code << " " << io.first / 1e9 << "/" << io.second / 1e9;
+        s << " " << topo.GetCity(city).code << " " << io.bytesIn / 1e9 << "/" << io.bytesOut / 1e9;
     }
     s << "\n  evictions:";
     for (const auto& [cause, n] : result.evictions)

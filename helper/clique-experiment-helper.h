@@ -5,11 +5,18 @@
 #ifndef CLIQUE_EXPERIMENT_HELPER_H
 #define CLIQUE_EXPERIMENT_HELPER_H
 
+#include "ns3/application-container.h"
 #include "ns3/clique-schedule.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
 #include "ns3/round-planner.h"
+#include "ns3/wan-experiment-plan.h"
+#include "ns3/wan-island-helper.h"
 #include "ns3/wan-network-helper.h"
+#include "ns3/wan-round-counters.h"
 #include "ns3/wan-topology.h"
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -19,26 +26,19 @@
 namespace ns3
 {
 
+class WanRoundRecorder;
+
 /**
  * \ingroup wan-training
- * \brief Packet-level measurements of one island in one round.
+ * \brief Packet-level measurements of one island in one round: its counters
+ * (bytes scaled back by the scale factor), when it completed, whether its
+ * sum is exact and what became of the chunks it lacked.
  */
-struct IslandRoundResult
+struct IslandRoundResult : WanRoundCounters
 {
     uint32_t city{0};                   //!< city index
     double completionMs{0};             //!< from round start to its last contribution (-1: never)
-    uint64_t bytesIn{0};                //!< bytes received (scaled back by the scale factor)
-    uint64_t bytesOut{0};               //!< bytes sent (likewise)
-    uint64_t partialSums{0};            //!< merged packets holding only part of a chunk
-    uint64_t retransmissions{0};        //!< resent packets received
     bool exact{false};                  //!< received exactly its peers' contributions, each once
-    uint64_t expected{0};               //!< peers' contributions expected (peers x chunks)
-    uint64_t delivered{0};              //!< contributions received (each once)
-    uint64_t late{0};                   //!< of which after the deadline, unasked
-    uint64_t requested{0};              //!< contributions re-requested from their senders
-    uint64_t recovered{0};              //!< re-requested contributions that arrived
-    uint64_t givenUp{0};                //!< contributions never received
-    uint64_t discarded{0};              //!< sums discarded because they repeated a contribution
     std::set<uint32_t> lateChunks;      //!< chunks with a contribution after the deadline
     std::set<uint32_t> requestedChunks; //!< chunks with a re-requested contribution
     std::set<uint32_t> givenUpChunks;   //!< chunks still lacking a contribution
@@ -53,10 +53,13 @@ struct RoundResult
     bool failed{false};           //!< not run (a link was down and the policy is "fail")
     std::string note;             //!< what changed: re-planned without a link, an island away
     uint64_t faultLinkPackets{0}; //!< packets sent on the faulted links during the round
-    double idleMs{0};             //!< GPU idle time added: measured minus planned T (>= 0)
-    uint32_t round{0};            //!< round number
-    double plannedMs{0};          //!< the planner's T of this round
-    double measuredMs{0};         //!< slowest island's completion
+    std::map<WanHop, uint64_t> corePackets; //!< packets each core link direction sent
+    std::map<WanHop, uint64_t> coreBytes;   //!< their bytes (IP and PPP headers included,
+                                            //!< multiplied back by the scale)
+    double idleMs{0};     //!< GPU idle time added: measured minus planned T (>= 0)
+    uint32_t round{0};    //!< round number
+    double plannedMs{0};  //!< the planner's T of this round
+    double measuredMs{0}; //!< slowest island's completion
     std::vector<IslandRoundResult> islands; //!< per city
 };
 
@@ -122,6 +125,12 @@ class CliqueExperimentHelper
      */
     void SetStream(int64_t stream);
     /**
+     * \param wallSeconds print the simulated time, the rounds done and the
+     *        events so far on standard error at most this often (wall-clock
+     *        seconds) while a run lasts; 0 (the default): never
+     */
+    void SetProgress(double wallSeconds);
+    /**
      * \param policy what islands do at a round's deadline about missing
      *        contributions: "accept" (give them up) or "rerequest" (ask their
      *        senders); see WanIslandApplication
@@ -169,11 +178,9 @@ class CliqueExperimentHelper
 
     /**
      * \param round a round's result
-     * \return its islands' counts summed: bytes, partial sums, retransmissions
-     *         and the contributions expected, delivered, late, re-requested,
-     *         recovered, given up and discarded (the other fields stay default)
+     * \return its islands' counters summed
      */
-    static IslandRoundResult Total(const RoundResult& round);
+    static WanRoundCounters Total(const RoundResult& round);
     /**
      * \param result a run's measurements
      * \param topo the topology it ran on (for city codes)
@@ -183,36 +190,73 @@ class CliqueExperimentHelper
      */
     static std::string Format(const ExperimentResult& result, const WanTopology& topo);
 
+    /// Packets and bytes (scaled) each core link direction started to send, per round.
+    struct CoreLinkCounts
+    {
+        std::vector<Time> roundEnds; //!< when each round's window ends
+        std::vector<std::map<WanHop, std::pair<uint64_t, uint64_t>>>
+            perRound; //!< per round (and one after the last): hop -> (packets, bytes)
+    };
+
   private:
-    WanTopology m_topo;               //!< network
-    PlannerConfig m_config;           //!< switches
-    double m_scale{1};                //!< time-preserving scale
-    uint32_t m_rounds{0};             //!< rounds (0: one period)
-    double m_guard{0.1};              //!< gap between rounds, fraction of T
-    int64_t m_stream{1000};           //!< first random stream of loss and jitter
-    std::string m_recovery{"accept"}; //!< islands' recovery policy
-
-    /// A link outage.
-    struct LinkFault
+    /// A multicast group of one round: its source and members.
+    struct Group
     {
-        uint32_t a;  //!< one end
-        uint32_t b;  //!< other end
-        double down; //!< when it goes down, s
-        double up;   //!< when it comes back, s
+        uint32_t source;               //!< sending city
+        Ipv4Address group;             //!< group address
+        std::vector<uint32_t> members; //!< the clique
     };
 
-    /// An island away.
-    struct Absence
-    {
-        uint32_t city;  //!< the island
-        uint32_t first; //!< first round away
-        uint32_t last;  //!< last round away
-    };
+    /// Sets up and installs the network (scale, impairments, streams).
+    void BuildNetwork(WanNetworkHelper& net) const;
+    /// \return one island application per city
+    ApplicationContainer InstallIslands(const WanNetworkHelper& net) const;
+    /// \return one FPGA aggregator per city (none without aggregation)
+    ApplicationContainer InstallFpgas(const WanNetworkHelper& net,
+                                      const WanExperimentPlan& plan) const;
+    /**
+     * \brief Gives every island its rounds and installs the multicast trees.
+     * \return the multicast groups
+     */
+    std::vector<Group> AddRounds(WanNetworkHelper& net,
+                                 const WanExperimentPlan& plan,
+                                 const ApplicationContainer& islands) const;
+    /// Counts what every core link direction sends, per round.
+    void WatchCoreLinks(const WanNetworkHelper& net, CoreLinkCounts& counts) const;
+    /// Schedules the link and FPGA faults.
+    void ScheduleFaults(WanNetworkHelper& net,
+                        const std::vector<Group>& groups,
+                        const ApplicationContainer& fpgas) const;
+    /**
+     * \brief Prints the progress of a run when the interval has passed, and
+     * checks again a hundredth of a round period later.
+     * \param plan the run's plan
+     * \param end when the run stops
+     * \param last when progress was printed last (wall clock)
+     */
+    void ReportProgress(const WanExperimentPlan* plan,
+                        Time end,
+                        std::chrono::steady_clock::time_point last) const;
+    /// Runs the simulator until every round (and its repairs) is over.
+    void Simulate(const WanExperimentPlan& plan, const ApplicationContainer& islands) const;
+    /// Fills the per-round results from what the islands reported.
+    void Collect(const WanExperimentPlan& plan,
+                 const WanRoundRecorder& recorder,
+                 const CoreLinkCounts& coreLinks,
+                 ExperimentResult& result) const;
+    /// Fills evictions and peak memory from what the FPGAs reported.
+    void CollectFpgas(const WanRoundRecorder& recorder,
+                      const ApplicationContainer& fpgas,
+                      ExperimentResult& result) const;
 
-    std::vector<LinkFault> m_linkFaults;                   //!< link outages
-    std::string m_faultPolicy{"replan"};                   //!< what outages do to rounds
-    std::vector<std::pair<uint32_t, double>> m_fpgaFaults; //!< (city, time)
-    std::vector<Absence> m_absences;                       //!< islands away
+    WanExperimentPlanner m_planner;       //!< network, switches, rounds, faults, absences
+    WanIslandHelper m_islands;            //!< the islands' attributes
+    double m_scale{1};                    //!< time-preserving scale
+    int64_t m_stream{1000};               //!< first random stream of loss and jitter
+    double m_progressSeconds{0};          //!< wall-clock interval of progress reports (0: none)
+    mutable uint64_t m_progressEvents{0}; //!< events of the progress reports in this run
+    std::string m_recovery{"accept"};     //!< islands' recovery policy
+    std::vector<std::pair<uint32_t, double>> m_fpgaFaults;                 //!< (city, time)
     std::map<WanNetworkHelper::LinkClass, WanLinkImpairment> m_impairment; //!< per link class
 };
 

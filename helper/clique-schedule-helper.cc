@@ -4,6 +4,7 @@
 
 #include "clique-schedule-helper.h"
 
+#include "ns3/clique-schedule-builtins.h"
 #include "ns3/log.h"
 #include "ns3/wan-training-text.h"
 
@@ -35,25 +36,11 @@ ParseSwitch(const std::string& dimension, const std::string& value)
     throw std::invalid_argument(dimension + " value \"" + value + "\" is not on or off");
 }
 
-/// \return the value as a number; throws naming the dimension otherwise
+/// \return the value as a number in the range; throws naming the dimension otherwise
 double
-ParseNumber(const std::string& dimension, const std::string& value)
+ParseNumber(const std::string& dimension, const std::string& value, const wantext::Range& range)
 {
-    size_t used = 0;
-    double x = 0;
-    try
-    {
-        x = std::stod(value, &used);
-    }
-    catch (const std::exception&)
-    {
-        used = 0;
-    }
-    if (used == 0 || used != value.size())
-    {
-        throw std::invalid_argument(dimension + " value \"" + value + "\" is not a number");
-    }
-    return x;
+    return range.Check(wantext::ParseNumber(value, dimension), dimension);
 }
 
 /// \return the improvement of J over the best built-in schedule, percent
@@ -125,14 +112,20 @@ CliqueScheduleHelper::SetOptimizerAttribute(const std::string& name, const Attri
 CliqueSchedule
 CliqueScheduleHelper::Builtin(const std::string& name) const
 {
-    return CliqueSchedule::Builtin(name, m_topo);
+    return CliqueScheduleBuiltins::Make(name, m_topo);
+}
+
+std::vector<std::string>
+CliqueScheduleHelper::BuiltinNames()
+{
+    return CliqueScheduleBuiltins::Names();
 }
 
 std::vector<CliqueSchedule>
 CliqueScheduleHelper::Builtins() const
 {
     std::vector<CliqueSchedule> all;
-    for (const auto& name : CliqueSchedule::BuiltinNames())
+    for (const auto& name : BuiltinNames())
     {
         all.push_back(Builtin(name));
     }
@@ -180,19 +173,22 @@ CliqueScheduleHelper::Settings(const std::string& dimension,
         CapabilitySetting s{dimension, value, m_config};
         if (dimension == "hbm_gb")
         {
-            s.config.hbmBytes = ParseNumber(dimension, value) * 1e9;
+            s.config.hbmBytes = ParseNumber(dimension, value, wantext::bounds::kHbmGB) * 1e9;
         }
         else if (dimension == "access_gbps")
         {
-            s.config.accessBps = ParseNumber(dimension, value) * 1e9;
+            s.config.accessBps = ParseNumber(dimension, value, wantext::bounds::kRateGbps) * 1e9;
         }
         else if (dimension == "core_gbps")
         {
-            s.config.coreCapacityBps = ParseNumber(dimension, value) * 1e9;
+            s.config.coreCapacityBps =
+                ParseNumber(dimension, value, wantext::bounds::kRateGbps) * 1e9;
         }
         else if (dimension == "payload_gb")
         {
-            s.config.payloadBytes = ParseNumber(dimension, value) * 1e9;
+            s.config.payloadBytes =
+                wantext::bounds::kPayloadBytes.Check(wantext::ParseNumber(value, dimension) * 1e9,
+                                                     dimension + " (in bytes)");
         }
         else if (dimension == "multicast")
         {

@@ -80,12 +80,17 @@ class CliqueScheduleHelper
     void SetOptimizerAttribute(const std::string& name, const AttributeValue& value);
 
     /**
-     * \param name "pairs", "regional", "triangles" or "all-to-all"
+     * \param name one of BuiltinNames()
      * \return that schedule on the helper's topology
      */
     CliqueSchedule Builtin(const std::string& name) const;
-    /** \return the four built-in schedules, in the paper's order */
+    /** \return the built-in schedules, in the paper's order */
     std::vector<CliqueSchedule> Builtins() const;
+    /**
+     * \return the names of the built-in schedules, in the paper's order
+     *         (CliqueScheduleBuiltins::Names(), the one list of them)
+     */
+    static std::vector<std::string> BuiltinNames();
     /**
      * \param path a schedule file (JSON)
      * \return the schedule, validated against the topology

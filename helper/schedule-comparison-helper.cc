@@ -81,41 +81,44 @@ std::vector<ScheduleComparisonRow>
 ScheduleComparisonHelper::Compare(const std::vector<double>& hbmBytes) const
 {
     NS_LOG_FUNCTION(this);
-    std::vector<double> area;
-    for (const auto& s : m_schedules)
-    {
-        area.push_back(MixingAnalysis::FromSchedule(s, m_topo.GetNCities(), m_mixing)
-                           .GetAverageDisagreement());
-    }
     std::vector<ScheduleComparisonRow> rows;
     for (double hbm : hbmBytes)
     {
         PlannerConfig config = m_config;
         config.hbmBytes = hbm;
-        RoundPlanner planner(m_topo, config);
-        for (size_t k = 0; k < m_schedules.size(); ++k)
+        ScheduleEvaluator evaluator(m_topo, config, m_mixing);
+        for (const auto& s : m_schedules)
         {
-            const auto& s = m_schedules[k];
-            auto plan = planner.Plan(s);
-            ScheduleComparisonRow row;
-            row.schedule = s.GetName();
-            row.cliques = s.ToString(m_topo);
-            row.period = s.GetNRounds();
-            row.hbmBytes = hbm;
-            row.feasible = plan.feasible;
-            row.reason = plan.reason;
-            row.roundTimeMs = plan.roundTime * 1e3;
-            row.disagreement = area[k];
-            row.objective = row.roundTimeMs * row.disagreement;
-            row.binding = plan.feasible ? plan.binding : plan.reason;
-            for (const auto& r : plan.rounds)
-            {
-                row.peakMemoryBytes = std::max(row.peakMemoryBytes, r.peakMemoryBytes);
-            }
-            rows.push_back(row);
+            rows.push_back(Row(evaluator, s));
         }
     }
     return rows;
+}
+
+ScheduleComparisonRow
+ScheduleComparisonHelper::Row(ScheduleEvaluator& evaluator, const CliqueSchedule& s) const
+{
+    const auto e = evaluator.Evaluate(s);
+    // The binding round's own plan (planned and kept by Evaluate).
+    const auto& binding = evaluator.PlanRound(s.GetRound(e.bindingRound));
+    ScheduleComparisonRow row;
+    row.schedule = s.GetName();
+    row.cliques = s.ToString(m_topo);
+    row.period = s.GetNRounds();
+    row.hbmBytes = evaluator.GetPlannerConfig().hbmBytes;
+    row.feasible = e.feasible;
+    if (!e.feasible)
+    {
+        row.reason =
+            s.GetName() + " round " + std::to_string(e.bindingRound + 1) + ": " + binding.reason;
+    }
+    row.roundTimeMs = e.roundTimeMs;
+    // A also when there is no round time, to show what the schedule would mix.
+    row.disagreement = e.feasible ? e.disagreement : evaluator.Disagreement(s.GetRounds());
+    row.objective = e.objective;
+    row.binding = e.feasible ? binding.binding : row.reason;
+    row.peakMemoryBytes = e.peakMemoryBytes;
+    return row;
 }
 
 SynchronousComparison

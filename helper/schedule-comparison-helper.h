@@ -8,6 +8,7 @@
 #include "ns3/clique-schedule.h"
 #include "ns3/mixing-analysis.h"
 #include "ns3/round-planner.h"
+#include "ns3/schedule-evaluator.h"
 #include "ns3/wan-topology.h"
 
 #include <string>
@@ -55,7 +56,8 @@ struct SynchronousComparison
  * \brief Plans and scores schedules on a topology: the paper's table.
  *
  * For each schedule and each FPGA memory size: feasibility, T, A, J = T x A
- * and what binds T; plus the synchronous-SGD comparison.  Results go to text,
+ * (from ScheduleEvaluator) and what binds T; plus the synchronous-SGD
+ * comparison.  Results go to text,
  * CSV or JSON.
  */
 class ScheduleComparisonHelper
@@ -139,6 +141,13 @@ class ScheduleComparisonHelper
                const SynchronousComparison& sync) const;
 
   private:
+    /**
+     * \param evaluator T, A and J under one FPGA memory size
+     * \param s a schedule
+     * \return its row of the table
+     */
+    ScheduleComparisonRow Row(ScheduleEvaluator& evaluator, const CliqueSchedule& s) const;
+
     WanTopology m_topo;                      //!< network
     PlannerConfig m_config;                  //!< planner switches
     MixingOptions m_mixing;                  //!< conventions of A

@@ -8,8 +8,9 @@
 #include "ns3/callback.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
-#include "ns3/ipv4-global-routing-helper.h"
+#include "ns3/ipv4-routing-table-entry.h"
 #include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4-static-routing.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/point-to-point-helper.h"
@@ -28,6 +29,12 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("WanNetworkHelper");
+
+namespace
+{
+/// Every link is a /30.
+const Ipv4Mask kLinkMask("255.255.255.252");
+} // namespace
 
 WanNetworkHelper::WanNetworkHelper(const WanTopology& topo)
     : m_topo(topo)
@@ -217,56 +224,151 @@ WanNetworkHelper::Install()
     Ipv4AddressHelper address("10.0.0.0", "255.255.255.252");
     PointToPointHelper p2p;
     p2p.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
-
     for (const auto& link : m_topo.GetLinks())
     {
-        p2p.SetDeviceAttribute("DataRate", StringValue(Rate(link.capacityBps)));
-        p2p.SetChannelAttribute("Delay", TimeValue(Seconds(link.delay)));
-        auto devices = p2p.Install(m_routers.Get(link.a), m_routers.Get(link.b));
-        Impair(devices, {0, 1}, link.impaired ? link.impairment : m_impairment[CORE], CORE);
-        m_core[{link.a, link.b}] = devices.Get(0);
-        m_core[{link.b, link.a}] = devices.Get(1);
-        address.Assign(devices);
-        address.NewNetwork();
+        InstallCoreLink(link, p2p, address);
     }
-
     m_access.resize(n);
     for (uint32_t c = 0; c < n; ++c)
     {
-        const auto& city = m_topo.GetCity(c);
-        // The island's final hop: egress rate from the island, ingress towards it.
-        p2p.SetChannelAttribute("Delay", TimeValue(Seconds(0)));
-        p2p.SetDeviceAttribute("DataRate", StringValue(Rate(city.egressBps)));
-        auto access = p2p.Install(m_islands.Get(c), m_edges.Get(c));
-        access.Get(1)->SetAttribute("DataRate", StringValue(Rate(city.ingressBps)));
-        auto interfaces = address.Assign(access);
-        address.NewNetwork();
-        m_islandAddress.push_back(interfaces.GetAddress(0));
-        m_edgeAddress.push_back(interfaces.GetAddress(1));
-
-        p2p.SetDeviceAttribute("DataRate", StringValue(Rate(m_edgeBps)));
-        auto up = p2p.Install(m_edges.Get(c), m_routers.Get(c));
-        address.Assign(up);
-        address.NewNetwork();
-
-        // Losses into the edge (the island's stream, and the WAN's streams to
-        // the FPGA) and into the router; the merged stream into the island.
-        const auto& accessImp = city.accessImpaired ? city.access : m_impairment[ACCESS];
-        Impair(access, {1}, accessImp, ACCESS);
-        Impair(up, {0, 1}, accessImp, ACCESS);
-        Impair(access,
-               {0},
-               city.postImpaired ? city.post : m_impairment[POST_AGGREGATION],
-               POST_AGGREGATION);
-
-        m_access[c].Add(access);
-        m_access[c].Add(up);
-
-        // Islands send group traffic out of their only device.
-        Ipv4StaticRoutingHelper staticRouting;
-        staticRouting.SetDefaultMulticastRoute(m_islands.Get(c), access.Get(0));
+        InstallCity(c, p2p, address);
     }
-    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    InstallUnicastRoutes();
+}
+
+void
+WanNetworkHelper::InstallCoreLink(const WanLink& link,
+                                  PointToPointHelper& p2p,
+                                  Ipv4AddressHelper& address)
+{
+    p2p.SetDeviceAttribute("DataRate", StringValue(Rate(link.capacityBps)));
+    p2p.SetChannelAttribute("Delay", TimeValue(Seconds(link.delay)));
+    auto devices = p2p.Install(m_routers.Get(link.a), m_routers.Get(link.b));
+    Impair(devices, {0, 1}, link.impaired ? link.impairment : m_impairment[CORE], CORE);
+    m_core[{link.a, link.b}] = devices.Get(0);
+    m_core[{link.b, link.a}] = devices.Get(1);
+    auto interfaces = address.Assign(devices);
+    m_coreAddress[{link.a, link.b}] = interfaces.GetAddress(0);
+    m_coreAddress[{link.b, link.a}] = interfaces.GetAddress(1);
+    address.NewNetwork();
+}
+
+void
+WanNetworkHelper::InstallCity(uint32_t c, PointToPointHelper& p2p, Ipv4AddressHelper& address)
+{
+    const auto& city = m_topo.GetCity(c);
+    // The island's final hop: egress rate from the island, ingress towards it.
+    p2p.SetChannelAttribute("Delay", TimeValue(Seconds(0)));
+    p2p.SetDeviceAttribute("DataRate", StringValue(Rate(city.egressBps)));
+    auto access = p2p.Install(m_islands.Get(c), m_edges.Get(c));
+    access.Get(1)->SetAttribute("DataRate", StringValue(Rate(city.ingressBps)));
+    auto interfaces = address.Assign(access);
+    address.NewNetwork();
+    m_islandAddress.push_back(interfaces.GetAddress(0));
+    m_edgeAddress.push_back(interfaces.GetAddress(1));
+
+    p2p.SetDeviceAttribute("DataRate", StringValue(Rate(m_edgeBps)));
+    auto up = p2p.Install(m_edges.Get(c), m_routers.Get(c));
+    auto upInterfaces = address.Assign(up);
+    address.NewNetwork();
+
+    // Losses into the edge (the island's stream, and the WAN's streams to
+    // the FPGA) and into the router; the merged stream into the island.
+    const auto& accessImp = city.accessImpaired ? city.access : m_impairment[ACCESS];
+    Impair(access, {1}, accessImp, ACCESS);
+    Impair(up, {0, 1}, accessImp, ACCESS);
+    Impair(access,
+           {0},
+           city.postImpaired ? city.post : m_impairment[POST_AGGREGATION],
+           POST_AGGREGATION);
+
+    m_access[c].Add(access);
+    m_access[c].Add(up);
+
+    // Islands send everything through their edge node, edge nodes through
+    // their router; a router reaches its island's network through the edge
+    // node.
+    Ipv4StaticRoutingHelper staticRouting;
+    staticRouting.SetDefaultMulticastRoute(m_islands.Get(c), access.Get(0));
+    StaticRouting(m_islands.Get(c))->SetDefaultRoute(m_edgeAddress[c], 1);
+    StaticRouting(m_edges.Get(c))->SetDefaultRoute(upInterfaces.GetAddress(1), 2);
+    m_cityNetworks.push_back({m_islandAddress[c], upInterfaces.GetAddress(0)});
+    StaticRouting(m_routers.Get(c))
+        ->AddNetworkRouteTo(m_islandAddress[c].CombineMask(kLinkMask),
+                            kLinkMask,
+                            upInterfaces.GetAddress(0),
+                            InterfaceOf(up.Get(1)));
+}
+
+Ptr<Ipv4StaticRouting>
+WanNetworkHelper::StaticRouting(Ptr<Node> node)
+{
+    Ipv4StaticRoutingHelper helper;
+    return helper.GetStaticRouting(node->GetObject<Ipv4>());
+}
+
+uint32_t
+WanNetworkHelper::InterfaceOf(Ptr<NetDevice> device)
+{
+    return static_cast<uint32_t>(
+        device->GetNode()->GetObject<Ipv4>()->GetInterfaceForDevice(device));
+}
+
+void
+WanNetworkHelper::InstallUnicastRoutes()
+{
+    NS_LOG_FUNCTION(this);
+    // The paths the planner assumes: WanTopology's, over the links that are up.
+    WanTopology routes;
+    for (const auto& city : m_topo.GetCities())
+    {
+        routes.AddCity(city);
+    }
+    for (const auto& link : m_topo.GetLinks())
+    {
+        if (m_down.count({std::min(link.a, link.b), std::max(link.a, link.b)}) == 0)
+        {
+            routes.AddLink(m_topo.GetCity(link.a).code,
+                           m_topo.GetCity(link.b).code,
+                           link.delay,
+                           link.capacityBps);
+        }
+    }
+    const uint32_t n = m_topo.GetNCities();
+    for (uint32_t v = 0; v < n; ++v)
+    {
+        auto routing = StaticRouting(m_routers.Get(v));
+        // Forget the core routes of the last computation (those with a
+        // gateway on a core interface); the routes to the own city stay.
+        const uint32_t down = InterfaceOf(m_access[v].Get(3));
+        for (uint32_t i = routing->GetNRoutes(); i-- > 0;)
+        {
+            const auto route = routing->GetRoute(i);
+            if (route.GetGateway() != Ipv4Address::GetZero() && route.GetInterface() != down)
+            {
+                routing->RemoveRoute(i);
+            }
+        }
+        for (uint32_t d = 0; d < n; ++d)
+        {
+            if (d == v || !std::isfinite(routes.GetPathDelay(d, v)))
+            {
+                continue; // itself, or cut off while links are down
+            }
+            // Destination-based forwarding along d's shortest-path tree: the
+            // hop after v on WanTopology::GetPath(v, d).
+            const uint32_t next = routes.GetPath(v, d).at(1);
+            const uint32_t iface = InterfaceOf(GetCoreDevice(v, next));
+            const Ipv4Address gateway = m_coreAddress.at({next, v});
+            for (auto network : m_cityNetworks[d])
+            {
+                routing->AddNetworkRouteTo(network.CombineMask(kLinkMask),
+                                           kLinkMask,
+                                           gateway,
+                                           iface);
+            }
+        }
+    }
 }
 
 const WanTopology&
@@ -416,7 +518,15 @@ WanNetworkHelper::SetLinkUp(uint32_t a, uint32_t b, bool up)
             ipv4->SetDown(index);
         }
     }
-    Ipv4GlobalRoutingHelper::RecomputeRoutingTables();
+    if (up)
+    {
+        m_down.erase({std::min(a, b), std::max(a, b)});
+    }
+    else
+    {
+        m_down.insert({std::min(a, b), std::max(a, b)});
+    }
+    InstallUnicastRoutes();
 }
 
 } // namespace ns3

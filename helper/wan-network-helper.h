@@ -12,6 +12,7 @@
 #include "ns3/wan-topology.h"
 
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -29,7 +30,11 @@ namespace ns3
  * the edge node to the router.  Core links are point-to-point links with the
  * topology's one-way latency and capacity.  Every device has the WAN MTU
  * (9000 bytes by default).  IPv4 addresses come from 10.0.0.0/8, one /30 per
- * link, and unicast routes from global routing.
+ * link.  Unicast routes are static routes computed from the topology: every
+ * router forwards a packet for a city along WanTopology::GetPath (lowest
+ * latency, the tie-breaking of the planner), so unicast traffic (the
+ * no-multicast baseline, NACKs, re-requests and repairs) takes the paths the
+ * planner assumes; they are recomputed when a core link goes down or up.
  *
  * Multicast trees are installed as PIM-SSM would build them: for a source
  * island S and group G, every router on S's shortest-path tree gets an (S,G)
@@ -44,6 +49,11 @@ namespace ns3
  * applications divide the payload by the same factor), so latencies and
  * serialization times stay as they are while the packet count drops.
  */
+class Ipv4AddressHelper;
+class Ipv4StaticRouting;
+class Node;
+class PointToPointHelper;
+
 class WanNetworkHelper
 {
   public:
@@ -188,6 +198,38 @@ class WanNetworkHelper
     static Ipv4Address GroupAddress(uint32_t round, uint32_t source);
 
   private:
+    /**
+     * \brief Creates a core link's devices, impairments and addresses.
+     * \param link the link
+     * \param p2p the device and channel helper
+     * \param address the address helper
+     */
+    void InstallCoreLink(const WanLink& link, PointToPointHelper& p2p, Ipv4AddressHelper& address);
+    /**
+     * \brief Creates a city's access and edge links, impairments, addresses
+     * and the routes of its island, edge node and router to its island.
+     * \param c the city
+     * \param p2p the device and channel helper
+     * \param address the address helper
+     */
+    void InstallCity(uint32_t c, PointToPointHelper& p2p, Ipv4AddressHelper& address);
+    /**
+     * \brief (Re)installs every router's unicast routes from the topology's
+     * paths over the links that are up: each router forwards a packet for a
+     * city's networks to the next hop of WanTopology::GetPath, so packets
+     * follow the paths the planner assumes.
+     */
+    void InstallUnicastRoutes();
+    /**
+     * \param node a node of this network
+     * \return its static routing protocol
+     */
+    static Ptr<Ipv4StaticRouting> StaticRouting(Ptr<Node> node);
+    /**
+     * \param device a device with an IPv4 interface
+     * \return the interface's index on its node
+     */
+    static uint32_t InterfaceOf(Ptr<NetDevice> device);
     /// Scaled rate as an ns-3 DataRate string.
     std::string Rate(double bps) const;
     /**
@@ -214,10 +256,14 @@ class WanNetworkHelper
     std::vector<Ipv4Address> m_islandAddress; //!< per city
     std::vector<Ipv4Address> m_edgeAddress;   //!< per city
     std::map<std::pair<uint32_t, uint32_t>, Ptr<NetDevice>> m_core; //!< (from, to) -> device
-    std::map<LinkClass, WanLinkImpairment> m_impairment;            //!< per link class
-    std::vector<Ptr<ErrorModel>> m_errorModels;                     //!< installed loss models
-    std::vector<Ptr<Object>> m_jitterChannels;                      //!< installed jitter channels
-    std::map<LinkClass, uint64_t> m_lost;                           //!< packets lost per class
+    std::map<std::pair<uint32_t, uint32_t>, Ipv4Address>
+        m_coreAddress;                                    //!< (from, to) -> from's address
+    std::vector<std::vector<Ipv4Address>> m_cityNetworks; //!< per city: access and edge-router
+    std::set<std::pair<uint32_t, uint32_t>> m_down;       //!< core links down (lower index first)
+    std::map<LinkClass, WanLinkImpairment> m_impairment;  //!< per link class
+    std::vector<Ptr<ErrorModel>> m_errorModels;           //!< installed loss models
+    std::vector<Ptr<Object>> m_jitterChannels;            //!< installed jitter channels
+    std::map<LinkClass, uint64_t> m_lost;                 //!< packets lost per class
 };
 
 } // namespace ns3

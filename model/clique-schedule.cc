@@ -4,17 +4,15 @@
 
 #include "clique-schedule.h"
 
+#include "clique-schedule-builtins.h"
 #include "wan-topology.h"
 #include "wan-training-text.h"
 
 #include "ns3/log.h"
 
 #include <algorithm>
-#include <functional>
-#include <limits>
 #include <nlohmann/json.hpp>
 #include <numeric>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -26,9 +24,6 @@ NS_LOG_COMPONENT_DEFINE("CliqueSchedule");
 namespace
 {
 
-/// Partitions beyond this size are searched greedily instead of exhaustively.
-const size_t kExhaustiveLimit = 15;
-
 /// Sorts members and cliques so that equal schedules compare equal.
 CliqueSchedule::Round
 Canonical(CliqueSchedule::Round round)
@@ -39,194 +34,6 @@ Canonical(CliqueSchedule::Round round)
     }
     std::sort(round.begin(), round.end());
     return round;
-}
-
-/**
- * Partitions `islands` into triangles whose members satisfy `allowed`, with
- * one remainder group of size |islands| mod 3 (any members), minimising the
- * largest alignment span, then the sum of spans.
- */
-std::vector<CliqueSchedule::Clique>
-PartitionIntoTriangles(const WanTopology& topo,
-                       const std::vector<uint32_t>& islands,
-                       const std::function<bool(const CliqueSchedule::Clique&)>& allowed)
-{
-    const size_t n = islands.size();
-    const size_t remainder = n % 3;
-    auto span = [&topo](const CliqueSchedule::Clique& c) {
-        return CliqueSchedule::AlignmentSpan(topo, c);
-    };
-    std::vector<CliqueSchedule::Clique> best;
-    double bestMax = std::numeric_limits<double>::infinity();
-    double bestSum = std::numeric_limits<double>::infinity();
-
-    if (n > kExhaustiveLimit)
-    {
-        // Greedy: repeatedly take the allowed triangle of smallest span.
-        std::vector<uint32_t> left = islands;
-        while (left.size() >= 3)
-        {
-            CliqueSchedule::Clique pick;
-            double pickSpan = std::numeric_limits<double>::infinity();
-            for (size_t a = 0; a < left.size(); ++a)
-            {
-                for (size_t b = a + 1; b < left.size(); ++b)
-                {
-                    for (size_t c = b + 1; c < left.size(); ++c)
-                    {
-                        CliqueSchedule::Clique t{left[a], left[b], left[c]};
-                        double s = span(t);
-                        if (allowed(t) && s < pickSpan)
-                        {
-                            pick = t;
-                            pickSpan = s;
-                        }
-                    }
-                }
-            }
-            if (pick.empty())
-            {
-                break;
-            }
-            best.push_back(pick);
-            for (auto v : pick)
-            {
-                left.erase(std::find(left.begin(), left.end(), v));
-            }
-        }
-        for (auto v : left)
-        {
-            best.push_back({v});
-        }
-        return best;
-    }
-
-    std::vector<bool> used(n, false);
-    std::vector<CliqueSchedule::Clique> current;
-    std::function<void(bool, double, double)> search =
-        [&](bool remainderLeft, double curMax, double curSum) {
-            if (curMax > bestMax || (curMax == bestMax && curSum >= bestSum))
-            {
-                return;
-            }
-            size_t u = 0;
-            while (u < n && used[u])
-            {
-                ++u;
-            }
-            if (u == n)
-            {
-                best = current;
-                bestMax = curMax;
-                bestSum = curSum;
-                return;
-            }
-            used[u] = true;
-            for (size_t v = u + 1; v < n; ++v)
-            {
-                if (used[v])
-                {
-                    continue;
-                }
-                used[v] = true;
-                for (size_t w = v + 1; w < n; ++w)
-                {
-                    if (used[w])
-                    {
-                        continue;
-                    }
-                    CliqueSchedule::Clique t{islands[u], islands[v], islands[w]};
-                    if (!allowed(t))
-                    {
-                        continue;
-                    }
-                    double s = span(t);
-                    used[w] = true;
-                    current.push_back(t);
-                    search(remainderLeft, std::max(curMax, s), curSum + s);
-                    current.pop_back();
-                    used[w] = false;
-                }
-                if (remainderLeft && remainder == 2)
-                {
-                    CliqueSchedule::Clique pair{islands[u], islands[v]};
-                    double s = span(pair);
-                    current.push_back(pair);
-                    search(false, std::max(curMax, s), curSum + s);
-                    current.pop_back();
-                }
-                used[v] = false;
-            }
-            if (remainderLeft && remainder == 1)
-            {
-                current.push_back({islands[u]});
-                search(false, curMax, curSum);
-                current.pop_back();
-            }
-            used[u] = false;
-        };
-    search(remainder != 0, 0.0, 0.0);
-    if (best.empty() && n > 0)
-    {
-        throw std::invalid_argument("cannot partition " + std::to_string(n) +
-                                    " islands into triangles of the required regions");
-    }
-    return best;
-}
-
-/// Adds every island of 0..n-1 that no clique of the round holds as a singleton.
-void
-AddSingletons(CliqueSchedule::Round& round, uint32_t n)
-{
-    std::vector<bool> held(n, false);
-    for (const auto& c : round)
-    {
-        for (auto v : c)
-        {
-            held[v] = true;
-        }
-    }
-    for (uint32_t v = 0; v < n; ++v)
-    {
-        if (!held[v])
-        {
-            round.push_back({v});
-        }
-    }
-}
-
-/// Islands of each region, regions in order of first appearance.
-std::vector<std::vector<uint32_t>>
-IslandsByRegion(const WanTopology& topo)
-{
-    auto regions = topo.GetRegions();
-    std::vector<std::vector<uint32_t>> members(regions.size());
-    for (uint32_t i = 0; i < topo.GetNCities(); ++i)
-    {
-        auto r = std::find(regions.begin(), regions.end(), topo.GetCity(i).region);
-        members[r - regions.begin()].push_back(i);
-    }
-    return members;
-}
-
-/// Round 1 of regional and triangles: each region's own triangles.
-CliqueSchedule::Round
-RegionalTriangles(const WanTopology& topo)
-{
-    CliqueSchedule::Round round;
-    for (const auto& members : IslandsByRegion(topo))
-    {
-        if (members.size() <= 3)
-        {
-            round.push_back(members);
-            continue;
-        }
-        auto part = PartitionIntoTriangles(topo, members, [](const CliqueSchedule::Clique&) {
-            return true;
-        });
-        round.insert(round.end(), part.begin(), part.end());
-    }
-    return Canonical(round);
 }
 
 } // namespace
@@ -275,192 +82,70 @@ CliqueSchedule::AlignmentSpan(const WanTopology& topo, const Clique& clique)
 CliqueSchedule
 CliqueSchedule::Pairs(const WanTopology& topo)
 {
-    NS_LOG_FUNCTION_NOARGS();
-    const uint32_t n = topo.GetNCities();
-    const auto& links = topo.GetLinks();
-    // Kruskal: the minimum spanning tree also minimises its longest edge.
-    std::vector<uint32_t> order(links.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&links](uint32_t x, uint32_t y) {
-        return links[x].delay < links[y].delay;
-    });
-    std::vector<uint32_t> component(n);
-    std::iota(component.begin(), component.end(), 0);
-    std::function<uint32_t(uint32_t)> find = [&](uint32_t v) {
-        return component[v] == v ? v : component[v] = find(component[v]);
-    };
-    std::vector<std::vector<uint32_t>> tree(n);
-    for (auto k : order)
-    {
-        auto ra = find(links[k].a);
-        auto rb = find(links[k].b);
-        if (ra != rb)
-        {
-            component[ra] = rb;
-            tree[links[k].a].push_back(links[k].b);
-            tree[links[k].b].push_back(links[k].a);
-        }
-    }
-    // A tree is bipartite, so max-degree colours suffice: walk from the root and
-    // give each child edge the lowest colour its parent edge does not have.
-    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> colours;
-    std::vector<int> parentColour(n, -1);
-    std::vector<bool> seen(n, false);
-    std::vector<uint32_t> queue{0};
-    seen[0] = true;
-    for (size_t q = 0; q < queue.size(); ++q)
-    {
-        uint32_t u = queue[q];
-        auto children = tree[u];
-        std::sort(children.begin(), children.end());
-        int colour = 0;
-        for (auto v : children)
-        {
-            if (seen[v])
-            {
-                continue;
-            }
-            if (colour == parentColour[u])
-            {
-                ++colour;
-            }
-            if (static_cast<size_t>(colour) >= colours.size())
-            {
-                colours.resize(colour + 1);
-            }
-            colours[colour].emplace_back(u, v);
-            parentColour[v] = colour;
-            seen[v] = true;
-            queue.push_back(v);
-            ++colour;
-        }
-    }
-    std::vector<Round> rounds;
-    for (const auto& matching : colours)
-    {
-        Round round;
-        for (auto [a, b] : matching)
-        {
-            round.push_back({a, b});
-        }
-        AddSingletons(round, n);
-        rounds.push_back(round);
-    }
-    return CliqueSchedule("pairs", rounds);
+    return CliqueScheduleBuiltins::Pairs(topo);
 }
 
 CliqueSchedule
 CliqueSchedule::Regional(const WanTopology& topo)
 {
-    NS_LOG_FUNCTION_NOARGS();
-    std::vector<Round> rounds{RegionalTriangles(topo)};
-    auto regions = IslandsByRegion(topo);
-    if (regions.size() > 1)
-    {
-        // Gateway pairs: the lowest-latency pair of unmatched islands for each
-        // pair of regions, cheapest first.
-        struct Candidate
-        {
-            double delay;
-            uint32_t a, b;
-            size_t ra, rb;
-        };
-
-        std::vector<Candidate> candidates;
-        for (size_t ra = 0; ra < regions.size(); ++ra)
-        {
-            for (size_t rb = ra + 1; rb < regions.size(); ++rb)
-            {
-                for (auto a : regions[ra])
-                {
-                    for (auto b : regions[rb])
-                    {
-                        candidates.push_back({topo.GetPathDelay(a, b), a, b, ra, rb});
-                    }
-                }
-            }
-        }
-        std::stable_sort(candidates.begin(),
-                         candidates.end(),
-                         [](const Candidate& x, const Candidate& y) { return x.delay < y.delay; });
-        std::vector<bool> matched(topo.GetNCities(), false);
-        std::set<std::pair<size_t, size_t>> joined;
-        Round round;
-        for (const auto& c : candidates)
-        {
-            if (matched[c.a] || matched[c.b] || joined.count({c.ra, c.rb}))
-            {
-                continue;
-            }
-            round.push_back({c.a, c.b});
-            matched[c.a] = matched[c.b] = true;
-            joined.insert({c.ra, c.rb});
-        }
-        AddSingletons(round, topo.GetNCities());
-        rounds.push_back(round);
-    }
-    return CliqueSchedule("regional", rounds);
+    return CliqueScheduleBuiltins::Regional(topo);
 }
 
 CliqueSchedule
 CliqueSchedule::Triangles(const WanTopology& topo)
 {
-    NS_LOG_FUNCTION_NOARGS();
-    std::vector<Round> rounds{RegionalTriangles(topo)};
-    const size_t nRegions = topo.GetRegions().size();
-    if (nRegions > 1)
-    {
-        std::vector<uint32_t> all(topo.GetNCities());
-        std::iota(all.begin(), all.end(), 0);
-        auto crossRegional = [&topo, nRegions](const Clique& t) {
-            std::set<std::string> regions;
-            for (auto v : t)
-            {
-                regions.insert(topo.GetCity(v).region);
-            }
-            // Three regions when there are three; otherwise at least two.
-            return regions.size() >= std::min<size_t>(3, nRegions);
-        };
-        rounds.push_back(PartitionIntoTriangles(topo, all, crossRegional));
-    }
-    return CliqueSchedule("triangles", rounds);
+    return CliqueScheduleBuiltins::Triangles(topo);
 }
 
 CliqueSchedule
 CliqueSchedule::AllToAll(const WanTopology& topo)
 {
-    Clique all(topo.GetNCities());
-    std::iota(all.begin(), all.end(), 0);
-    return CliqueSchedule("all-to-all", {Round{all}});
+    return CliqueScheduleBuiltins::AllToAll(topo);
 }
 
 std::vector<std::string>
 CliqueSchedule::BuiltinNames()
 {
-    return {"pairs", "regional", "triangles", "all-to-all"};
+    return CliqueScheduleBuiltins::Names();
 }
 
 CliqueSchedule
 CliqueSchedule::Builtin(const std::string& name, const WanTopology& topo)
 {
-    if (name == "pairs")
+    return CliqueScheduleBuiltins::Make(name, topo);
+}
+
+std::vector<uint32_t>
+CliqueSchedule::Groups(const std::vector<Round>& rounds, uint32_t n)
+{
+    std::vector<uint32_t> parent(n);
+    std::iota(parent.begin(), parent.end(), 0);
+    auto find = [&parent](uint32_t x) {
+        while (parent[x] != x)
+        {
+            x = parent[x] = parent[parent[x]];
+        }
+        return x;
+    };
+    for (const auto& round : rounds)
     {
-        return Pairs(topo);
+        for (const auto& clique : round)
+        {
+            for (size_t k = 1; k < clique.size(); ++k)
+            {
+                // The smaller root stays, so every root is its group's smallest island.
+                auto a = find(clique[0]);
+                auto b = find(clique[k]);
+                parent[std::max(a, b)] = std::min(a, b);
+            }
+        }
     }
-    if (name == "regional")
+    std::vector<uint32_t> group(n);
+    for (uint32_t v = 0; v < n; ++v)
     {
-        return Regional(topo);
+        group[v] = find(v);
     }
-    if (name == "triangles")
-    {
-        return Triangles(topo);
-    }
-    if (name == "all-to-all")
-    {
-        return AllToAll(topo);
-    }
-    throw std::invalid_argument("unknown schedule '" + name +
-                                "' (built-in: pairs, regional, triangles, all-to-all)");
+    return group;
 }
 
 CliqueSchedule
@@ -601,6 +286,20 @@ const std::vector<CliqueSchedule::Round>&
 CliqueSchedule::GetRounds() const
 {
     return m_rounds;
+}
+
+size_t
+CliqueSchedule::GetLargestClique() const
+{
+    size_t largest = 0;
+    for (const auto& r : m_rounds)
+    {
+        for (const auto& c : r)
+        {
+            largest = std::max(largest, c.size());
+        }
+    }
+    return largest;
 }
 
 std::string

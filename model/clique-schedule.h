@@ -20,21 +20,9 @@ class WanTopology;
  * of the islands into disjoint cliques.
  *
  * Islands are city indices of a WanTopology.  A clique of one island is a
- * singleton that keeps its own state for the round.
- *
- * Built-in schedules, defined from the topology's regions:
- * - **pairs**: the minimum spanning tree of the core graph by latency (it
- *   minimises the longest pair), edge-coloured into matchings; one round per
- *   colour, unmatched islands are singletons.
- * - **regional**: round 1, the regions' own cliques (each region split into
- *   triangles when it has more than three islands); round 2, one gateway pair
- *   per pair of regions (the lowest-latency pair of still unmatched islands),
- *   the other islands singletons.
- * - **triangles**: round 1, regional triangles (each region partitioned into
- *   triangles); round 2, cross-regional triangles (three islands of three
- *   different regions), chosen to minimise the largest triangle's alignment
- *   span; a remainder of one or two islands forms a singleton or pair.
- * - **all-to-all**: one round, one clique of every island.
+ * singleton that keeps its own state for the round.  The built-in schedules
+ * (pairs, regional, triangles, all-to-all) are built by
+ * CliqueScheduleBuiltins; Builtin() and BuiltinNames() ask it.
  */
 class CliqueSchedule
 {
@@ -53,26 +41,26 @@ class CliqueSchedule
 
     /**
      * \param topo the topology
-     * \return the pairs schedule
+     * \return the pairs schedule (CliqueScheduleBuiltins::Pairs)
      */
     static CliqueSchedule Pairs(const WanTopology& topo);
     /**
      * \param topo the topology
-     * \return the regional schedule
+     * \return the regional schedule (CliqueScheduleBuiltins::Regional)
      */
     static CliqueSchedule Regional(const WanTopology& topo);
     /**
      * \param topo the topology
-     * \return the rotating triangles schedule
+     * \return the rotating triangles schedule (CliqueScheduleBuiltins::Triangles)
      */
     static CliqueSchedule Triangles(const WanTopology& topo);
     /**
      * \param topo the topology
-     * \return the all-to-all schedule
+     * \return the all-to-all schedule (CliqueScheduleBuiltins::AllToAll)
      */
     static CliqueSchedule AllToAll(const WanTopology& topo);
     /**
-     * \param name "pairs", "regional", "triangles" or "all-to-all"
+     * \param name one of BuiltinNames()
      * \param topo the topology
      * \return that built-in schedule; throws std::invalid_argument otherwise
      */
@@ -117,6 +105,8 @@ class CliqueSchedule
     const Round& GetRound(uint32_t k) const;
     /** \return all rounds */
     const std::vector<Round>& GetRounds() const;
+    /** \return the number of islands of the largest clique of any round */
+    size_t GetLargestClique() const;
 
     /**
      * \param topo the topology
@@ -138,6 +128,16 @@ class CliqueSchedule
      * \return seconds
      */
     static double AlignmentSpan(const WanTopology& topo, const Clique& clique);
+
+    /**
+     * \brief The groups of islands that a period's cliques connect: two
+     * islands are in one group when a chain of cliques of the rounds joins
+     * them.  A schedule mixes (its A is finite) when there is one group.
+     * \param rounds the period's rounds, each a partition of islands 0..n-1
+     * \param n number of islands
+     * \return for each island, the smallest island of its group
+     */
+    static std::vector<uint32_t> Groups(const std::vector<Round>& rounds, uint32_t n);
 
   private:
     std::string m_name;          //!< name

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ns3
 {
@@ -90,7 +91,15 @@ FpgaAggregator::GetTypeId()
             .AddTraceSource("Resend",
                             "A MERGED packet was sent again on a NACK",
                             MakeTraceSourceAccessor(&FpgaAggregator::m_resendTrace),
-                            "ns3::Packet::TracedCallback");
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Drop",
+                            "A packet that could not be used, and why",
+                            MakeTraceSourceAccessor(&FpgaAggregator::m_dropTrace),
+                            "ns3::FpgaAggregator::DropTracedCallback")
+            .AddTraceSource("PeakOccupancy",
+                            "The most slots ever in use at once",
+                            MakeTraceSourceAccessor(&FpgaAggregator::m_peakOccupancy),
+                            "ns3::TracedValueCallback::Uint64");
     return tid;
 }
 
@@ -184,39 +193,77 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
     Address from;
     while ((packet = socket->RecvFrom(from)))
     {
+        WanChunkHeader header;
         if (m_failed)
         {
-            continue;
+            Drop(packet, "failed");
         }
-        WanChunkHeader header;
-        if (packet->RemoveHeader(header) != header.GetSerializedSize())
+        else if (packet->PeekHeader(header) == 0)
         {
-            NS_LOG_WARN("dropping a packet without a chunk header");
-            continue;
+            Drop(packet, "malformed");
         }
-        if (header.GetKind() == WanChunkHeader::NACK)
+        else if (header.GetKind() == WanChunkHeader::NACK)
         {
             Resend(header.GetSequence());
-            continue;
         }
-        // The island's own outbound stream passes through this edge node on its
-        // way into the tree (and is delivered locally): it is not an input.
-        if (header.GetKind() != WanChunkHeader::DATA ||
-            InetSocketAddress::ConvertFrom(from).GetIpv4() == m_island)
+        else if (header.GetKind() != WanChunkHeader::DATA)
         {
-            continue;
+            Drop(packet, "unexpected kind");
         }
-        FpgaChunkId id{header.GetRound(), header.GetClique(), header.GetChunk()};
-        auto out = m_table->Add(id,
-                                header.GetValue(),
-                                packet->GetSize(),
-                                header.GetExpected(),
-                                Simulator::Now().GetSeconds(),
-                                header.GetPosition() < 32 ? 1u << header.GetPosition() : 0u);
-        m_occupancyTrace(m_table->GetOccupancy());
-        Forward(out);
-        ScheduleExpiry();
+        else if (InetSocketAddress::IsMatchingType(from) &&
+                 InetSocketAddress::ConvertFrom(from).GetIpv4() == m_island)
+        {
+            // The island's own outbound stream passes through this edge node
+            // on its way into the tree (and is delivered locally): it is not
+            // an input.
+            NS_LOG_LOGIC("the island's own chunk, not summed");
+        }
+        else
+        {
+            Aggregate(packet, header);
+        }
     }
+}
+
+void
+FpgaAggregator::Aggregate(Ptr<const Packet> packet, const WanChunkHeader& header)
+{
+    if (header.GetExpected() == 0)
+    {
+        Drop(packet, "no contributions expected");
+        return;
+    }
+    // The clique has expected + 1 members, at positions 0 to expected.
+    if (header.GetPosition() > header.GetExpected())
+    {
+        Drop(packet, "bad sources");
+        return;
+    }
+    // The slot table keeps a sum's senders as one bit per position in a
+    // fixed-width mask; a clique wider than the mask is summed without them
+    // (the island then audits those sums by count).
+    using Mask = decltype(FpgaPartialSum::sources);
+    const Mask source = header.GetExpected() < std::numeric_limits<Mask>::digits
+                            ? Mask{1} << header.GetPosition()
+                            : Mask{0};
+    FpgaChunkId id{header.GetRound(), header.GetClique(), header.GetChunk()};
+    auto out = m_table->Add(id,
+                            header.GetValue(),
+                            packet->GetSize() - header.GetSerializedSize(),
+                            header.GetExpected(),
+                            Simulator::Now().GetSeconds(),
+                            source);
+    m_peakOccupancy = m_table->GetPeakOccupancy();
+    m_occupancyTrace(m_table->GetOccupancy());
+    Forward(out);
+    ScheduleExpiry();
+}
+
+void
+FpgaAggregator::Drop(Ptr<const Packet> packet, const std::string& reason)
+{
+    NS_LOG_INFO("dropped a packet: " << reason);
+    m_dropTrace(packet, reason);
 }
 
 void
@@ -233,7 +280,14 @@ FpgaAggregator::Forward(const std::vector<FpgaPartialSum>& sums)
         h.SetSequence(m_nextSequence++);
         h.SetContributions(static_cast<uint16_t>(s.contributions));
         h.SetExpected(static_cast<uint16_t>(s.expected));
-        h.SetSources(s.sources);
+        // The senders as one element per position, up to the last one held.
+        using Mask = decltype(s.sources);
+        std::vector<bool> sources;
+        for (int p = 0; p < std::numeric_limits<Mask>::digits && (s.sources >> p) != 0; ++p)
+        {
+            sources.push_back(((s.sources >> p) & 1u) != 0);
+        }
+        h.SetSources(sources);
         h.SetValue(s.sum);
         auto packet = Create<Packet>(s.bytes);
         packet->AddHeader(h);

@@ -14,9 +14,11 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
+#include "ns3/traced-value.h"
 
 #include <deque>
 #include <memory>
+#include <string>
 
 namespace ns3
 {
@@ -36,6 +38,12 @@ class Packet;
  * leaves as a MERGED packet to Island:IslandPort with the next sequence number
  * and is kept in a resend buffer of ResendBufferPackets packets.  A NACK for a
  * sequence number still in the buffer is answered with the same packet.
+ *
+ * Packets it cannot use (not a chunk header, a kind other than DATA or NACK,
+ * a chunk that expects no contribution, a sender position outside its
+ * clique, anything after Fail) are dropped and reported by the Drop trace
+ * source; the island's own outbound stream, which passes through, is
+ * ignored without a report.
  *
  * The table has HbmBytes / SlotBytes slots and a slot lifetime of
  * SlotTimeout.  HbmBytes = 0 leaves only a line-rate window: as many slots as
@@ -84,6 +92,12 @@ class FpgaAggregator : public Application
      * \param [in] occupied slots in use after a change
      */
     typedef void (*OccupancyTracedCallback)(uint64_t occupied);
+    /**
+     * \brief TracedCallback signature of a packet dropped.
+     * \param [in] packet the packet as received
+     * \param [in] reason why it could not be used
+     */
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
 
   protected:
     void DoDispose() override;
@@ -94,6 +108,18 @@ class FpgaAggregator : public Application
 
     /// Reads DATA chunks and NACKs.
     void HandleRead(Ptr<Socket> socket);
+    /**
+     * \brief Sums a DATA chunk into the slot table, or drops it.
+     * \param packet the packet as received
+     * \param header its header
+     */
+    void Aggregate(Ptr<const Packet> packet, const WanChunkHeader& header);
+    /**
+     * \brief Reports a packet that cannot be used.
+     * \param packet the packet as received
+     * \param reason why
+     */
+    void Drop(Ptr<const Packet> packet, const std::string& reason);
     /// Sends the table's output to the island.
     void Forward(const std::vector<FpgaPartialSum>& sums);
     /// Answers a NACK.
@@ -133,6 +159,10 @@ class FpgaAggregator : public Application
     TracedCallback<Ptr<const Packet>> m_forwardTrace;
     /// MERGED packets resent on a NACK.
     TracedCallback<Ptr<const Packet>> m_resendTrace;
+    /// Packets that could not be used, and why.
+    TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace;
+    /// The most slots ever in use at once.
+    TracedValue<uint64_t> m_peakOccupancy{0};
 };
 
 } // namespace ns3

@@ -4,7 +4,7 @@
 
 #include "round-planner.h"
 
-#include "linear-program.h"
+#include "wan-linear-program.h"
 #include "wan-training-text.h"
 
 #include "ns3/log.h"
@@ -101,8 +101,34 @@ RoundPlanner::GetConfig() const
 void
 RoundPlanner::AssignRates(RoundPlan& plan) const
 {
+    std::vector<std::vector<WanHop>> cliqueHops;
+    const auto streams = CountStreams(plan, cliqueHops);
+    for (const auto& [hop, n] : streams)
+    {
+        WanLinkLoad load;
+        load.from = hop.first;
+        load.to = hop.second;
+        load.streams = n;
+        load.capacityBps =
+            m_topo.GetLinks()[m_topo.GetLinkIndex(hop.first, hop.second)].capacityBps;
+        plan.links.push_back(load);
+    }
+
+    for (size_t c = 0; c < plan.cliques.size(); ++c)
+    {
+        if (plan.cliques[c].members.size() >= 2)
+        {
+            SetCliqueRate(plan.cliques[c], cliqueHops[c], streams);
+        }
+    }
+}
+
+std::map<WanHop, uint32_t>
+RoundPlanner::CountStreams(const RoundPlan& plan,
+                           std::vector<std::vector<WanHop>>& cliqueHops) const
+{
     // Directed hops each clique's streams use, with multiplicity.
-    std::vector<std::vector<WanHop>> cliqueHops(plan.cliques.size());
+    cliqueHops.assign(plan.cliques.size(), {});
     std::map<WanHop, uint32_t> streams;
     for (size_t c = 0; c < plan.cliques.size(); ++c)
     {
@@ -140,60 +166,47 @@ RoundPlanner::AssignRates(RoundPlan& plan) const
             }
         }
     }
-    for (const auto& [hop, n] : streams)
-    {
-        LinkLoad load;
-        load.from = hop.first;
-        load.to = hop.second;
-        load.streams = n;
-        load.capacityBps =
-            m_topo.GetLinks()[m_topo.GetLinkIndex(hop.first, hop.second)].capacityBps;
-        plan.links.push_back(load);
-    }
+    return streams;
+}
 
-    for (size_t c = 0; c < plan.cliques.size(); ++c)
+void
+RoundPlanner::SetCliqueRate(CliquePlan& cp,
+                            std::vector<WanHop> hops,
+                            const std::map<WanHop, uint32_t>& streams) const
+{
+    const auto k = static_cast<uint32_t>(cp.members.size());
+    double rate = std::numeric_limits<double>::infinity();
+    auto consider = [&rate, &cp](double r, const std::string& why) {
+        if (r < rate * (1 - 1e-12))
+        {
+            rate = r;
+            cp.rateBinding = why;
+        }
+    };
+    const uint32_t copiesOut = m_config.multicast ? 1 : k - 1;
+    const uint32_t streamsIn = m_config.aggregation ? 1 : k - 1;
+    for (auto v : cp.members)
     {
-        auto& cp = plan.cliques[c];
-        const auto k = static_cast<uint32_t>(cp.members.size());
-        if (k < 2)
-        {
-            continue;
-        }
-        double rate = std::numeric_limits<double>::infinity();
-        auto consider = [&rate, &cp](double r, const std::string& why) {
-            if (r < rate * (1 - 1e-12))
-            {
-                rate = r;
-                cp.rateBinding = why;
-            }
-        };
-        const uint32_t copiesOut = m_config.multicast ? 1 : k - 1;
-        const uint32_t streamsIn = m_config.aggregation ? 1 : k - 1;
-        for (auto v : cp.members)
-        {
-            const auto& city = m_topo.GetCity(v);
-            consider(city.egressBps / copiesOut,
-                     "egress " + city.code + " " + Gbps(city.egressBps) +
-                         (copiesOut > 1 ? " / " + std::to_string(copiesOut) + " copies" : ""));
-            consider(city.ingressBps / streamsIn,
-                     "ingress " + city.code + " " + Gbps(city.ingressBps) +
-                         (streamsIn > 1 ? " / " + std::to_string(streamsIn) + " streams" : ""));
-        }
-        auto hops = cliqueHops[c];
-        std::sort(hops.begin(), hops.end());
-        hops.erase(std::unique(hops.begin(), hops.end()), hops.end());
-        for (const auto& hop : hops)
-        {
-            double cap = m_topo.GetLinks()[m_topo.GetLinkIndex(hop.first, hop.second)].capacityBps;
-            uint32_t n = streams[hop];
-            consider(cap / n,
-                     "link " + m_topo.GetCity(hop.first).code + "->" +
-                         m_topo.GetCity(hop.second).code + " " + Gbps(cap) + " / " +
-                         std::to_string(n) + " streams");
-        }
-        cp.rateBps = rate;
-        cp.serialization = m_config.payloadBytes * 8 / rate;
+        const auto& city = m_topo.GetCity(v);
+        consider(city.egressBps / copiesOut,
+                 "egress " + city.code + " " + Gbps(city.egressBps) +
+                     (copiesOut > 1 ? " / " + std::to_string(copiesOut) + " copies" : ""));
+        consider(city.ingressBps / streamsIn,
+                 "ingress " + city.code + " " + Gbps(city.ingressBps) +
+                     (streamsIn > 1 ? " / " + std::to_string(streamsIn) + " streams" : ""));
     }
+    std::sort(hops.begin(), hops.end());
+    hops.erase(std::unique(hops.begin(), hops.end()), hops.end());
+    for (const auto& hop : hops)
+    {
+        double cap = m_topo.GetLinks()[m_topo.GetLinkIndex(hop.first, hop.second)].capacityBps;
+        uint32_t n = streams.at(hop);
+        consider(cap / n,
+                 "link " + m_topo.GetCity(hop.first).code + "->" + m_topo.GetCity(hop.second).code +
+                     " " + Gbps(cap) + " / " + std::to_string(n) + " streams");
+    }
+    cp.rateBps = rate;
+    cp.serialization = m_config.payloadBytes * 8 / rate;
 }
 
 RoundPlanner::CliqueLp
@@ -201,7 +214,7 @@ RoundPlanner::BuildCliqueLp(const CliquePlan& cp) const
 {
     // The LP works in milliseconds and gigabytes to keep its numbers near 1.
     CliqueLp c;
-    c.t = c.lp.AddVariable("T", 0, LinearProgram::kInf, 1);
+    c.t = c.lp.AddVariable("T", 0, WanLinearProgram::kInf, 1);
     c.z = c.lp.AddVariable("maxMemoryGB", 0, m_config.hbmBytes / 1e9);
     const auto& m = cp.members;
     for (auto j : m)
@@ -215,11 +228,13 @@ RoundPlanner::BuildCliqueLp(const CliquePlan& cp) const
         uint32_t lo = 0;
         if (m_config.aggregation)
         {
-            hi = c.lp.AddVariable("hi", -LinearProgram::kInf, LinearProgram::kInf);
-            lo = c.lp.AddVariable("lo", -LinearProgram::kInf, LinearProgram::kInf);
+            hi = c.lp.AddVariable("hi", -WanLinearProgram::kInf, WanLinearProgram::kInf);
+            lo = c.lp.AddVariable("lo", -WanLinearProgram::kInf, WanLinearProgram::kInf);
             c.window.emplace_back(hi, lo);
             // r (hi - lo) <= z <= M
-            c.lp.AddConstraint({{hi, gbPerMs}, {lo, -gbPerMs}, {c.z, -1}}, -LinearProgram::kInf, 0);
+            c.lp.AddConstraint({{hi, gbPerMs}, {lo, -gbPerMs}, {c.z, -1}},
+                               -WanLinearProgram::kInf,
+                               0);
         }
         for (size_t jj = 0; jj < m.size(); ++jj)
         {
@@ -231,12 +246,12 @@ RoundPlanner::BuildCliqueLp(const CliquePlan& cp) const
             // T >= s_j + l_ji + tau
             c.lp.AddConstraint({{c.t, 1}, {c.offset[jj], -1}},
                                l + cp.serialization * kMs,
-                               LinearProgram::kInf);
+                               WanLinearProgram::kInf);
             if (m_config.aggregation)
             {
                 // lo_i <= s_j + l_ji <= hi_i
-                c.lp.AddConstraint({{hi, 1}, {c.offset[jj], -1}}, l, LinearProgram::kInf);
-                c.lp.AddConstraint({{lo, 1}, {c.offset[jj], -1}}, -LinearProgram::kInf, l);
+                c.lp.AddConstraint({{hi, 1}, {c.offset[jj], -1}}, l, WanLinearProgram::kInf);
+                c.lp.AddConstraint({{lo, 1}, {c.offset[jj], -1}}, -WanLinearProgram::kInf, l);
             }
         }
     }
@@ -244,7 +259,7 @@ RoundPlanner::BuildCliqueLp(const CliquePlan& cp) const
 }
 
 void
-RoundPlanner::SetMemoryCosts(LinearProgram& lp, const CliquePlan& cp, const CliqueLp& c)
+RoundPlanner::SetMemoryCosts(WanLinearProgram& lp, const CliquePlan& cp, const CliqueLp& c)
 {
     const double gbPerMs = cp.rateBps / 8 / 1e9 / kMs;
     lp.ClearCosts();
@@ -273,102 +288,15 @@ RoundPlanner::PlanRound(const CliqueSchedule::Round& round) const
     // Cliques share no constraint but T = max over cliques, so each clique
     // has a small LP of its own: pass 1 gives its least T_c, T is the largest,
     // and pass 2 keeps every T_c <= T while it minimises the clique's memory.
-    std::vector<CliqueLp> lps(plan.cliques.size());
-    std::vector<bool> aligned(plan.cliques.size(), true);
-    double tStar = 0;
-    for (size_t c = 0; c < plan.cliques.size(); ++c)
-    {
-        if (plan.cliques[c].members.size() < 2)
-        {
-            continue;
-        }
-        lps[c] = BuildCliqueLp(plan.cliques[c]);
-        auto status = lps[c].lp.Minimize();
-        if (status == LinearProgram::INFEASIBLE)
-        {
-            aligned[c] = false;
-        }
-        else if (status != LinearProgram::OPTIMAL)
-        {
-            throw std::runtime_error("round planner: the linear program could not be solved");
-        }
-        else
-        {
-            tStar = std::max(tStar, lps[c].lp.GetValue(lps[c].t));
-        }
-    }
-
+    std::vector<CliqueLp> lps;
+    std::vector<bool> aligned;
+    const double tStar = SolveCliques(plan, lps, aligned);
     if (std::find(aligned.begin(), aligned.end(), false) != aligned.end())
     {
-        // The least memory that would do: the largest of the cliques' own needs.
-        double neededGb = 0;
-        for (size_t c = 0; c < plan.cliques.size(); ++c)
-        {
-            if (aligned[c])
-            {
-                continue;
-            }
-            LinearProgram relaxed = lps[c].lp;
-            relaxed.SetBounds(lps[c].z, 0, LinearProgram::kInf);
-            relaxed.ClearCosts();
-            relaxed.SetCost(lps[c].z, 1);
-            if (relaxed.Minimize() != LinearProgram::OPTIMAL)
-            {
-                throw std::runtime_error("round planner: memory relaxation failed");
-            }
-            neededGb = std::max(neededGb, relaxed.GetObjective());
-        }
-        const double needed = neededGb * 1e9;
-        plan.requiredMemoryBytes = needed;
-        // Within that memory, the least total of all receivers' windows:
-        // receivers that can be aligned get none, and the widest window left is
-        // one that needs the memory.
-        std::string receiver;
-        std::string clique;
-        double widest = -1;
-        for (size_t c = 0; c < plan.cliques.size(); ++c)
-        {
-            if (plan.cliques[c].members.size() < 2)
-            {
-                continue;
-            }
-            LinearProgram relaxed = lps[c].lp;
-            relaxed.SetBounds(lps[c].z, 0, neededGb * (1 + 1e-9) + 1e-12);
-            SetMemoryCosts(relaxed, plan.cliques[c], lps[c]);
-            if (relaxed.Minimize() != LinearProgram::OPTIMAL)
-            {
-                throw std::runtime_error("round planner: memory relaxation failed");
-            }
-            plan.misalignedBytes += relaxed.GetObjective() * 1e9;
-            for (size_t ii = 0; ii < lps[c].window.size(); ++ii)
-            {
-                const auto& [hi, lo] = lps[c].window[ii];
-                double bytes = plan.cliques[c].rateBps / 8 *
-                               (relaxed.GetValue(hi) - relaxed.GetValue(lo)) / kMs;
-                if (bytes > widest * (1 + 1e-9))
-                {
-                    widest = bytes;
-                    receiver = m_topo.GetCity(plan.cliques[c].members[ii]).code;
-                    clique = CliqueName(m_topo, plan.cliques[c].members);
-                }
-            }
-        }
-        plan.feasible = false;
-        if (m_config.hbmBytes == 0)
-        {
-            plan.reason = "arrivals at " + receiver + " in " + clique +
-                          " cannot be aligned without FPGA memory (needs at least " + Gb(needed) +
-                          ")";
-        }
-        else
-        {
-            plan.reason = "arrivals at " + receiver + " in " + clique + " need " + Gb(needed) +
-                          " of FPGA memory, more than the " + Gb(m_config.hbmBytes) + " available";
-        }
+        ExplainMisalignment(plan, lps, aligned);
         NS_LOG_INFO("infeasible round: " << plan.reason);
         return plan;
     }
-
     if (m_config.aggregation)
     {
         // Second pass: T_c <= T, least FPGA memory.
@@ -380,13 +308,125 @@ RoundPlanner::PlanRound(const CliqueSchedule::Round& round) const
             }
             lps[c].lp.SetBounds(lps[c].t, 0, tStar + 1e-9);
             SetMemoryCosts(lps[c].lp, plan.cliques[c], lps[c]);
-            if (lps[c].lp.Minimize() != LinearProgram::OPTIMAL)
+            if (lps[c].lp.Minimize() != WanLinearProgram::OPTIMAL)
             {
                 throw std::runtime_error("round planner: the memory pass could not be solved");
             }
         }
     }
 
+    SetTimes(plan, lps);
+    NS_LOG_INFO("round time " << plan.roundTime << " s: " << plan.binding);
+    return plan;
+}
+
+double
+RoundPlanner::SolveCliques(RoundPlan& plan,
+                           std::vector<CliqueLp>& lps,
+                           std::vector<bool>& aligned) const
+{
+    double tStar = 0;
+    lps.assign(plan.cliques.size(), CliqueLp{});
+    aligned.assign(plan.cliques.size(), true);
+    for (size_t c = 0; c < plan.cliques.size(); ++c)
+    {
+        if (plan.cliques[c].members.size() < 2)
+        {
+            continue;
+        }
+        lps[c] = BuildCliqueLp(plan.cliques[c]);
+        auto status = lps[c].lp.Minimize();
+        if (status == WanLinearProgram::INFEASIBLE)
+        {
+            aligned[c] = false;
+        }
+        else if (status != WanLinearProgram::OPTIMAL)
+        {
+            throw std::runtime_error("round planner: the linear program could not be solved");
+        }
+        else
+        {
+            tStar = std::max(tStar, lps[c].lp.GetValue(lps[c].t));
+        }
+    }
+
+    return tStar;
+}
+
+void
+RoundPlanner::ExplainMisalignment(RoundPlan& plan,
+                                  const std::vector<CliqueLp>& lps,
+                                  const std::vector<bool>& aligned) const
+{
+    // The least memory that would do: the largest of the cliques' own needs.
+    double neededGb = 0;
+    for (size_t c = 0; c < plan.cliques.size(); ++c)
+    {
+        if (aligned[c])
+        {
+            continue;
+        }
+        WanLinearProgram relaxed = lps[c].lp;
+        relaxed.SetBounds(lps[c].z, 0, WanLinearProgram::kInf);
+        relaxed.ClearCosts();
+        relaxed.SetCost(lps[c].z, 1);
+        if (relaxed.Minimize() != WanLinearProgram::OPTIMAL)
+        {
+            throw std::runtime_error("round planner: memory relaxation failed");
+        }
+        neededGb = std::max(neededGb, relaxed.GetObjective());
+    }
+    const double needed = neededGb * 1e9;
+    plan.requiredMemoryBytes = needed;
+    // Within that memory, the least total of all receivers' windows:
+    // receivers that can be aligned get none, and the widest window left is
+    // one that needs the memory.
+    std::string receiver;
+    std::string clique;
+    double widest = -1;
+    for (size_t c = 0; c < plan.cliques.size(); ++c)
+    {
+        if (plan.cliques[c].members.size() < 2)
+        {
+            continue;
+        }
+        WanLinearProgram relaxed = lps[c].lp;
+        relaxed.SetBounds(lps[c].z, 0, neededGb * (1 + 1e-9) + 1e-12);
+        SetMemoryCosts(relaxed, plan.cliques[c], lps[c]);
+        if (relaxed.Minimize() != WanLinearProgram::OPTIMAL)
+        {
+            throw std::runtime_error("round planner: memory relaxation failed");
+        }
+        plan.misalignedBytes += relaxed.GetObjective() * 1e9;
+        for (size_t ii = 0; ii < lps[c].window.size(); ++ii)
+        {
+            const auto& [hi, lo] = lps[c].window[ii];
+            double bytes =
+                plan.cliques[c].rateBps / 8 * (relaxed.GetValue(hi) - relaxed.GetValue(lo)) / kMs;
+            if (bytes > widest * (1 + 1e-9))
+            {
+                widest = bytes;
+                receiver = m_topo.GetCity(plan.cliques[c].members[ii]).code;
+                clique = CliqueName(m_topo, plan.cliques[c].members);
+            }
+        }
+    }
+    plan.feasible = false;
+    if (m_config.hbmBytes == 0)
+    {
+        plan.reason = "arrivals at " + receiver + " in " + clique +
+                      " cannot be aligned without FPGA memory (needs at least " + Gb(needed) + ")";
+    }
+    else
+    {
+        plan.reason = "arrivals at " + receiver + " in " + clique + " need " + Gb(needed) +
+                      " of FPGA memory, more than the " + Gb(m_config.hbmBytes) + " available";
+    }
+}
+
+void
+RoundPlanner::SetTimes(RoundPlan& plan, const std::vector<CliqueLp>& lps) const
+{
     plan.feasible = true;
     plan.roundTime = 0;
     for (size_t c = 0; c < plan.cliques.size(); ++c)
@@ -437,8 +477,6 @@ RoundPlanner::PlanRound(const CliqueSchedule::Round& round) const
             }
         }
     }
-    NS_LOG_INFO("round time " << plan.roundTime << " s: " << plan.binding);
-    return plan;
 }
 
 SchedulePlan

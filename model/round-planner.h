@@ -6,10 +6,11 @@
 #define ROUND_PLANNER_H
 
 #include "clique-schedule.h"
-#include "linear-program.h"
+#include "wan-linear-program.h"
 #include "wan-topology.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,7 +59,7 @@ struct CliquePlan
  * \ingroup wan-training
  * \brief Load of one direction of a core link in one round.
  */
-struct LinkLoad
+struct WanLinkLoad
 {
     uint32_t from{0};      //!< city index
     uint32_t to{0};        //!< city index
@@ -77,7 +78,7 @@ struct RoundPlan
     double roundTime{0};             //!< minimal T, seconds
     std::string binding;             //!< what sets T
     std::vector<CliquePlan> cliques; //!< cliques, in the round's order
-    std::vector<LinkLoad> links;     //!< loaded core link directions
+    std::vector<WanLinkLoad> links;  //!< loaded core link directions
     double peakMemoryBytes{0};       //!< largest FPGA memory of any receiver
     double requiredMemoryBytes{0};   //!< when infeasible: the least memory that would do
     double misalignedBytes{0};       //!< when infeasible: least total memory of all receivers
@@ -147,7 +148,7 @@ class RoundPlanner
     /// The linear program of one clique and its variables.
     struct CliqueLp
     {
-        LinearProgram lp;                                  //!< the program
+        WanLinearProgram lp;                               //!< the program
         uint32_t t{0};                                     //!< T_c, ms
         uint32_t z{0};                                     //!< largest window, GB
         std::vector<uint32_t> offset;                      //!< s_j, ms
@@ -156,6 +157,43 @@ class RoundPlanner
 
     /// Sets rates and fills links of a round plan.
     void AssignRates(RoundPlan& plan) const;
+    /**
+     * \brief Counts the streams on every directed core hop.
+     * \param plan the round's cliques
+     * \param cliqueHops filled: per clique, the hops its streams use (with multiplicity)
+     * \return streams per hop (n_e)
+     */
+    std::map<WanHop, uint32_t> CountStreams(const RoundPlan& plan,
+                                            std::vector<std::vector<WanHop>>& cliqueHops) const;
+    /**
+     * \brief Sets a clique's rate: the least of its members' access shares and
+     * its hops' capacity shares.
+     * \param cp the clique (two or more members)
+     * \param hops the hops its streams use
+     * \param streams streams per hop in the round
+     */
+    void SetCliqueRate(CliquePlan& cp,
+                       std::vector<WanHop> hops,
+                       const std::map<WanHop, uint32_t>& streams) const;
+    /**
+     * \brief Pass 1: each clique's least T_c.
+     * \param plan the round (rates set)
+     * \param lps filled: each clique's LP
+     * \param aligned filled: per clique, whether its arrivals fit the memory
+     * \return T, the largest T_c of the cliques that fit
+     */
+    double SolveCliques(RoundPlan& plan,
+                        std::vector<CliqueLp>& lps,
+                        std::vector<bool>& aligned) const;
+    /**
+     * \brief Marks the round infeasible: the memory that would do, and the
+     * receiver that needs it.
+     */
+    void ExplainMisalignment(RoundPlan& plan,
+                             const std::vector<CliqueLp>& lps,
+                             const std::vector<bool>& aligned) const;
+    /// Fills offsets, memory, finish times, T and what binds it from the solved LPs.
+    void SetTimes(RoundPlan& plan, const std::vector<CliqueLp>& lps) const;
     /**
      * \param cp a clique with its rate
      * \return its LP: minimise T_c subject to arrival, serialization and memory
@@ -167,7 +205,7 @@ class RoundPlanner
      * \param cp the clique
      * \param c its variables
      */
-    static void SetMemoryCosts(LinearProgram& lp, const CliquePlan& cp, const CliqueLp& c);
+    static void SetMemoryCosts(WanLinearProgram& lp, const CliquePlan& cp, const CliqueLp& c);
 
     WanTopology m_topo;     //!< the network
     PlannerConfig m_config; //!< capabilities

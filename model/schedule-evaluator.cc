@@ -7,7 +7,7 @@
 #include "ns3/log.h"
 
 #include <algorithm>
-#include <numeric>
+#include <limits>
 
 namespace ns3
 {
@@ -73,33 +73,25 @@ ScheduleEvaluator::RoundOf(const RoundKey& key)
 uint32_t
 ScheduleEvaluator::Components(const std::vector<CliqueSchedule::Round>& rounds, uint32_t n)
 {
-    std::vector<uint32_t> parent(n);
-    std::iota(parent.begin(), parent.end(), 0);
-    auto find = [&parent](uint32_t x) {
-        while (parent[x] != x)
-        {
-            x = parent[x] = parent[parent[x]];
-        }
-        return x;
-    };
-    uint32_t components = n;
-    for (const auto& round : rounds)
+    auto groups = CliqueSchedule::Groups(rounds, n);
+    uint32_t components = 0;
+    for (uint32_t v = 0; v < n; ++v)
     {
-        for (const auto& clique : round)
-        {
-            for (size_t k = 1; k < clique.size(); ++k)
-            {
-                auto a = find(clique[0]);
-                auto b = find(clique[k]);
-                if (a != b)
-                {
-                    parent[a] = b;
-                    --components;
-                }
-            }
-        }
+        components += groups[v] == v ? 1 : 0;
     }
     return components;
+}
+
+double
+ScheduleEvaluator::Disagreement(const std::vector<CliqueSchedule::Round>& rounds) const
+{
+    const auto n = GetTopology().GetNCities();
+    if (m_mixing.forgetting >= 1 && Components(rounds, n) > 1)
+    {
+        return std::numeric_limits<double>::infinity(); // never mixes
+    }
+    return MixingAnalysis::FromSchedule(CliqueSchedule("candidate", rounds), n, m_mixing)
+        .GetAverageDisagreement();
 }
 
 const RoundPlan&
@@ -159,14 +151,10 @@ ScheduleEvaluator::Evaluate(const std::vector<CliqueSchedule::Round>& rounds)
         return e;
     }
     e.roundTimeMs = roundTime * 1e3;
-    if (e.mixes || m_mixing.forgetting < 1)
-    {
-        auto analysis =
-            MixingAnalysis::FromSchedule(CliqueSchedule("candidate", rounds), n, m_mixing);
-        e.disagreement = analysis.GetAverageDisagreement();
-        e.objective = e.roundTimeMs * e.disagreement;
-    }
-    else
+    e.disagreement = Disagreement(rounds);
+    // J = T x A: the one place it is computed.
+    e.objective = e.roundTimeMs * e.disagreement;
+    if (!e.mixes && m_mixing.forgetting >= 1)
     {
         e.binding = "the cliques never connect every island, so the schedule never mixes";
     }

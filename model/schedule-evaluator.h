@@ -49,6 +49,8 @@ struct ScheduleEvaluation
  * that revisits rounds pays only for the mixing analysis.  A is computed for
  * feasible schedules whose cliques connect every island over the period;
  * otherwise it is infinite (with no forgetting, such a schedule never mixes).
+ * Evaluate is the one place where J = T x A is computed: the helpers and the
+ * optimizer take T, A and J from it.
  */
 class ScheduleEvaluator
 {
@@ -77,6 +79,14 @@ class ScheduleEvaluator
      * \return their evaluation
      */
     ScheduleEvaluation Evaluate(const std::vector<CliqueSchedule::Round>& rounds);
+
+    /**
+     * \param rounds the period's rounds, each a partition of the islands
+     * \return A of the rounds under the mixing conventions, whether or not
+     *         they are feasible; infinite when they never mix (their cliques
+     *         never connect every island and there is no forgetting)
+     */
+    double Disagreement(const std::vector<CliqueSchedule::Round>& rounds) const;
 
     /**
      * \param round a partition of the islands

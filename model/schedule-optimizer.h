@@ -42,11 +42,12 @@ struct OptimizerResult
  * \brief Searches periodic rotating-clique schedules for the least
  * J = T x A under the round planner's feasibility.
  *
- * The space: schedules of period 1 to MaxPeriod whose rounds partition the
- * islands into cliques of at most MaxCliqueSize islands.  Two schedules that
- * differ by a rotation of the period, or that repeat a shorter period, have
- * the same T and A and count once, so the space is the set of Lyndon words of
- * length up to MaxPeriod over the partitions.
+ * The space (ScheduleSpace): schedules of period 1 to MaxPeriod whose
+ * rounds partition the islands into cliques of at most MaxCliqueSize
+ * islands.  Two schedules that differ by a rotation of the period, or that
+ * repeat a shorter period, have the same T and A and count once, so the
+ * space is the set of Lyndon words of length up to MaxPeriod over the
+ * partitions.
  *
  * When the space has at most ExhaustiveLimit schedules (and Search is "auto"
  * or "exhaustive") every schedule is evaluated, so the result is the optimum.
@@ -88,21 +89,6 @@ class ScheduleOptimizer : public Object
                              const MixingOptions& mixing = {});
 
     /**
-     * \param nIslands N
-     * \param maxCliqueSize largest clique
-     * \return the number of partitions of N islands into cliques of at most
-     *         that size (a double: it grows faster than any integer type)
-     */
-    static double CountPartitions(uint32_t nIslands, uint32_t maxCliqueSize);
-    /**
-     * \param partitions the number of distinct rounds
-     * \param maxPeriod largest period
-     * \return the number of distinct schedules: Lyndon words of length 1 to
-     *         maxPeriod over that many rounds
-     */
-    static double CountSchedules(double partitions, uint32_t maxPeriod);
-
-    /**
      * TracedCallback signature for a new best schedule.
      * \param [in] objective its J, ms-error
      * \param [in] step the number of schedules visited so far
@@ -110,6 +96,13 @@ class ScheduleOptimizer : public Object
     typedef void (*ImprovementCallback)(double objective, uint64_t step);
 
   private:
+    /**
+     * \param n number of islands
+     * \return the clique-size bound; invalid bounds or settings throw
+     *         std::invalid_argument
+     */
+    uint32_t CheckSettings(uint32_t n) const;
+
     uint32_t m_maxPeriod;        //!< largest period
     uint32_t m_maxCliqueSize;    //!< largest clique (0: N)
     uint32_t m_seed;             //!< random seed of the search

@@ -5,11 +5,43 @@
 #include "wan-chunk-header.h"
 
 #include <cstring>
+#include <limits>
+#include <stdexcept>
 
 namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(WanChunkHeader);
+
+namespace
+{
+
+/// Bytes of the fixed fields: kind 1, reserved 1, position 2, round 4,
+/// clique 2, sender 2, chunk 4, sequence 4, contributions 2, expected 2, value 8.
+const uint32_t kFixedBytes = 32;
+/// Bytes of the sources' bit count.
+const uint32_t kSourceCountBytes = 2;
+/// The sources block (count and bitmap) is padded to a multiple of this.
+const uint32_t kSourceAlignment = 4;
+/// Bits per bitmap byte.
+const uint32_t kBitsPerByte = 8;
+
+/// \return bytes of a bitmap of `bits` bits
+uint32_t
+BitmapBytes(uint32_t bits)
+{
+    return (bits + kBitsPerByte - 1) / kBitsPerByte;
+}
+
+/// \return bytes of the sources block: count, bitmap and padding
+uint32_t
+SourceBlockBytes(uint32_t bits)
+{
+    const uint32_t raw = kSourceCountBytes + BitmapBytes(bits);
+    return (raw + kSourceAlignment - 1) / kSourceAlignment * kSourceAlignment;
+}
+
+} // namespace
 
 TypeId
 WanChunkHeader::GetTypeId()
@@ -28,19 +60,23 @@ WanChunkHeader::GetInstanceTypeId() const
 }
 
 uint32_t
+WanChunkHeader::SerializedSize(uint32_t sourceBits)
+{
+    return kFixedBytes + SourceBlockBytes(sourceBits);
+}
+
+uint32_t
 WanChunkHeader::GetSerializedSize() const
 {
-    // kind 1, position 1, pad 2, round 4, clique 2, sender 2, chunk 4,
-    // sequence 4, contributions 2, expected 2, sources 4, value 8
-    return 36;
+    return SerializedSize(static_cast<uint32_t>(m_sources.size()));
 }
 
 void
 WanChunkHeader::Serialize(Buffer::Iterator i) const
 {
     i.WriteU8(m_kind);
-    i.WriteU8(m_position);
-    i.WriteHtonU16(0);
+    i.WriteU8(0);
+    i.WriteHtonU16(m_position);
     i.WriteHtonU32(m_round);
     i.WriteHtonU16(m_clique);
     i.WriteHtonU16(m_sender);
@@ -48,29 +84,65 @@ WanChunkHeader::Serialize(Buffer::Iterator i) const
     i.WriteHtonU32(m_sequence);
     i.WriteHtonU16(m_contributions);
     i.WriteHtonU16(m_expected);
-    i.WriteHtonU32(m_sources);
     uint64_t bits;
     std::memcpy(&bits, &m_value, sizeof(bits));
     i.WriteHtonU64(bits);
+    const auto n = static_cast<uint32_t>(m_sources.size());
+    i.WriteHtonU16(static_cast<uint16_t>(n));
+    for (uint32_t b = 0; b < BitmapBytes(n); ++b)
+    {
+        uint8_t byte = 0;
+        for (uint32_t k = 0; k < kBitsPerByte && b * kBitsPerByte + k < n; ++k)
+        {
+            byte |= m_sources[b * kBitsPerByte + k] ? 1u << k : 0u;
+        }
+        i.WriteU8(byte);
+    }
+    i.WriteU8(0, SourceBlockBytes(n) - kSourceCountBytes - BitmapBytes(n));
 }
 
 uint32_t
 WanChunkHeader::Deserialize(Buffer::Iterator start)
 {
     Buffer::Iterator i = start;
-    m_kind = static_cast<Kind>(i.ReadU8());
-    m_position = i.ReadU8();
-    i.ReadNtohU16();
-    m_round = i.ReadNtohU32();
-    m_clique = i.ReadNtohU16();
-    m_sender = i.ReadNtohU16();
-    m_chunk = i.ReadNtohU32();
-    m_sequence = i.ReadNtohU32();
-    m_contributions = i.ReadNtohU16();
-    m_expected = i.ReadNtohU16();
-    m_sources = i.ReadNtohU32();
+    if (i.GetRemainingSize() < kFixedBytes + kSourceCountBytes)
+    {
+        return 0;
+    }
+    WanChunkHeader h;
+    const uint8_t kind = i.ReadU8();
+    if (kind > REPAIR)
+    {
+        return 0;
+    }
+    h.m_kind = static_cast<Kind>(kind);
+    i.ReadU8();
+    h.m_position = i.ReadNtohU16();
+    h.m_round = i.ReadNtohU32();
+    h.m_clique = i.ReadNtohU16();
+    h.m_sender = i.ReadNtohU16();
+    h.m_chunk = i.ReadNtohU32();
+    h.m_sequence = i.ReadNtohU32();
+    h.m_contributions = i.ReadNtohU16();
+    h.m_expected = i.ReadNtohU16();
     uint64_t bits = i.ReadNtohU64();
-    std::memcpy(&m_value, &bits, sizeof(bits));
+    std::memcpy(&h.m_value, &bits, sizeof(bits));
+    const uint32_t n = i.ReadNtohU16();
+    if (start.GetRemainingSize() < kFixedBytes + SourceBlockBytes(n))
+    {
+        return 0;
+    }
+    h.m_sources.assign(n, false);
+    for (uint32_t b = 0; b < BitmapBytes(n); ++b)
+    {
+        const uint8_t byte = i.ReadU8();
+        for (uint32_t k = 0; k < kBitsPerByte && b * kBitsPerByte + k < n; ++k)
+        {
+            h.m_sources[b * kBitsPerByte + k] = (byte >> k) & 1u;
+        }
+    }
+    i.Next(SourceBlockBytes(n) - kSourceCountBytes - BitmapBytes(n));
+    *this = h;
     return i.GetDistanceFrom(start);
 }
 
@@ -79,8 +151,17 @@ WanChunkHeader::Print(std::ostream& os) const
 {
     static const char* const kinds[] = {"DATA", "MERGED", "NACK", "REQUEST", "REPAIR"};
     os << (m_kind <= REPAIR ? kinds[m_kind] : "?") << " round=" << m_round << " clique=" << m_clique
-       << " sender=" << m_sender << " chunk=" << m_chunk << " seq=" << m_sequence
-       << " contributions=" << m_contributions << "/" << m_expected << " value=" << m_value;
+       << " sender=" << m_sender << " position=" << m_position << " chunk=" << m_chunk
+       << " seq=" << m_sequence << " contributions=" << m_contributions << "/" << m_expected
+       << " value=" << m_value;
+    if (!m_sources.empty())
+    {
+        os << " sources=";
+        for (bool s : m_sources)
+        {
+            os << (s ? '1' : '0');
+        }
+    }
 }
 
 void
@@ -180,24 +261,29 @@ WanChunkHeader::GetExpected() const
 }
 
 void
-WanChunkHeader::SetPosition(uint8_t position)
+WanChunkHeader::SetPosition(uint16_t position)
 {
     m_position = position;
 }
 
-uint8_t
+uint16_t
 WanChunkHeader::GetPosition() const
 {
     return m_position;
 }
 
 void
-WanChunkHeader::SetSources(uint32_t sources)
+WanChunkHeader::SetSources(const std::vector<bool>& sources)
 {
+    if (sources.size() > std::numeric_limits<uint16_t>::max())
+    {
+        throw std::invalid_argument("a chunk header names at most 65535 sources (got " +
+                                    std::to_string(sources.size()) + ")");
+    }
     m_sources = sources;
 }
 
-uint32_t
+const std::vector<bool>&
 WanChunkHeader::GetSources() const
 {
     return m_sources;

@@ -8,6 +8,7 @@
 #include "ns3/header.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace ns3
 {
@@ -18,10 +19,17 @@ namespace ns3
  * merged (partial) sum, or a request to resend.
  *
  * The payload bytes of a chunk stay virtual; the header carries the real
- * contribution value, so that sums can be checked exactly.  Fields:
- * kind, round, clique, sender, chunk index, sequence number (of the
- * post-aggregation hop), contributions summed, contributions expected, value.
- * Serialized in network byte order, 36 bytes.
+ * contribution value (WanContribution), so that sums can be checked exactly.
+ * Fixed fields, 32 bytes in network byte order: kind, a reserved byte,
+ * position, round, clique, sender, chunk index, sequence number (of the
+ * post-aggregation hop), contributions summed, contributions expected,
+ * value.  Then the sources a sum holds: their number of bits (2 bytes) and a
+ * bitmap, one bit per position in the clique, padded with zeros to a
+ * multiple of 4 bytes.  A header without sources, or with up to 16, is
+ * 36 bytes; each further 32 positions add 4.
+ *
+ * Deserialize refuses what is not such a header (an unknown kind, or fewer
+ * bytes than the header needs): it returns 0 and leaves the header as it was.
  */
 class WanChunkHeader : public Header
 {
@@ -44,8 +52,19 @@ class WanChunkHeader : public Header
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
     void Serialize(Buffer::Iterator start) const override;
+    /**
+     * \param start where the header begins
+     * \return the bytes read, or 0 when the bytes are not a chunk header
+     *         (unknown kind, or too few bytes); the header is then unchanged
+     */
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
+
+    /**
+     * \param sourceBits positions in the sources bitmap
+     * \return the serialized size of a header with that many
+     */
+    static uint32_t SerializedSize(uint32_t sourceBits);
 
     /** \param kind what the packet is */
     void SetKind(Kind kind);
@@ -79,37 +98,37 @@ class WanChunkHeader : public Header
     void SetExpected(uint16_t n);
     /** \return contributions that complete the chunk */
     uint16_t GetExpected() const;
-    /** \param value the contribution (or sum) */
     /**
-     * \param position the sender's position in its clique (members ascending)
+     * \param position the sender's position in its clique (members
+     *        ascending); in a REQUEST, the position of the peer asked
      */
-    void SetPosition(uint8_t position);
+    void SetPosition(uint16_t position);
     /** \return the sender's position in its clique */
-    uint8_t GetPosition() const;
+    uint16_t GetPosition() const;
     /**
-     * \param sources the senders a sum holds, one bit per position in the
-     *        clique (cliques up to 32 islands; 0: not tracked)
+     * \param sources the senders a sum holds, one element per position in
+     *        the clique (empty: not tracked); at most 65535 positions
      */
-    void SetSources(uint32_t sources);
-    /** \return the senders a sum holds */
-    uint32_t GetSources() const;
-
+    void SetSources(const std::vector<bool>& sources);
+    /** \return the senders a sum holds, one element per position */
+    const std::vector<bool>& GetSources() const;
+    /** \param value the contribution (or sum) */
     void SetValue(double value);
     /** \return the contribution (or sum) */
     double GetValue() const;
 
   private:
-    Kind m_kind{DATA};           //!< kind
-    uint32_t m_round{0};         //!< round
-    uint16_t m_clique{0};        //!< clique
-    uint16_t m_sender{0};        //!< sender
-    uint32_t m_chunk{0};         //!< chunk
-    uint32_t m_sequence{0};      //!< sequence number
-    uint16_t m_contributions{1}; //!< contributions summed
-    uint16_t m_expected{1};      //!< contributions expected
-    uint8_t m_position{0};       //!< sender's position in the clique
-    uint32_t m_sources{0};       //!< senders held, one bit per position
-    double m_value{0};           //!< value
+    Kind m_kind{DATA};             //!< kind
+    uint16_t m_position{0};        //!< sender's position in the clique
+    uint32_t m_round{0};           //!< round
+    uint16_t m_clique{0};          //!< clique
+    uint16_t m_sender{0};          //!< sender
+    uint32_t m_chunk{0};           //!< chunk
+    uint32_t m_sequence{0};        //!< sequence number
+    uint16_t m_contributions{1};   //!< contributions summed
+    uint16_t m_expected{1};        //!< contributions expected
+    double m_value{0};             //!< value
+    std::vector<bool> m_sources{}; //!< senders held, one element per position
 };
 
 } // namespace ns3

@@ -4,16 +4,20 @@
 
 #include "wan-island-application.h"
 
+#include "wan-contribution.h"
+#include "wan-training-compat.h"
+
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
-#include "ns3/string.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -25,6 +29,7 @@ NS_OBJECT_ENSURE_REGISTERED(WanIslandApplication);
 TypeId
 WanIslandApplication::GetTypeId()
 {
+    // A flat list of ten attributes and five trace sources: long, not complex.
     static TypeId tid =
         TypeId("ns3::WanIslandApplication")
             .SetParent<Application>()
@@ -36,7 +41,7 @@ WanIslandApplication::GetTypeId()
                           MakeUintegerAccessor(&WanIslandApplication::m_dataPort),
                           MakeUintegerChecker<uint16_t>(1))
             .AddAttribute("MergedPort",
-                          "Port on which this island receives MERGED packets",
+                          "Port on which this island receives MERGED packets and repairs",
                           UintegerValue(9001),
                           MakeUintegerAccessor(&WanIslandApplication::m_mergedPort),
                           MakeUintegerChecker<uint16_t>(1))
@@ -61,12 +66,21 @@ WanIslandApplication::GetTypeId()
                           TimeValue(MilliSeconds(1)),
                           MakeTimeAccessor(&WanIslandApplication::m_nackDelay),
                           MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("MaxNacks",
+                          "NACKs per gap in the MERGED sequence before it is left to the "
+                          "round's deadline",
+                          UintegerValue(20),
+                          MakeUintegerAccessor(&WanIslandApplication::m_maxNacks),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("Recovery",
                           "What to do at a round's deadline about contributions still "
                           "missing: accept (give them up) or rerequest (ask their senders)",
-                          StringValue("accept"),
-                          MakeStringAccessor(&WanIslandApplication::m_recovery),
-                          MakeStringChecker())
+                          EnumValue(WanIslandApplication::ACCEPT),
+                          wancompat::MakeEnumMemberAccessor(&WanIslandApplication::m_recovery),
+                          MakeEnumChecker(WanIslandApplication::ACCEPT,
+                                          "accept",
+                                          WanIslandApplication::REREQUEST,
+                                          "rerequest"))
             .AddAttribute("RequestTimeout",
                           "Wait for a repair before asking the sender again",
                           TimeValue(MilliSeconds(400)),
@@ -81,14 +95,23 @@ WanIslandApplication::GetTypeId()
                             "All peers' contributions of a round arrived",
                             MakeTraceSourceAccessor(&WanIslandApplication::m_roundCompleteTrace),
                             "ns3::WanIslandApplication::RoundCompleteTracedCallback")
+            .AddTraceSource("RoundEnd",
+                            "A round's record, once its deadline is handled (or it completes, "
+                            "without a deadline), and again after every later change",
+                            MakeTraceSourceAccessor(&WanIslandApplication::m_roundEndTrace),
+                            "ns3::WanIslandApplication::RoundEndTracedCallback")
             .AddTraceSource("Tx",
-                            "A packet was sent",
+                            "A DATA or REPAIR packet was sent",
                             MakeTraceSourceAccessor(&WanIslandApplication::m_txTrace),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("Rx",
                             "A packet was received",
                             MakeTraceSourceAccessor(&WanIslandApplication::m_rxTrace),
-                            "ns3::Packet::TracedCallback");
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Drop",
+                            "A packet that could not be used, and why",
+                            MakeTraceSourceAccessor(&WanIslandApplication::m_dropTrace),
+                            "ns3::WanIslandApplication::DropTracedCallback");
     return tid;
 }
 
@@ -111,25 +134,86 @@ WanIslandApplication::ChunkCount(uint64_t payloadBytes, uint32_t chunkBytes)
 void
 WanIslandApplication::AddRound(const WanIslandRound& round)
 {
+    const std::string name = "island round " + std::to_string(round.round);
     if (round.payloadBytes == 0 || round.rate.GetBitRate() == 0)
     {
-        throw std::invalid_argument("an island round needs a positive payload and rate");
+        throw std::invalid_argument(name + " needs a positive payload and rate");
+    }
+    if (round.position > round.peers)
+    {
+        throw std::invalid_argument(name + ": position " + std::to_string(round.position) +
+                                    " outside a clique of " + std::to_string(round.peers + 1));
     }
     if (!round.peerIslands.empty() && round.peerIslands.size() != round.peers + 1u)
     {
-        throw std::invalid_argument("an island round needs the island of every clique member");
+        throw std::invalid_argument(name + " needs the island of every clique member");
     }
-    m_rounds.push_back(round);
-    WanIslandRecord record;
-    record.round = round.round;
-    record.start = round.start;
-    m_records[round.round] = record;
+    if (m_roundIndex.count(round.round) > 0)
+    {
+        throw std::invalid_argument(name + " is planned twice");
+    }
+    if (m_recovery == REREQUEST && round.peers > 0 && round.peerIslands.empty())
+    {
+        throw std::invalid_argument(name + ": re-requests need the island of every peer");
+    }
+    RoundState state;
+    state.plan = round;
+    state.record.round = round.round;
+    state.record.clique = round.clique;
+    state.record.sender = round.sender;
+    state.record.peers = round.peers;
+    state.record.value = round.value;
+    state.record.start = round.start;
+    m_roundIndex[round.round] = static_cast<uint32_t>(m_rounds.size());
+    m_rounds.push_back(state);
 }
 
-const std::map<uint32_t, WanIslandRecord>&
-WanIslandApplication::GetRecords() const
+WanIslandRecord
+WanIslandApplication::GetRecord(uint32_t round) const
 {
-    return m_records;
+    auto it = m_roundIndex.find(round);
+    if (it == m_roundIndex.end())
+    {
+        throw std::invalid_argument("round " + std::to_string(round) +
+                                    " was not planned at this island");
+    }
+    return Compose(m_rounds[it->second]);
+}
+
+WanIslandApplication::RoundState*
+WanIslandApplication::FindRound(uint32_t round)
+{
+    auto it = m_roundIndex.find(round);
+    return it == m_roundIndex.end() ? nullptr : &m_rounds[it->second];
+}
+
+WanIslandRecord
+WanIslandApplication::Compose(const RoundState& state) const
+{
+    WanIslandRecord record = state.record;
+    const auto& account = m_ledger.GetAccount(state.plan.round);
+    record += account.counters;
+    record.sum = account.sum;
+    record.lateChunks = account.lateChunks;
+    record.requestedChunks = account.requestedChunks;
+    record.givenUpChunks = account.givenUpChunks;
+    return record;
+}
+
+void
+WanIslandApplication::End(RoundState& state)
+{
+    state.ended = true;
+    m_roundEndTrace(Compose(state));
+}
+
+void
+WanIslandApplication::Changed(RoundState& state)
+{
+    if (state.ended)
+    {
+        End(state);
+    }
 }
 
 void
@@ -151,44 +235,28 @@ WanIslandApplication::StartApplication()
     m_dataSocket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
     m_dataSocket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_dataPort));
     m_dataSocket->SetRecvCallback(MakeCallback(&WanIslandApplication::HandleRead, this));
-    if (m_recovery != "accept" && m_recovery != "rerequest")
-    {
-        throw std::invalid_argument("unknown recovery policy \"" + m_recovery +
-                                    "\" (expected accept or rerequest)");
-    }
-    m_checkEvents.resize(m_rounds.size());
+    m_tracker.SetMaxNacks(m_maxNacks);
     for (uint32_t k = 0; k < m_rounds.size(); ++k)
     {
-        const auto& r = m_rounds[k];
-        const uint32_t chunks = ChunkCount(r.payloadBytes, m_chunkBytes);
-        auto& record = m_records[r.round];
-        record.expectedContributions = static_cast<uint64_t>(r.peers) * chunks;
-        m_received[r.round].assign(chunks, 0);
-        m_roundIndex[r.round] = k;
-        if (m_recovery == "rerequest" && r.peers > 0 && r.peerIslands.empty())
+        auto& state = m_rounds[k];
+        const auto& r = state.plan;
+        state.chunks = ChunkCount(r.payloadBytes, m_chunkBytes);
+        state.record.chunks = state.chunks;
+        if (!m_ledger.HasRound(r.round))
         {
-            throw std::invalid_argument("re-requests need the address of every peer's island");
+            m_ledger.AddRound(r.round, state.chunks, r.peers + 1u, r.position);
         }
-        if (m_recovery == "rerequest" && r.peers + 1u > 32)
+        if (r.deadline.IsStrictlyPositive() && r.peers > 0)
         {
-            throw std::invalid_argument("re-requests need cliques of at most 32 islands (round " +
-                                        std::to_string(r.round) + " has " +
-                                        std::to_string(r.peers + 1) + ")");
-        }
-        if (r.deadline.IsStrictlyPositive() && r.peers > 0 && !r.peerIslands.empty())
-        {
-            m_checkEvents[k] = Simulator::Schedule(r.start + r.deadline - Simulator::Now(),
+            const Time at = std::max(r.start + r.deadline, Simulator::Now());
+            state.checkEvent = Simulator::Schedule(at - Simulator::Now(),
                                                    &WanIslandApplication::CheckRound,
                                                    this,
                                                    k,
                                                    0);
         }
-    }
-    m_sendEvents.resize(m_rounds.size());
-    for (uint32_t k = 0; k < m_rounds.size(); ++k)
-    {
-        Time at = m_rounds[k].start + m_rounds[k].offset;
-        m_sendEvents[k] = Simulator::Schedule(at - Simulator::Now(),
+        const Time at = std::max(r.start + r.offset, Simulator::Now());
+        state.sendEvent = Simulator::Schedule(at - Simulator::Now(),
                                               &WanIslandApplication::SendChunk,
                                               this,
                                               k,
@@ -200,14 +268,15 @@ void
 WanIslandApplication::StopApplication()
 {
     NS_LOG_FUNCTION(this);
-    for (auto& e : m_sendEvents)
-    {
-        Simulator::Cancel(e);
-    }
     Simulator::Cancel(m_nackEvent);
-    for (auto& e : m_checkEvents)
+    for (auto& state : m_rounds)
     {
-        Simulator::Cancel(e);
+        Simulator::Cancel(state.sendEvent);
+        Simulator::Cancel(state.checkEvent);
+        if (!state.ended)
+        {
+            End(state);
+        }
     }
     for (auto socket : {m_socket, m_dataSocket})
     {
@@ -233,7 +302,7 @@ WanIslandApplication::MakeChunk(const WanIslandRound& r,
     h.SetChunk(chunk);
     h.SetExpected(r.peers);
     h.SetPosition(r.position);
-    h.SetValue(r.value * (chunk + 1));
+    h.SetValue(WanContribution::Value(r.value, chunk));
     auto p = Create<Packet>(
         static_cast<uint32_t>(std::min<uint64_t>(m_chunkBytes, r.payloadBytes - sent)));
     p->AddHeader(h);
@@ -243,28 +312,27 @@ WanIslandApplication::MakeChunk(const WanIslandRound& r,
 void
 WanIslandApplication::SendChunk(uint32_t index, uint32_t chunk)
 {
-    const auto& r = m_rounds[index];
-    auto& record = m_records[r.round];
-    const uint32_t chunks = ChunkCount(r.payloadBytes, m_chunkBytes);
+    auto& state = m_rounds[index];
+    const auto& r = state.plan;
     for (const auto& to : r.destinations)
     {
         auto p = MakeChunk(r, chunk, WanChunkHeader::DATA);
-        record.bytesOut += p->GetSize();
+        state.record.bytesOut += p->GetSize();
         m_txTrace(p);
         m_socket->SendTo(p, 0, to);
     }
-    if (chunk + 1 < chunks)
+    if (chunk + 1 < state.chunks)
     {
         // Absolute send times: the pacing does not drift with rounding.
         const double bits =
             8.0 * (m_chunkBytes + WanChunkHeader().GetSerializedSize() + m_overhead);
         const double next = (chunk + 1) * bits / r.rate.GetBitRate();
         Time at = r.start + r.offset + NanoSeconds(static_cast<int64_t>(std::llround(next * 1e9)));
-        m_sendEvents[index] = Simulator::Schedule(at - Simulator::Now(),
-                                                  &WanIslandApplication::SendChunk,
-                                                  this,
-                                                  index,
-                                                  chunk + 1);
+        state.sendEvent = Simulator::Schedule(at - Simulator::Now(),
+                                              &WanIslandApplication::SendChunk,
+                                              this,
+                                              index,
+                                              chunk + 1);
     }
 }
 
@@ -276,268 +344,239 @@ WanIslandApplication::HandleRead(Ptr<Socket> socket)
     while ((packet = socket->RecvFrom(from)))
     {
         m_rxTrace(packet);
-        const uint32_t size = packet->GetSize();
         WanChunkHeader h;
-        if (packet->RemoveHeader(h) != h.GetSerializedSize())
+        if (packet->PeekHeader(h) == 0)
         {
+            Drop(packet, "malformed", nullptr);
             continue;
         }
-        if (h.GetKind() == WanChunkHeader::MERGED)
+        switch (h.GetKind())
         {
-            const uint32_t seq = h.GetSequence();
-            if (!m_seen.insert(seq).second)
-            {
-                continue; // a duplicate
-            }
-            m_lastRound = h.GetRound();
-            m_nackAttempts.erase(seq);
-            if (m_missing.erase(seq) > 0)
-            {
-                ++m_records[h.GetRound()].retransmissions;
-            }
-            for (uint32_t s = m_nextExpected; s < seq; ++s)
-            {
-                if (m_seen.count(s) == 0)
-                {
-                    m_missing.insert(s);
-                }
-            }
-            while (m_seen.count(m_nextExpected) > 0)
-            {
-                m_seen.erase(m_nextExpected++);
-            }
-            if (!m_missing.empty() && m_nackEvent.IsExpired())
-            {
-                m_nackEvent =
-                    Simulator::Schedule(m_nackDelay, &WanIslandApplication::SendNacks, this);
-            }
+        case WanChunkHeader::REQUEST:
+            Repair(packet, h, from);
+            break;
+        case WanChunkHeader::NACK:
+            Drop(packet, "unexpected kind", nullptr);
+            break;
+        default:
+            Receive(packet, h);
         }
-        else if (h.GetKind() == WanChunkHeader::REQUEST)
-        {
-            Repair(h, from);
-            continue;
-        }
-        else if (h.GetKind() != WanChunkHeader::DATA && h.GetKind() != WanChunkHeader::REPAIR)
-        {
-            continue;
-        }
-        Accept(h, size);
     }
 }
 
 void
-WanIslandApplication::Accept(const WanChunkHeader& h, uint32_t size)
+WanIslandApplication::Receive(Ptr<const Packet> packet, const WanChunkHeader& h)
 {
-    auto it = m_records.find(h.GetRound());
-    if (it == m_records.end())
+    RoundState* state = FindRound(h.GetRound());
+    if (h.GetKind() == WanChunkHeader::MERGED)
     {
-        NS_LOG_WARN("a packet of unplanned round " << h.GetRound());
-        return;
-    }
-    auto& record = it->second;
-    record.bytesIn += size;
-    ++record.packetsIn;
-    // Whose contributions the packet holds: a sum says so, a chunk is its sender's.
-    const uint32_t sources = h.GetKind() == WanChunkHeader::MERGED
-                                 ? h.GetSources()
-                                 : (h.GetPosition() < 32 ? 1u << h.GetPosition() : 0u);
-    auto& received = m_received[h.GetRound()];
-    const auto& round = m_rounds[m_roundIndex[h.GetRound()]];
-    if (sources != 0 && !round.peerIslands.empty() && h.GetChunk() < received.size())
-    {
-        uint32_t& held = received[h.GetChunk()];
-        if ((held & sources) != 0)
+        // Every copy of the hop counts for its sequence, even one this island
+        // cannot use, so that it is not asked for again.
+        const auto arrival = m_tracker.Receive(h.GetSequence());
+        if (arrival == WanSequenceTracker::Arrival::DUPLICATE)
         {
-            ++record.discarded;
-            NS_LOG_LOGIC("round " << h.GetRound() << " chunk " << h.GetChunk()
-                                  << ": a repeated contribution, discarded");
+            NS_LOG_LOGIC("sequence " << h.GetSequence() << " again: a duplicate");
             return;
         }
-        held |= sources;
-        if (held == AllPeers(round))
+        if (state != nullptr)
         {
-            record.givenUpChunks.erase(h.GetChunk());
+            m_lastRound = h.GetRound();
+            state->record.retransmissions +=
+                arrival == WanSequenceTracker::Arrival::GAP_FILLED ? 1 : 0;
         }
-        const bool pastDeadline =
-            round.deadline.IsStrictlyPositive() && Simulator::Now() > round.start + round.deadline;
-        for (uint32_t p = 0; p < 32; ++p)
+        if (m_tracker.HasGaps() && m_nackEvent.IsExpired())
         {
-            if ((sources & (1u << p)) == 0)
-            {
-                continue;
-            }
-            if (m_asked.count({h.GetRound(), uint64_t{h.GetChunk()} * 32 + p}) > 0)
-            {
-                ++record.recovered;
-            }
-            else if (pastDeadline)
-            {
-                ++record.late;
-                record.lateChunks.insert(h.GetChunk());
-            }
-            if (record.givenUp > 0)
-            {
-                --record.givenUp; // it came after all
-            }
+            m_nackEvent = Simulator::Schedule(m_nackDelay, &WanIslandApplication::SendNacks, this);
         }
     }
-    record.sum += h.GetValue();
-    record.contributions += h.GetContributions();
-    if (h.GetKind() == WanChunkHeader::MERGED && h.GetContributions() < h.GetExpected())
+    if (Check(packet, h) != nullptr)
     {
-        ++record.partialSums;
-    }
-    if (record.completion.IsZero() && record.contributions >= record.expectedContributions)
-    {
-        record.completion = Simulator::Now();
-        m_roundCompleteTrace(record.round, Simulator::Now() - record.start);
+        Account(packet, h, *state);
     }
 }
 
-uint32_t
-WanIslandApplication::AllPeers(const WanIslandRound& r)
+WanIslandApplication::RoundState*
+WanIslandApplication::Check(Ptr<const Packet> packet, const WanChunkHeader& h)
 {
-    uint32_t all = 0;
-    for (uint32_t p = 0; p <= r.peers && p < 32; ++p)
+    RoundState* state = FindRound(h.GetRound());
+    if (state == nullptr)
     {
-        all |= p != r.position ? 1u << p : 0u;
+        Drop(packet, "unplanned round", nullptr);
     }
-    return all;
+    else if (h.GetClique() != state->plan.clique)
+    {
+        Drop(packet, "wrong clique", state);
+    }
+    else if (h.GetChunk() >= state->chunks)
+    {
+        Drop(packet, "chunk out of range", state);
+    }
+    else
+    {
+        return state;
+    }
+    return nullptr;
+}
+
+void
+WanIslandApplication::Account(Ptr<const Packet> packet, const WanChunkHeader& h, RoundState& state)
+{
+    const auto& r = state.plan;
+    const bool pastDeadline =
+        r.deadline.IsStrictlyPositive() && Simulator::Now() > r.start + r.deadline;
+    const bool merged = h.GetKind() == WanChunkHeader::MERGED;
+    const auto verdict =
+        merged
+            ? m_ledger.Offer(r.round,
+                             h.GetChunk(),
+                             h.GetSources(),
+                             h.GetContributions(),
+                             h.GetValue(),
+                             pastDeadline)
+            : m_ledger.OfferOne(r.round, h.GetChunk(), h.GetPosition(), h.GetValue(), pastDeadline);
+    if (verdict != WanContributionLedger::Verdict::ACCEPTED &&
+        verdict != WanContributionLedger::Verdict::REPEATED)
+    {
+        Drop(packet, WanContributionLedger::ToString(verdict), &state);
+        return;
+    }
+    auto& record = state.record;
+    record.bytesIn += packet->GetSize();
+    ++record.packetsIn;
+    if (verdict == WanContributionLedger::Verdict::REPEATED)
+    {
+        NS_LOG_LOGIC("round " << r.round << " chunk " << h.GetChunk()
+                              << ": a repeated contribution, discarded");
+    }
+    else if (merged && h.GetContributions() < h.GetExpected())
+    {
+        ++record.partialSums;
+    }
+    if (record.completion.IsZero() && m_ledger.IsComplete(r.round))
+    {
+        record.completion = Simulator::Now();
+        m_roundCompleteTrace(r.round, Simulator::Now() - r.start);
+        if (!r.deadline.IsStrictlyPositive() && !state.ended)
+        {
+            End(state);
+            return;
+        }
+    }
+    Changed(state);
+}
+
+void
+WanIslandApplication::Drop(Ptr<const Packet> packet, const std::string& reason, RoundState* state)
+{
+    NS_LOG_INFO("dropped a packet: " << reason);
+    m_dropTrace(packet, reason);
+    if (state != nullptr)
+    {
+        ++state->record.dropped;
+        Changed(*state);
+    }
 }
 
 void
 WanIslandApplication::CheckRound(uint32_t index, uint32_t attempt)
 {
-    const auto& r = m_rounds[index];
-    auto& record = m_records[r.round];
-    const auto& received = m_received[r.round];
-    const uint32_t all = AllPeers(r);
-    uint64_t missing = 0;
-    std::set<uint32_t> lackingChunks;
-    for (uint32_t c = 0; c < received.size(); ++c)
+    auto& state = m_rounds[index];
+    const auto& r = state.plan;
+    if (m_ledger.IsComplete(r.round))
     {
-        const uint32_t lacking = all & ~received[c];
-        for (uint32_t p = 0; p <= r.peers && lacking != 0; ++p)
+        End(state);
+        return;
+    }
+    const auto missing = m_ledger.GetMissing(r.round);
+    if (m_recovery == REREQUEST && attempt < m_maxRequests && !missing.empty() &&
+        !r.peerIslands.empty())
+    {
+        NS_LOG_INFO("round " << r.round << ": " << missing.size() << " contributions re-requested");
+        for (const auto& [chunk, position] : missing)
         {
-            if ((lacking & (1u << p)) == 0)
-            {
-                continue;
-            }
-            ++missing;
-            lackingChunks.insert(c);
-            if (m_recovery != "rerequest" || attempt >= m_maxRequests)
-            {
-                continue;
-            }
-            SendRequest(index, c, p);
+            SendRequest(state, chunk, position);
         }
-    }
-    if (missing == 0)
-    {
+        state.checkEvent = Simulator::Schedule(m_requestTimeout,
+                                               &WanIslandApplication::CheckRound,
+                                               this,
+                                               index,
+                                               attempt + 1);
         return;
     }
-    if (m_recovery == "rerequest" && attempt < m_maxRequests)
-    {
-        NS_LOG_INFO("round " << r.round << ": " << missing << " contributions re-requested");
-        m_checkEvents[index] = Simulator::Schedule(m_requestTimeout,
-                                                   &WanIslandApplication::CheckRound,
-                                                   this,
-                                                   index,
-                                                   attempt + 1);
-        return;
-    }
-    NS_LOG_INFO("round " << r.round << ": " << missing << " contributions given up");
-    record.givenUp = missing;
-    record.givenUpChunks = lackingChunks;
+    m_ledger.GiveUp(r.round);
+    NS_LOG_INFO("round " << r.round << ": " << m_ledger.GetAccount(r.round).counters.givenUp
+                         << " contributions given up");
+    End(state);
 }
 
 void
-WanIslandApplication::SendRequest(uint32_t index, uint32_t chunk, uint32_t position)
+WanIslandApplication::SendRequest(RoundState& state, uint32_t chunk, uint32_t position)
 {
-    const auto& r = m_rounds[index];
-    auto& record = m_records[r.round];
-    auto [it, first] =
-        m_asked.emplace(std::make_pair(r.round, uint64_t{chunk} * 32 + position), Simulator::Now());
-    if (first)
-    {
-        ++record.requested;
-        record.requestedChunks.insert(chunk);
-    }
-    else if (Simulator::Now() - it->second < m_requestTimeout)
-    {
-        return; // the last request may still be answered
-    }
-    it->second = Simulator::Now();
+    const auto& r = state.plan;
+    m_ledger.MarkRequested(r.round, chunk, position);
     WanChunkHeader h;
     h.SetKind(WanChunkHeader::REQUEST);
     h.SetRound(r.round);
     h.SetClique(r.clique);
     h.SetSender(r.sender);
     h.SetChunk(chunk);
-    h.SetPosition(static_cast<uint8_t>(position));
+    h.SetPosition(static_cast<uint16_t>(position));
     auto packet = Create<Packet>(0);
     packet->AddHeader(h);
-    ++record.requests;
+    ++state.record.requests;
     m_socket->SendTo(packet, 0, r.peerIslands.at(position));
 }
 
 void
-WanIslandApplication::Repair(const WanChunkHeader& request, const Address& from)
+WanIslandApplication::Repair(Ptr<const Packet> packet,
+                             const WanChunkHeader& request,
+                             const Address& from)
 {
-    // The REQUEST names the round, the chunk and this island's position.
-    for (const auto& r : m_rounds)
+    // The REQUEST names the round, the clique, the chunk and this island's position.
+    RoundState* state = Check(packet, request);
+    if (state == nullptr)
     {
-        if (r.round != request.GetRound() || r.clique != request.GetClique())
-        {
-            continue;
-        }
-        const uint32_t chunk = request.GetChunk();
-        if (chunk >= ChunkCount(r.payloadBytes, m_chunkBytes))
-        {
-            return;
-        }
-        auto p = MakeChunk(r, chunk, WanChunkHeader::REPAIR);
-        ++m_records[r.round].repairsSent;
-        m_txTrace(p);
-        m_socket->SendTo(
-            p,
-            0,
-            InetSocketAddress(InetSocketAddress::ConvertFrom(from).GetIpv4(), m_mergedPort));
         return;
     }
+    const auto& r = state->plan;
+    if (request.GetPosition() != r.position || !InetSocketAddress::IsMatchingType(from))
+    {
+        Drop(packet, "bad sources", state);
+        return;
+    }
+    auto p = MakeChunk(r, request.GetChunk(), WanChunkHeader::REPAIR);
+    ++state->record.repairsSent;
+    m_txTrace(p);
+    m_socket->SendTo(
+        p,
+        0,
+        InetSocketAddress(InetSocketAddress::ConvertFrom(from).GetIpv4(), m_mergedPort));
+    Changed(*state);
 }
 
 void
 WanIslandApplication::SendNacks()
 {
-    // A sequence asked for kNackAttempts times is left to the round's deadline
-    // (the FPGA may have failed, or its resend buffer moved on).
-    const uint32_t kNackAttempts = 20;
-    for (auto it = m_missing.begin(); it != m_missing.end();)
-    {
-        if (++m_nackAttempts[*it] > kNackAttempts)
-        {
-            m_nackAttempts.erase(*it);
-            it = m_missing.erase(it);
-        }
-        else
-        {
-            ++it;
-        }
-    }
-    for (uint32_t seq : m_missing)
+    // NACKs count in the round of the last MERGED packet received.
+    RoundState* state = FindRound(m_lastRound);
+    const auto nacks = m_tracker.TakeNacks();
+    for (uint32_t seq : nacks)
     {
         WanChunkHeader h;
         h.SetKind(WanChunkHeader::NACK);
         h.SetSequence(seq);
         auto p = Create<Packet>(0);
         p->AddHeader(h);
-        ++m_records[m_lastRound].nacks;
         m_socket->SendTo(p, 0, InetSocketAddress(m_fpga, m_dataPort));
     }
-    if (!m_missing.empty())
+    if (m_tracker.HasGaps())
     {
         m_nackEvent = Simulator::Schedule(m_nackDelay, &WanIslandApplication::SendNacks, this);
+    }
+    if (state != nullptr && !nacks.empty())
+    {
+        state->record.nacks += nacks.size();
+        Changed(*state);
     }
 }
 

@@ -6,6 +6,9 @@
 #define WAN_ISLAND_APPLICATION_H
 
 #include "wan-chunk-header.h"
+#include "wan-contribution-ledger.h"
+#include "wan-round-counters.h"
+#include "wan-sequence-tracker.h"
 
 #include "ns3/address.h"
 #include "ns3/application.h"
@@ -17,6 +20,7 @@
 
 #include <map>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -41,39 +45,30 @@ struct WanIslandRound
     uint64_t payloadBytes{0};          //!< model state D (already scaled)
     std::vector<Address> destinations; //!< the group, or one address per peer
     uint16_t peers{0};                 //!< clique members besides this island
-    double value{0};                   //!< this island's contribution per chunk
-    uint8_t position{0};               //!< this island's position in its clique (ascending)
-    std::vector<Address> peerIslands;  //!< members' islands by position (empty: which peers
-                                       //!< a sum holds is not tracked, no deadline)
+    double value{0};                   //!< this island's value (WanContribution)
+    uint16_t position{0};              //!< this island's position in its clique (ascending)
+    std::vector<Address> peerIslands;  //!< members' islands by position, where REQUESTs go
+                                       //!< (empty: missing contributions cannot be re-requested)
     Time deadline;                     //!< after the start: when missing chunks are handled
                                        //!< (0: never)
 };
 
 /**
  * \ingroup wan-training
- * \brief Per-round measurements of one island.
+ * \brief Per-round account of one island: its counters, its sum and what
+ * became of the chunks it lacked.
  */
-struct WanIslandRecord
+struct WanIslandRecord : WanRoundCounters
 {
     uint32_t round{0};                  //!< round number
+    uint16_t clique{0};                 //!< clique index in the round
+    uint16_t sender{0};                 //!< this island's city index
+    uint16_t peers{0};                  //!< clique members besides this island
+    double value{0};                    //!< this island's value (WanContribution)
+    uint32_t chunks{0};                 //!< chunks per state
     Time start;                         //!< round start
     Time completion;                    //!< when the last expected contribution arrived (0: never)
-    uint64_t bytesOut{0};               //!< bytes sent (UDP payload incl. chunk header)
-    uint64_t bytesIn{0};                //!< bytes received (likewise)
-    uint64_t packetsIn{0};              //!< packets received (first copies)
-    uint64_t partialSums{0};            //!< merged packets holding fewer than all peers
-    uint64_t nacks{0};                  //!< NACKs sent
-    uint64_t retransmissions{0};        //!< resent packets received
-    uint64_t contributions{0};          //!< peer contributions received
-    uint64_t expectedContributions{0};  //!< peers x chunks
     double sum{0};                      //!< sum of the values received
-    uint64_t late{0};                   //!< contributions that came after the deadline unasked
-    uint64_t requested{0};              //!< contributions re-requested from their senders
-    uint64_t requests{0};               //!< REQUEST packets sent (retries included)
-    uint64_t recovered{0};              //!< re-requested contributions that arrived
-    uint64_t givenUp{0};                //!< contributions never received
-    uint64_t discarded{0};              //!< sums discarded: they repeated a contribution
-    uint64_t repairsSent{0};            //!< chunks this island resent to a peer that asked
     std::set<uint32_t> lateChunks;      //!< chunks with a contribution after the deadline, unasked
     std::set<uint32_t> requestedChunks; //!< chunks with a re-requested contribution
     std::set<uint32_t> givenUpChunks;   //!< chunks still lacking a contribution at the end
@@ -81,31 +76,45 @@ struct WanIslandRecord
 
 /**
  * \ingroup wan-training
- * \brief An island of compute: sender and receiver in one.
+ * \brief An island of compute: sender and receiver in one, thin around a
+ * WanContributionLedger (whose contributions it holds) and a
+ * WanSequenceTracker (the gaps of its FPGA's MERGED stream).
  *
  * For each planned round it sends ceil(D / ChunkBytes) chunks, each with a
- * WanChunkHeader carrying the value `value x (chunk + 1)`, paced so that
- * every destination's stream runs at the clique rate on the wire, starting at
- * start + offset.  It receives either its FPGA's MERGED stream (aggregation)
- * or its peers' DATA chunks (no aggregation) on MergedPort, adds the values,
- * and records, per round, when all its peers' contributions were in.  Gaps in
- * the MERGED sequence numbers are asked for again from the FPGA with a NACK
- * after NackDelay.
+ * WanChunkHeader carrying its contribution (WanContribution::Value), paced
+ * so that every destination's stream runs at the clique rate on the wire,
+ * starting at start + offset.  It receives either its FPGA's MERGED stream
+ * (aggregation) or its peers' DATA chunks (no aggregation), on MergedPort
+ * and DataPort, and offers each to the ledger, which accepts it unless it
+ * repeats a contribution already held.  Gaps in the MERGED sequence are
+ * asked for again from the FPGA with a NACK every NackDelay, at most
+ * MaxNacks times each.
  *
- * Every sum says which peers it holds (WanChunkHeader sources, one bit per
- * position in the clique), so a contribution is never counted twice: a sum
- * that repeats one already held is discarded.  At the round's deadline the
- * contributions still missing (lost in the WAN, or at the tail of the MERGED
- * stream where no NACK can see them) are handled by the Recovery policy:
- * "accept" gives them up (the next round's state supersedes them), and
- * "rerequest" asks each missing sender for the chunk over a unicast side
- * channel (REQUEST), which answers with a REPAIR straight to this island;
- * unanswered requests are repeated every RequestTimeout, MaxRequests times,
- * then given up.  Re-requests need cliques of at most 32 islands.
+ * At the round's deadline the contributions still missing (lost in the WAN,
+ * or at the tail of the MERGED stream where no NACK can see them) are
+ * handled by the Recovery policy: ACCEPT gives them up (the next round's
+ * state supersedes them), and REREQUEST asks each missing sender for the
+ * chunk over a unicast side channel (REQUEST), which answers with a REPAIR
+ * straight to this island; unanswered requests are repeated every
+ * RequestTimeout, MaxRequests times, then given up.
+ *
+ * Packets it cannot use (not a chunk header, a kind it does not take, an
+ * unplanned round, another clique, a chunk or position out of range) are
+ * dropped and reported by the Drop trace source.  When a round's deadline
+ * has been handled (or, without a deadline, when the round completes) the
+ * RoundEnd trace source reports its record, and again after every later
+ * change to it.
  */
 class WanIslandApplication : public Application
 {
   public:
+    /// What to do at a round's deadline about contributions still missing.
+    enum Recovery
+    {
+        ACCEPT,   //!< give them up
+        REREQUEST //!< ask their senders to resend them
+    };
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -115,12 +124,20 @@ class WanIslandApplication : public Application
     ~WanIslandApplication() override;
 
     /**
-     * \brief Plans a round (call before the simulation runs).
-     * \param round what to send and expect
+     * \brief Plans a round (call before the simulation runs, after
+     * ChunkBytes and Recovery are set).
+     * \param round what to send and expect; refused with
+     *        std::invalid_argument when its payload or rate is zero, its
+     *        position is outside its clique, its peers' islands do not match
+     *        its clique, its round number is planned already, or Recovery is
+     *        REREQUEST and it has peers but not their islands
      */
     void AddRound(const WanIslandRound& round);
-    /** \return the records of the planned rounds, by round number */
-    const std::map<uint32_t, WanIslandRecord>& GetRecords() const;
+    /**
+     * \param round a planned round
+     * \return its record as it stands
+     */
+    WanIslandRecord GetRecord(uint32_t round) const;
     /**
      * \param payloadBytes D
      * \param chunkBytes payload per chunk
@@ -134,18 +151,60 @@ class WanIslandApplication : public Application
      * \param [in] duration from round start to the last contribution
      */
     typedef void (*RoundCompleteTracedCallback)(uint32_t round, Time duration);
+    /**
+     * \brief TracedCallback signature of a round's record.
+     * \param [in] record the round's record
+     */
+    typedef void (*RoundEndTracedCallback)(const WanIslandRecord& record);
+    /**
+     * \brief TracedCallback signature of a packet dropped.
+     * \param [in] packet the packet as received
+     * \param [in] reason why it could not be used
+     */
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
 
   protected:
     void DoDispose() override;
 
   private:
+    /// What the application keeps of a planned round besides the ledger.
+    struct RoundState
+    {
+        WanIslandRound plan;    //!< the plan
+        WanIslandRecord record; //!< counters kept here (the ledger keeps the rest)
+        uint32_t chunks{0};     //!< chunks per state
+        EventId sendEvent;      //!< next chunk to send
+        EventId checkEvent;     //!< next deadline check
+        bool ended{false};      //!< RoundEnd reported
+    };
+
     void StartApplication() override;
     void StopApplication() override;
 
     /// Sends the next chunk of a round and schedules the one after.
     void SendChunk(uint32_t index, uint32_t chunk);
-    /// Receives MERGED or DATA packets.
+    /// Receives every packet, on either port.
     void HandleRead(Ptr<Socket> socket);
+    /**
+     * \brief Takes a DATA, MERGED or REPAIR packet.
+     * \param packet the packet as received
+     * \param h its header
+     */
+    void Receive(Ptr<const Packet> packet, const WanChunkHeader& h);
+    /**
+     * \param packet a packet as received
+     * \param h its header
+     * \return its round when it names a planned round, that round's clique and
+     *         one of its chunks; otherwise nullptr (the packet is dropped)
+     */
+    RoundState* Check(Ptr<const Packet> packet, const WanChunkHeader& h);
+    /**
+     * \brief Offers a packet's contributions to the ledger and counts them.
+     * \param packet the packet as received
+     * \param h its header
+     * \param state its round
+     */
+    void Account(Ptr<const Packet> packet, const WanChunkHeader& h, RoundState& state);
     /// Asks the FPGA for sequence numbers still missing.
     void SendNacks();
     /**
@@ -163,63 +222,71 @@ class WanIslandApplication : public Application
      */
     Ptr<Packet> MakeChunk(const WanIslandRound& r, uint32_t chunk, WanChunkHeader::Kind kind) const;
     /**
-     * \param r a round
-     * \return the bits of all this island's peers in its clique
-     */
-    static uint32_t AllPeers(const WanIslandRound& r);
-    /**
      * \brief Asks a peer to resend one chunk to this island.
-     * \param index the round
+     * \param state the round
      * \param chunk the chunk
      * \param position the peer's position in the clique
      */
-    void SendRequest(uint32_t index, uint32_t chunk, uint32_t position);
+    void SendRequest(RoundState& state, uint32_t chunk, uint32_t position);
     /**
      * \brief Resends one chunk to the peer that asked for it.
-     * \param h the REQUEST
+     * \param packet the REQUEST as received
+     * \param h its header
      * \param from the peer
      */
-    void Repair(const WanChunkHeader& h, const Address& from);
+    void Repair(Ptr<const Packet> packet, const WanChunkHeader& h, const Address& from);
     /**
-     * \brief Counts a received sum unless it repeats a contribution.
-     * \param h its header
-     * \param size its bytes
+     * \brief Reports a packet that cannot be used.
+     * \param packet the packet as received
+     * \param reason why
+     * \param state its round, when it names a planned one (counts it there)
      */
-    void Accept(const WanChunkHeader& h, uint32_t size);
+    void Drop(Ptr<const Packet> packet, const std::string& reason, RoundState* state);
+    /**
+     * \param round a round number
+     * \return its state, or nullptr when it was not planned
+     */
+    RoundState* FindRound(uint32_t round);
+    /**
+     * \param state a round
+     * \return its record: the counters kept here and the ledger's account
+     */
+    WanIslandRecord Compose(const RoundState& state) const;
+    /// Reports the round's record (now, and after every later change).
+    void End(RoundState& state);
+    /// Reports the round's record again if it ended already.
+    void Changed(RoundState& state);
 
-    uint16_t m_dataPort;   //!< destination port of DATA chunks
-    uint16_t m_mergedPort; //!< port this island listens on
-    uint32_t m_chunkBytes; //!< payload bytes per chunk
-    uint32_t m_overhead;   //!< wire bytes per packet beyond the UDP payload
-    Ipv4Address m_fpga;    //!< where NACKs go
-    Time m_nackDelay;      //!< wait before asking for a gap
+    uint16_t m_dataPort;    //!< destination port of DATA chunks
+    uint16_t m_mergedPort;  //!< port this island listens on
+    uint32_t m_chunkBytes;  //!< payload bytes per chunk
+    uint32_t m_overhead;    //!< wire bytes per packet beyond the UDP payload
+    Ipv4Address m_fpga;     //!< where NACKs go
+    Time m_nackDelay;       //!< wait before asking for a gap
+    uint32_t m_maxNacks;    //!< NACKs per gap before it is left to the deadline
+    Recovery m_recovery;    //!< what to do at a deadline
+    Time m_requestTimeout;  //!< wait for a repair before asking again
+    uint32_t m_maxRequests; //!< requests per contribution before giving up
 
-    Ptr<Socket> m_socket;                          //!< sends DATA and NACK, receives MERGED
-    Ptr<Socket> m_dataSocket;                      //!< receives peers' DATA (no FPGA)
-    std::vector<WanIslandRound> m_rounds;          //!< planned rounds
-    std::vector<EventId> m_sendEvents;             //!< pending sends, one per round
-    std::map<uint32_t, WanIslandRecord> m_records; //!< per round
-    std::set<uint32_t> m_seen;                     //!< MERGED sequence numbers received
-    uint32_t m_nextExpected{0};                    //!< lowest sequence not yet seen
-    uint32_t m_lastRound{0};                       //!< round of the last MERGED packet
-    std::set<uint32_t> m_missing;                  //!< gaps waiting for a NACK
-    EventId m_nackEvent;                           //!< pending NACK
-    std::map<uint32_t, uint32_t> m_nackAttempts;   //!< NACKs sent per missing sequence
-    std::string m_recovery;                        //!< "accept" or "rerequest"
-    Time m_requestTimeout;                         //!< wait for a repair before asking again
-    uint32_t m_maxRequests;                        //!< requests per contribution before giving up
-    std::map<uint32_t, std::vector<uint32_t>> m_received; //!< round -> per chunk, senders held
-    std::map<uint32_t, uint32_t> m_roundIndex;            //!< round -> index in m_rounds
-    std::vector<EventId> m_checkEvents;                   //!< pending deadline checks
-    std::map<std::pair<uint32_t, uint64_t>, Time>
-        m_asked; //!< (round, chunk x 32 + position) -> last request
+    Ptr<Socket> m_socket;                      //!< sends everything, receives MERGED and REPAIR
+    Ptr<Socket> m_dataSocket;                  //!< receives peers' DATA (no FPGA)
+    std::vector<RoundState> m_rounds;          //!< planned rounds
+    std::map<uint32_t, uint32_t> m_roundIndex; //!< round number -> index in m_rounds
+    WanContributionLedger m_ledger;            //!< what each chunk holds
+    WanSequenceTracker m_tracker;              //!< gaps of the MERGED stream
+    uint32_t m_lastRound{0};                   //!< planned round of the last MERGED packet
+    EventId m_nackEvent;                       //!< pending NACK
 
     /// A round's last contribution arrived.
     TracedCallback<uint32_t, Time> m_roundCompleteTrace;
+    /// A round's record, when it ends and after every later change.
+    TracedCallback<const WanIslandRecord&> m_roundEndTrace;
     /// A packet was sent.
     TracedCallback<Ptr<const Packet>> m_txTrace;
     /// A packet was received.
     TracedCallback<Ptr<const Packet>> m_rxTrace;
+    /// A packet could not be used.
+    TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace;
 };
 
 } // namespace ns3

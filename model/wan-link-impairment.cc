@@ -18,21 +18,10 @@ namespace ns3
 void
 WanLinkImpairment::Validate(const std::string& where) const
 {
-    if (!(lossRate >= 0 && lossRate <= 1))
-    {
-        throw std::invalid_argument(where + ": loss rate must be in [0, 1] (got " +
-                                    wantext::Num(lossRate) + ")");
-    }
-    if (!(burstLength >= 1) || std::isinf(burstLength))
-    {
-        throw std::invalid_argument(where + ": loss burst length must be at least 1 packet (got " +
-                                    wantext::Num(burstLength) + ")");
-    }
-    if (!(jitterSeconds >= 0) || std::isinf(jitterSeconds))
-    {
-        throw std::invalid_argument(where + ": jitter must be zero or positive (got " +
-                                    wantext::Num(jitterSeconds * 1e3) + " ms)");
-    }
+    namespace bounds = wantext::bounds;
+    bounds::kLossRate.Check(lossRate, where + ": loss rate");
+    bounds::kLossBurst.Check(burstLength, where + ": loss burst length");
+    bounds::kJitterMs.Check(jitterSeconds * 1e3, where + ": jitter");
     if (jitterDistribution != "exponential" && jitterDistribution != "uniform" &&
         jitterDistribution != "normal")
     {
@@ -68,10 +57,11 @@ WanLinkImpairment::MakeErrorModel() const
         model->SetRate(lossRate);
         return model;
     }
-    // A burst of L packets starts with probability p at a packet outside a
-    // burst, so the loss fraction is p L / (1 + p (L - 1)) = lossRate.
+    // ns-3's BurstErrorModel draws at every packet, and a draw below p starts
+    // (or restarts) a burst of L: a packet is kept only when the last L draws
+    // all missed, so the loss fraction is 1 - (1 - p)^L = lossRate.
     const double length = std::round(burstLength);
-    const double p = lossRate >= 1 ? 1 : lossRate / (length - lossRate * (length - 1));
+    const double p = 1 - std::pow(1 - lossRate, 1 / length);
     auto size = CreateObject<ConstantRandomVariable>();
     size->SetAttribute("Constant", DoubleValue(length));
     auto model = CreateObject<BurstErrorModel>();

@@ -32,15 +32,16 @@ namespace ns3
  */
 struct WanLinkImpairment
 {
-    double lossRate{0};                            //!< packet loss probability, [0, 1]
-    double burstLength{1};                         //!< mean packets per loss event, >= 1
-    double jitterSeconds{0};                       //!< standard deviation of the extra delay
+    double lossRate{0};                            //!< packet loss probability, [0, 1)
+    double burstLength{1};                         //!< mean packets per loss event, 1 to 1000
+    double jitterSeconds{0};                       //!< extra delay's standard deviation, 0 to 1 s
     std::string jitterDistribution{"exponential"}; //!< exponential, uniform or normal
     bool reorder{false};                           //!< allow packets to overtake
 
     /**
-     * \brief Checks the values; throws std::invalid_argument naming the
-     * problem and the link.
+     * \brief Checks the values against their ranges (loss rate 0 to less
+     * than 1, burst 1 to 1000 packets, jitter 0 to 1000 ms); throws
+     * std::invalid_argument naming the value, its range and the link.
      * \param where the link or link class, for the message
      */
     void Validate(const std::string& where) const;

@@ -16,6 +16,23 @@ namespace ns3
 {
 
 /**
+ * \defgroup wan-training Distributed training over an intelligent WAN
+ *
+ * Islands of compute, one per city, train one model across a wide area
+ * network that takes part: multicast trees replicate each island's update,
+ * and an FPGA at each island's edge sums the streams sent to it.  The
+ * analytic model (topology, rotating-clique schedules, mixing, the round
+ * planner, the optimizer) and the packet-level model (island applications,
+ * multicast trees, FPGA aggregators, loss, jitter and faults) are described
+ * in the module's documentation (doc/wan-training.rst).
+ */
+
+/**
+ * \defgroup wan-training-tests Tests of wan-training
+ * \ingroup wan-training
+ */
+
+/**
  * \ingroup wan-training
  * \brief One city of a WAN: a core router with one island of compute behind it.
  */
@@ -60,13 +77,20 @@ using WanHop = std::pair<uint32_t, uint32_t>;
  * core links.
  *
  * Traffic follows shortest paths by latency.  Ties are broken towards the
- * lower city index, so paths and trees are deterministic.  The multicast tree of
- * a source is the source-rooted shortest-path tree (what PIM-SSM builds with
- * reverse-path forwarding on symmetric links), pruned to the receivers.
+ * lower city index, so paths and trees are deterministic.  Paths are
+ * destination-based, as routers forward: GetPath(from, to) follows the
+ * shortest-path tree rooted at `to`, so the rest of a path from any city on it
+ * is that city's own path (WanNetworkHelper installs exactly these routes).
+ * The multicast tree of a source is the source-rooted shortest-path tree
+ * pruned to the receivers: the union of the reversed paths from the receivers
+ * to the source, which is what PIM-SSM builds with reverse-path forwarding.
  *
- * Invalid input (unknown city, duplicate city, negative latency, disconnected
- * graph, ...) raises std::invalid_argument with a one-line message naming the
- * problem.
+ * Invalid input (unknown city, duplicate city, disconnected graph, a number
+ * outside its range, ...) raises std::invalid_argument with a one-line message
+ * naming the problem.  The ranges (one-way latency 0 to 1000 ms, access rates
+ * and capacities 1 Mbps to 100 Tbps, latitude and longitude, loss and jitter)
+ * are those of the module's input ranges table (doc: Input ranges); file
+ * readers name the field that gave the value.
  */
 class WanTopology
 {
@@ -84,7 +108,7 @@ class WanTopology
     /**
      * \brief Loads a topology file.
      * \param path a JSON file (".json"), or a folder holding "cities.csv" and
-     *        "core-links.csv"
+     *        "core-links.csv"; a leading UTF-8 byte-order mark is ignored
      * \param defaultAccessBps access rate of cities whose file gives none
      * \return the validated topology
      */
@@ -128,7 +152,7 @@ class WanTopology
      * the globe, joined by the minimum spanning tree of their distances plus
      * each city's two nearest neighbours.  One-way latency is the great-circle
      * distance times a route factor of 1.4 at 200 000 km/s (fibre).
-     * \param nCities number of cities (>= 2)
+     * \param nCities number of cities (2 to 1000)
      * \param nRegions number of regions (1 to nCities); city i is in region i mod nRegions
      * \param seed random seed (same seed, same topology)
      * \param accessBps access rate of every island
@@ -144,7 +168,8 @@ class WanTopology
     /**
      * \brief Adds a city.
      * \param city the city; its code must be new and non-empty, its access
-     *        rates positive
+     *        rates 1 Mbps to 100 Tbps, its latitude and longitude in degrees
+     *        (-90 to 90, -180 to 180)
      * \return the index of the new city
      */
     uint32_t AddCity(const WanCity& city);
@@ -153,8 +178,8 @@ class WanTopology
      * \brief Adds a core link between two known cities.
      * \param a code of one end
      * \param b code of the other end
-     * \param delaySeconds one-way latency, >= 0
-     * \param capacityBps capacity per direction, > 0
+     * \param delaySeconds one-way latency, 0 to 1 s
+     * \param capacityBps capacity per direction, 1 Mbps to 100 Tbps
      */
     void AddLink(const std::string& a,
                  const std::string& b,
@@ -221,12 +246,12 @@ class WanTopology
 
     /**
      * \brief Sets the ingress and egress access rate of every island.
-     * \param bps rate, > 0
+     * \param bps rate, 1 Mbps to 100 Tbps
      */
     void SetAccessRate(double bps);
     /**
      * \brief Sets the capacity of every core link.
-     * \param bps capacity per direction, > 0
+     * \param bps capacity per direction, 1 Mbps to 100 Tbps
      */
     void SetCoreCapacity(double bps);
 

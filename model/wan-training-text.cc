@@ -49,7 +49,107 @@ SplitCells(const std::string& line)
     return cells;
 }
 
+/// \return true when the whole text (blanks aside) is one finite number, put in value
+bool
+ToNumber(const std::string& text, double& value)
+{
+    const std::string t = Trim(text);
+    char* end = nullptr;
+    value = std::strtod(t.c_str(), &end);
+    return !t.empty() && end == t.c_str() + t.size() && std::isfinite(value);
+}
+
 } // namespace
+
+std::vector<std::string>
+SplitList(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::stringstream in(text);
+    for (std::string item; std::getline(in, item, ',');)
+    {
+        item = Trim(item);
+        if (!item.empty())
+        {
+            items.push_back(item);
+        }
+    }
+    return items;
+}
+
+std::string
+Join(const std::vector<std::string>& items, const std::string& separator)
+{
+    std::string text;
+    for (size_t i = 0; i < items.size(); ++i)
+    {
+        text += (i > 0 ? separator : "") + items[i];
+    }
+    return text;
+}
+
+double
+ParseNumber(const std::string& text, const std::string& what)
+{
+    double value = 0;
+    if (!ToNumber(text, value))
+    {
+        throw std::invalid_argument(what + ": '" + text + "' is not a number");
+    }
+    return value;
+}
+
+std::vector<double>
+ParseNumbers(const std::string& text, const std::string& what)
+{
+    std::vector<double> values;
+    for (const auto& item : SplitList(text))
+    {
+        values.push_back(ParseNumber(item, what));
+    }
+    if (values.empty())
+    {
+        throw std::invalid_argument(what + " is empty");
+    }
+    return values;
+}
+
+std::string
+StripBom(const std::string& text)
+{
+    const std::string bom = "\xEF\xBB\xBF";
+    return text.compare(0, bom.size(), bom) == 0 ? text.substr(bom.size()) : text;
+}
+
+bool
+Range::Contains(double value) const
+{
+    const bool aboveMin = minOpen ? value > min : value >= min;
+    const bool belowMax = maxOpen ? value < max : value <= max;
+    return aboveMin && belowMax; // false for NaN
+}
+
+std::string
+Range::Text() const
+{
+    const std::string u = *unit ? std::string(" ") + unit : "";
+    if (minOpen)
+    {
+        return "above " + Num(min) + " and at most " + Num(max) + u;
+    }
+    return "from " + Num(min) + (maxOpen ? " to less than " : " to ") + Num(max) + u;
+}
+
+double
+Range::Check(double value, const std::string& what) const
+{
+    if (!Contains(value))
+    {
+        throw std::invalid_argument(what + " must be " + Text() + " (got " + Num(value) +
+                                    (*unit ? std::string(" ") + unit : "") + ")");
+    }
+    return value;
+}
 
 std::string
 Fixed(double value, int digits)
@@ -140,7 +240,7 @@ ParseJson(const std::string& text, const std::string& what)
 {
     try
     {
-        return nlohmann::json::parse(text);
+        return nlohmann::json::parse(StripBom(text));
     }
     catch (const nlohmann::json::parse_error& e)
     {
@@ -161,7 +261,7 @@ CsvTable::CsvTable(const std::string& name,
                    const std::vector<std::string>& required)
     : m_name(name)
 {
-    std::stringstream in(text);
+    std::stringstream in(StripBom(text));
     std::string line;
     size_t lineNo = 0;
     bool header = true;
@@ -237,13 +337,24 @@ double
 CsvTable::Number(size_t row, const std::string& column) const
 {
     std::string cell = Text(row, column);
-    char* end = nullptr;
-    double value = std::strtod(cell.c_str(), &end);
-    if (end == cell.c_str() || *end != '\0' || !std::isfinite(value))
+    double value = 0;
+    if (!ToNumber(cell, value))
     {
         throw std::invalid_argument(Where(row) + ": " + column + " '" + cell + "' is not a number");
     }
     return value;
+}
+
+double
+CsvTable::Number(size_t row, const std::string& column, const Range& range) const
+{
+    return range.Check(Number(row, column), Where(row) + ": " + column);
+}
+
+double
+CsvTable::NumberOr(size_t row, const std::string& column, double fallback, const Range& range) const
+{
+    return Blank(row, column) ? fallback : Number(row, column, range);
 }
 
 bool

@@ -14,10 +14,109 @@ namespace ns3
 {
 /**
  * \ingroup wan-training
- * \brief Text helpers shared by the module's file readers (internal).
+ * \brief Text helpers shared by the module's file readers and its programs
+ * (internal): number and list parsing, the ranges of input numbers, CSV and
+ * JSON input, number formatting.
  */
 namespace wantext
 {
+
+/**
+ * \param text a comma list such as "a, b,c"
+ * \return its items, trimmed; empty items are dropped
+ */
+std::vector<std::string> SplitList(const std::string& text);
+
+/**
+ * \param items some texts
+ * \param separator what goes between two items
+ * \return the items joined, e.g. "pairs, regional" with separator ", "
+ */
+std::string Join(const std::vector<std::string>& items, const std::string& separator);
+
+/**
+ * \param text one number, e.g. "1e9" (surrounding blanks allowed)
+ * \param what what it is, for the error message ("--hbmGB")
+ * \return the number; throws std::invalid_argument naming `what` unless the
+ *         whole text is one finite number
+ */
+double ParseNumber(const std::string& text, const std::string& what);
+
+/**
+ * \param text a comma list of numbers, e.g. "0,8,32"
+ * \param what what it is, for the error message ("--hbmGB")
+ * \return the numbers; throws std::invalid_argument naming `what` if the list
+ *         is empty or an item is not a number
+ */
+std::vector<double> ParseNumbers(const std::string& text, const std::string& what);
+
+/**
+ * \param text a file's content
+ * \return the content without a leading UTF-8 byte-order mark (what
+ *         spreadsheet exports write)
+ */
+std::string StripBom(const std::string& text);
+
+/**
+ * \brief The physical range of an input number, in the unit in which files
+ * and program options write it.  The named ranges in wantext::bounds are the
+ * one place where the module's input ranges are defined.
+ */
+struct Range
+{
+    double min;          //!< least allowed value (excluded when minOpen)
+    double max;          //!< largest allowed value (excluded when maxOpen)
+    const char* unit;    //!< unit for messages ("ms"; "" for a pure number)
+    bool minOpen{false}; //!< the minimum itself is outside the range
+    bool maxOpen{false}; //!< the maximum itself is outside the range
+
+    /**
+     * \param value a number
+     * \return true when the number is in the range (never for NaN)
+     */
+    bool Contains(double value) const;
+    /** \return the range as text, e.g. "from 0 to 1000 ms" */
+    std::string Text() const;
+    /**
+     * \param value a number
+     * \param what the field or option it comes from, for the message
+     *        ("link NYC-LON: one_way_ms", "--hbmGB")
+     * \return the value; throws std::invalid_argument "<what> must be <range>
+     *         (got <value>)" when it is outside
+     */
+    double Check(double value, const std::string& what) const;
+};
+
+/**
+ * \brief The ranges of the numbers that files and program options give,
+ * in their units (documented in doc/wan-training.rst, "Input ranges").
+ */
+namespace bounds
+{
+inline constexpr Range kLatencyMs{0, 1000, "ms"};              //!< one-way latency of a core link
+inline constexpr Range kRateGbps{0.001, 100000, "Gbps"};       //!< access rate, core capacity
+inline constexpr Range kPayloadBytes{1, 1e12, "bytes"};        //!< model state D
+inline constexpr Range kLossRate{0, 1, "", false, true};       //!< packet loss probability
+inline constexpr Range kLossBurst{1, 1000, "packets"};         //!< mean packets per loss event
+inline constexpr Range kJitterMs{0, 1000, "ms"};               //!< jitter standard deviation
+inline constexpr Range kHbmGB{0, 1000, "GB"};                  //!< FPGA memory per receiver
+inline constexpr Range kScale{1, 1e9, ""};                     //!< time-preserving scale
+inline constexpr Range kLatitude{-90, 90, "degrees"};          //!< a city's latitude
+inline constexpr Range kLongitude{-180, 180, "degrees"};       //!< a city's longitude
+inline constexpr Range kComputeMs{0, 1e6, "ms", true};         //!< compute time per step
+inline constexpr Range kStalenessMs{0, 1e6, "ms"};             //!< staleness tolerated
+inline constexpr Range kForgetting{0, 1, "", true};            //!< forgetting discount rho
+inline constexpr Range kShare{0, 1, ""};                       //!< one island's target share
+inline constexpr Range kFaultSeconds{0, 1e6, "s"};             //!< the time of a fault
+inline constexpr Range kRounds{0, 100000, "rounds"};           //!< rounds to run, a round number
+inline constexpr Range kMaxRequests{1, 1000, "requests"};      //!< requests per missing chunk
+inline constexpr Range kCities{2, 1000, "cities"};             //!< synthetic topology size
+inline constexpr Range kRegions{1, 1000, "regions"};           //!< synthetic topology regions
+inline constexpr Range kPeriod{1, 100, "rounds"};              //!< optimizer's largest period
+inline constexpr Range kCliqueSize{0, 1000, "islands"};        //!< optimizer's largest clique
+inline constexpr Range kEvaluations{1, 1e9, "steps"};          //!< optimizer's annealing steps
+inline constexpr Range kExhaustiveLimit{0, 1e12, "schedules"}; //!< optimizer's enumeration
+} // namespace bounds
 
 /**
  * \param value a number
@@ -92,7 +191,8 @@ void WriteFile(const std::string& path, const std::string& text);
 
 /**
  * \brief A small CSV table with a header row: comma-separated, no quoting,
- * blank lines and lines starting with '#' skipped, cells trimmed.
+ * blank lines and lines starting with '#' skipped, cells trimmed, a leading
+ * UTF-8 byte-order mark ignored.
  *
  * Every error names the file, the row and the column.
  */
@@ -143,6 +243,28 @@ class CsvTable
      * \return the cell as a number or the fallback; throws if not a number
      */
     double NumberOr(size_t row, const std::string& column, double fallback) const;
+    /**
+     * \param row data row index
+     * \param column column name
+     * \param range the column's range
+     * \return the cell as a number; throws std::invalid_argument naming the
+     *         file, line and column if it is missing, not a number or outside
+     *         the range
+     */
+    double Number(size_t row, const std::string& column, const Range& range) const;
+    /**
+     * \param row data row index
+     * \param column an optional column
+     * \param fallback value when the column is absent or the cell empty
+     *        (not checked)
+     * \param range the column's range
+     * \return the cell as a number or the fallback; throws if the cell is not
+     *         a number or outside the range
+     */
+    double NumberOr(size_t row,
+                    const std::string& column,
+                    double fallback,
+                    const Range& range) const;
 
   private:
     /// \return true when the column is absent or the row's cell is empty

@@ -55,7 +55,7 @@ run() {
     rm -f "$out" "$err"
 }
 
-run "nine cities" --evaluations 20000
-run "N = 16 (synthetic)" --synthetic 16 --regions 4 --evaluations 20000
-run "N = 32 (synthetic)" --synthetic 32 --regions 4 --evaluations 20000
-run "N = 64 (synthetic)" --synthetic 64 --regions 4 --evaluations "$n64"
+run "nine cities" --evaluations=20000
+run "N = 16 (synthetic)" --synthetic=16 --regions=4 --evaluations=20000
+run "N = 32 (synthetic)" --synthetic=32 --regions=4 --evaluations=20000
+run "N = 64 (synthetic)" --synthetic=64 --regions=4 --evaluations="$n64"

@@ -7,7 +7,7 @@ Writes hbm-sweep.csv and hbm-sweep.png into the output folder.  Each memory
 size is an independent optimisation; --jobs runs them in parallel processes.
 
     python3 scripts/hbm_sweep.py
-    python3 scripts/hbm_sweep.py --hbm-gb 0 0.1 0.2 1 32 --evaluations 5000 --jobs 2
+    python3 scripts/hbm_sweep.py --hbmGB 0 0.1 0.2 1 32 --evaluations 5000 --jobs 2
 """
 
 import argparse
@@ -52,19 +52,20 @@ def run_one(hbm_gb, evaluations, max_period, seed):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hbm-gb", nargs="+", type=float,
+    parser.add_argument("--hbmGB", dest="hbm_gb", metavar="GB", nargs="+", type=float,
                         default=[0, 0.05, 0.1, 0.15, 0.2, 0.5, 1, 2, 4, 8, 16, 32],
                         help="FPGA memory sizes, GB")
     parser.add_argument("--evaluations", type=int, default=20000,
                         help="annealing steps per size (default 20000)")
-    parser.add_argument("--max-period", type=int, default=3, help="largest period (default 3)")
+    parser.add_argument("--maxPeriod", dest="max_period", metavar="N", type=int, default=3,
+                        help="largest period (default 3)")
     parser.add_argument("--seed", type=int, default=1, help="annealing seed (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--output", default="results", help="output folder (default results)")
     args = parser.parse_args(argv)
     if args.jobs < 1 or args.evaluations < 1 or args.max_period < 1 or min(args.hbm_gb) < 0:
-        parser.error("--jobs, --evaluations and --max-period must be at least 1, "
-                     "--hbm-gb non-negative")
+        parser.error("--jobs, --evaluations and --maxPeriod must be at least 1, "
+                     "--hbmGB non-negative")
     os.makedirs(args.output, exist_ok=True)
 
     tasks = [(h, args.evaluations, args.max_period, args.seed) for h in args.hbm_gb]

@@ -8,7 +8,7 @@ Every (schedule, impairment) run is an independent simulation; --jobs runs
 them in parallel processes.
 
     python3 scripts/impairment_sweep.py
-    python3 scripts/impairment_sweep.py --loss 0.001 0.01 --jitter-ms 1 --jobs 2
+    python3 scripts/impairment_sweep.py --lossRate 0.001 0.01 --jitterMs 1 --jobs 2
 """
 
 import argparse
@@ -56,24 +56,27 @@ def run_one(schedule, kind, value, scale, rounds, recovery, max_requests):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--schedules", nargs="+", default=["triangles", "all-to-all"],
+    parser.add_argument("--schedule", dest="schedules", metavar="NAME", nargs="+",
+                        default=["triangles", "all-to-all"],
                         help="schedules (all-to-all runs with 32 GB of FPGA memory)")
-    parser.add_argument("--loss", nargs="*", type=float, default=[0.001, 0.01],
+    parser.add_argument("--lossRate", dest="loss", metavar="RATE",
+                        nargs="*", type=float, default=[0.001, 0.01],
                         help="loss rates, on every link class")
-    parser.add_argument("--jitter-ms", nargs="*", type=float, default=[1, 10],
+    parser.add_argument("--jitterMs", dest="jitter_ms", metavar="MS",
+                        nargs="*", type=float, default=[1, 10],
                         help="jitter standard deviations on core links, ms")
     parser.add_argument("--scale", type=float, default=1000, help="scale (default 1000)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds per run (default 2)")
     parser.add_argument("--recovery", choices=["accept", "rerequest"], default="rerequest")
-    parser.add_argument("--max-requests", type=int, default=20,
+    parser.add_argument("--maxRequests", dest="max_requests", metavar="N", type=int, default=20,
                         help="requests per missing contribution before it is given up (default 20)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--output", default="results", help="output folder (default results)")
     args = parser.parse_args(argv)
     if args.jobs < 1 or args.scale < 1 or args.rounds < 1 or args.max_requests < 1:
-        parser.error("--jobs, --scale, --rounds and --max-requests must be at least 1")
-    if any(not 0 <= p <= 1 for p in args.loss) or any(j < 0 for j in args.jitter_ms):
-        parser.error("--loss must be in [0, 1] and --jitter-ms non-negative")
+        parser.error("--jobs, --scale, --rounds and --maxRequests must be at least 1")
+    if any(not 0 <= p < 1 for p in args.loss) or any(j < 0 for j in args.jitter_ms):
+        parser.error("--lossRate must be in [0, 1) and --jitterMs non-negative")
     os.makedirs(args.output, exist_ok=True)
 
     tasks = []

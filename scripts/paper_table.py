@@ -8,7 +8,7 @@ Writes paper-table.csv and paper-table.png into the output folder.  Each
 parallel processes.
 
     python3 scripts/paper_table.py
-    python3 scripts/paper_table.py --hbm-gb 0 8 32 --scale 1000 --jobs 2 --output results
+    python3 scripts/paper_table.py --hbmGB 0 8 32 --scale 1000 --jobs 2 --output results
 """
 
 import argparse
@@ -92,9 +92,11 @@ def plot(rows, path):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--schedules", nargs="+", default=SCHEDULES, choices=SCHEDULES,
-                        help="schedules (default: all four)")
-    parser.add_argument("--hbm-gb", nargs="+", type=float, default=[0, 32],
+    parser.add_argument("--schedule", dest="schedules", metavar="NAME",
+                        nargs="+", default=SCHEDULES,
+                        choices=SCHEDULES, help="schedules (default: all four)")
+    parser.add_argument("--hbmGB", dest="hbm_gb", metavar="GB",
+                        nargs="+", type=float, default=[0, 32],
                         help="FPGA memory sizes, GB (default: 0 32)")
     parser.add_argument("--scale", type=float, default=100,
                         help="time-preserving scale of the packet level (default 100)")
@@ -105,7 +107,7 @@ def main(argv=None):
     parser.add_argument("--output", default="results", help="output folder (default results)")
     args = parser.parse_args(argv)
     if args.scale < 1 or args.jobs < 1 or any(h < 0 for h in args.hbm_gb):
-        parser.error("--scale and --jobs must be at least 1 and --hbm-gb non-negative")
+        parser.error("--scale and --jobs must be at least 1 and --hbmGB non-negative")
     os.makedirs(args.output, exist_ok=True)
 
     tasks = [(s, h, args.scale, args.rounds) for h in args.hbm_gb for s in args.schedules]

@@ -6,7 +6,7 @@ campaign database does not hold yet, with SEM's parallel runner, and writes the
 collected results as sem-campaign.csv.
 
     python3 scripts/sem_campaign.py
-    python3 scripts/sem_campaign.py --loss 0 0.001 0.01 --runs 2 --campaign results/sem
+    python3 scripts/sem_campaign.py --lossRate 0 0.001 0.01 --runs 2 --campaign results/sem
 
 SEM caches results in its campaign folder: running again adds only what is
 missing.  scripts/setup.sh installs SEM from PyPI.
@@ -23,8 +23,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--schedules", nargs="+", default=["triangles"], help="schedules")
-    parser.add_argument("--loss", nargs="+", type=float, default=[0.001, 0.01],
+    parser.add_argument("--schedule", dest="schedules", metavar="NAME",
+                        nargs="+", default=["triangles"],
+                        help="schedules")
+    parser.add_argument("--lossRate", dest="loss", metavar="RATE",
+                        nargs="+", type=float, default=[0.001, 0.01],
                         help="loss rates on every link class")
     parser.add_argument("--runs", type=int, default=1, help="runs (RngRun values) per setting")
     parser.add_argument("--campaign", default="results/sem-campaign", help="campaign folder")
@@ -40,8 +43,8 @@ def main(argv=None):
                                        check_repo=False, optimized=False,
                                        skip_configuration=True)
     params = {
-        "schedules": args.schedules,
-        "loss": [str(p) for p in args.loss],
+        "schedule": args.schedules,
+        "lossRate": [str(p) for p in args.loss],
         "jitterMs": ["none"],
         "rounds": [1],
         "scale": [1000],

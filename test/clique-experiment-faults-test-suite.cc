@@ -32,6 +32,24 @@ class LinkFaultTestCase : public TestCase
         // Rounds alternate regional (k even) and cross-regional (k odd)
         // triangles, every 598.5 ms (T 544.07 ms + 10%); the cross-regional
         // trees use NYC-LON.  Down at 1.25 s, up at 2.0 s: rounds k = 2, 3.
+        // A re-planned round slower than that keeps its own guard and the
+        // rounds after it wait, so every round has the network to itself.
+        //
+        // Planned round times.  Regional triangles do not use NYC-LON: 507.76 ms
+        // (in {NYC,LAX,BUE} NYC starts 53.88 ms late so that its stream and
+        // LAX's reach BUE together, at 53.88 + 53.88 ms, then 400 ms of 1 GB at
+        // 20 Gbps), also when re-planned.  Cross-regional {NYC,AMS,SIN}
+        // {LAX,LON,SEO} {BUE,FRA,TYO}: 544.07 ms with the link.  Without it
+        // Europe is reached over TYO-SIN-FRA, and six streams cross TYO->LAX
+        // (SIN and AMS to NYC, LON and SEO to LAX, TYO and FRA to BUE), so every
+        // clique runs at 100/6 Gbps: 480 ms for 1 GB.  In {BUE,FRA,TYO} the
+        // paths are BUE-FRA 236.53, BUE-TYO 138.10 and FRA-TYO 98.43 ms; with
+        // no FPGA memory each receiver's arrivals coincide, which fixes the
+        // offsets up to a shift: TYO starts at 236.53 - 98.43 = 138.10 ms and
+        // BUE's streams arrive at 138.10 + 138.10 = 276.20 ms, so T = 756.20 ms.
+        const double regionalMs = 507.76;
+        const double crossMs = 544.07;
+        const double detourMs = 756.20;
         for (const std::string policy : {"replan", "fail"})
         {
             CliqueExperimentHelper experiment(topo, PlannerConfig{});
@@ -40,16 +58,37 @@ class LinkFaultTestCase : public TestCase
             experiment.SetFaultPolicy(policy);
             experiment.AddLinkFault("NYC", "LON", 1.25, 2.0);
             auto r = experiment.Run(triangles);
-            NS_TEST_ASSERT_MSG_EQ(r.rounds.size(), 6, "six rounds");
+            NS_TEST_EXPECT_MSG_EQ(r.rounds.size(), 6, "six rounds");
+            if (r.rounds.size() != 6)
+            {
+                continue;
+            }
             NS_TEST_EXPECT_MSG_EQ(r.exact, true, policy << ": the rounds run are exact");
             NS_TEST_EXPECT_MSG_GT(r.rounds[1].faultLinkPackets, 0, "cross round before: used");
             NS_TEST_EXPECT_MSG_GT(r.rounds[5].faultLinkPackets, 0, "cross round after: used again");
             NS_TEST_EXPECT_MSG_EQ(r.rounds[3].faultLinkPackets, 0, "cross round during: avoided");
             NS_TEST_EXPECT_MSG_EQ(r.rounds[2].faultLinkPackets, 0, "nothing during the outage");
+            // A round runs at its planned rates and offsets; it ends when the
+            // last contribution reaches its island, a little after the last byte
+            // reaches the FPGA (the post-aggregation hop): within 2% of T, never
+            // before it.
+            auto expectRoundTime = [this, &policy](const RoundResult& round, double plannedMs) {
+                NS_TEST_EXPECT_MSG_EQ_TOL(round.plannedMs,
+                                          plannedMs,
+                                          0.005,
+                                          policy << ": round " << round.round << " planned");
+                NS_TEST_EXPECT_MSG_GT_OR_EQ(round.measuredMs,
+                                            plannedMs,
+                                            policy << ": round " << round.round << " not early");
+                NS_TEST_EXPECT_MSG_LT(round.measuredMs,
+                                      plannedMs * 1.02,
+                                      policy << ": round " << round.round << " on time");
+            };
             for (uint32_t k : {0u, 1u, 4u, 5u})
             {
                 NS_TEST_EXPECT_MSG_EQ(r.rounds[k].failed, false, "unaffected round " << k);
                 NS_TEST_EXPECT_MSG_EQ(r.rounds[k].note, "", "as planned");
+                expectRoundTime(r.rounds[k], k % 2 == 0 ? regionalMs : crossMs);
             }
             for (uint32_t k : {2u, 3u})
             {
@@ -58,7 +97,7 @@ class LinkFaultTestCase : public TestCase
                 {
                     NS_TEST_EXPECT_MSG_EQ(round.failed, false, "re-planned round " << k);
                     NS_TEST_EXPECT_MSG_EQ(round.note, "re-planned without NYC-LON", "note");
-                    NS_TEST_EXPECT_MSG_LT(round.measuredMs, 1e9, "completed");
+                    expectRoundTime(round, k % 2 == 0 ? regionalMs : detourMs);
                 }
                 else
                 {
@@ -66,12 +105,7 @@ class LinkFaultTestCase : public TestCase
                     NS_TEST_EXPECT_MSG_EQ(round.note, "failed: link NYC-LON down", "note");
                 }
             }
-            // The cross-regional round without NYC-LON takes longer.
-            if (policy == "replan")
-            {
-                NS_TEST_EXPECT_MSG_GT(r.rounds[3].plannedMs, r.rounds[1].plannedMs, "detour");
-            }
-            else
+            if (policy == "fail")
             {
                 // Two rounds without mixing: A grows past the schedule's 1.75.
                 NS_TEST_EXPECT_MSG_GT(r.disagreement, 1.75, "failed rounds cost mixing");
@@ -106,6 +140,7 @@ class FpgaFaultTestCase : public TestCase
         before.SetRecovery("rerequest");
         before.AddFpgaFault("NYC", 0);
         auto r = before.Run(triangles);
+        NS_TEST_EXPECT_MSG_EQ(r.rounds.size(), 2, "one period");
         NS_TEST_EXPECT_MSG_EQ(r.exact, true, "every island exact, NYC through the bypass");
         const uint32_t nyc = topo.FindCity("NYC");
         for (const auto& round : r.rounds)
@@ -128,10 +163,14 @@ class FpgaFaultTestCase : public TestCase
         during.AddFpgaFault("NYC", 0.3);
         auto d = during.Run(triangles);
         NS_TEST_EXPECT_MSG_EQ(d.exact, true, "exact after a mid-round failure");
+        NS_TEST_EXPECT_MSG_EQ(d.rounds.size(), 2, "one period");
         uint64_t requested = 0;
-        for (const auto& i : d.rounds[0].islands)
+        if (!d.rounds.empty())
         {
-            requested += i.city == nyc ? i.requested : 0;
+            for (const auto& i : d.rounds[0].islands)
+            {
+                requested += i.city == nyc ? i.requested : 0;
+            }
         }
         NS_TEST_EXPECT_MSG_GT(requested, 0, "the lost slots were re-requested");
     }
@@ -161,6 +200,11 @@ class IslandAbsenceTestCase : public TestCase
         experiment.AddIslandAbsence("SIN", 0, 0);
         auto r = experiment.Run(triangles);
         NS_TEST_EXPECT_MSG_EQ(r.exact, true, "the others' sums exact");
+        NS_TEST_EXPECT_MSG_EQ(r.rounds.size(), 4, "four rounds");
+        if (r.rounds.size() != 4)
+        {
+            return;
+        }
         NS_TEST_EXPECT_MSG_EQ(r.rounds[0].note, "SIN away", "round 1 without SIN");
         NS_TEST_EXPECT_MSG_EQ(r.rounds[1].note, "", "back in round 2");
         const uint32_t sin = topo.FindCity("SIN");

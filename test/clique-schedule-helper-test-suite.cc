@@ -153,13 +153,25 @@ class ScheduleHelperSweepTestCase : public TestCase
                               true,
                               "unknown dimension");
         NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { helper.Settings("hbm_gb", {"lots"}); }),
-                                       "hbm_gb value \"lots\" is not a number"),
+                                       "hbm_gb: 'lots' is not a number"),
                               true,
                               "not a number");
         NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { helper.Settings("hbm_gb", {"-1"}); }),
-                                       "FPGA memory must be zero or positive"),
+                                       "hbm_gb must be from 0 to 1000 GB (got -1 GB)"),
                               true,
                               "negative memory");
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(ErrorOf([&]() {
+                         helper.Settings("core_gbps", {"100", "1e300"});
+                     }),
+                     "core_gbps must be from 0.001 to 100000 Gbps (got 1e+300 Gbps)"),
+            true,
+            "capacity out of range");
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(ErrorOf([&]() { helper.Settings("payload_gb", {"2000"}); }),
+                     "payload_gb (in bytes) must be from 1 to 1e+12 bytes (got 2e+12 bytes)"),
+            true,
+            "payload out of range");
         NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { helper.Settings("multicast", {"maybe"}); }),
                                        "is not on or off"),
                               true,

@@ -8,129 +8,40 @@
 #include "ns3/test.h"
 #include "ns3/wan-topology.h"
 
-#include <algorithm>
-#include <set>
-
 using namespace ns3;
 using namespace ns3::wantest;
 
-namespace
-{
-
-/// "NYC-LAX" style names of the pairs of a schedule, in round order.
-std::vector<std::string>
-PairNames(const WanTopology& topo, const CliqueSchedule& s)
-{
-    std::vector<std::string> names;
-    for (const auto& round : s.GetRounds())
-    {
-        for (const auto& c : round)
-        {
-            if (c.size() == 2)
-            {
-                names.push_back(topo.GetCity(c[0]).code + "-" + topo.GetCity(c[1]).code);
-            }
-        }
-    }
-    return names;
-}
-
-/// Codes of a clique, e.g. "NYC,LAX,BUE".
-std::string
-Codes(const WanTopology& topo, const CliqueSchedule::Clique& c)
-{
-    std::string s;
-    for (auto v : c)
-    {
-        s += (s.empty() ? "" : ",") + topo.GetCity(v).code;
-    }
-    return s;
-}
-
-} // namespace
-
 /**
  * \ingroup wan-training-tests
- * \brief The built-in schedules on the nine-city topology.
+ * \brief The groups of islands that a period's cliques connect.
  */
-class BuiltinSchedulesTestCase : public TestCase
+class GroupsTestCase : public TestCase
 {
   public:
-    BuiltinSchedulesTestCase()
-        : TestCase("built-in schedules on the nine-city topology")
+    GroupsTestCase()
+        : TestCase("groups of islands that the rounds connect; the largest clique")
     {
     }
 
   private:
     void DoRun() override
     {
-        auto topo = WanTopology::NineCity();
-        for (const auto& name : CliqueSchedule::BuiltinNames())
-        {
-            auto s = CliqueSchedule::Builtin(name, topo);
-            NS_TEST_EXPECT_MSG_EQ(ErrorOf([&] { s.Validate(topo); }), "", name << " is valid");
-            NS_TEST_EXPECT_MSG_EQ(s.GetName(), name, "named");
-        }
-
-        // Pairs: the 8 edges of the minimum spanning tree by latency, each once,
-        // in 3 matchings (NYC and TYO have three tree edges each).
-        auto pairs = CliqueSchedule::Pairs(topo);
-        NS_TEST_EXPECT_MSG_EQ(pairs.GetNRounds(), 3, "three matchings");
-        auto names = PairNames(topo, pairs);
-        std::set<std::string> got(names.begin(), names.end());
-        std::set<std::string> mst{"NYC-LAX",
-                                  "NYC-BUE",
-                                  "NYC-LON",
-                                  "LAX-TYO",
-                                  "LON-AMS",
-                                  "AMS-FRA",
-                                  "TYO-SEO",
-                                  "TYO-SIN"};
-        NS_TEST_EXPECT_MSG_EQ(names.size(), 8, "eight pairs in the period");
-        NS_TEST_EXPECT_MSG_EQ((got == mst), true, "the MST edges, each once");
-
-        // Regional: the three regions, then one gateway pair per pair of regions.
-        auto regional = CliqueSchedule::Regional(topo);
-        NS_TEST_ASSERT_MSG_EQ(regional.GetNRounds(), 2, "two rounds");
-        const auto& r1 = regional.GetRound(0);
-        NS_TEST_ASSERT_MSG_EQ(r1.size(), 3, "three regional cliques");
-        NS_TEST_EXPECT_MSG_EQ(Codes(topo, r1[0]), "NYC,LAX,BUE", "americas");
-        NS_TEST_EXPECT_MSG_EQ(Codes(topo, r1[1]), "LON,AMS,FRA", "europe");
-        NS_TEST_EXPECT_MSG_EQ(Codes(topo, r1[2]), "TYO,SEO,SIN", "asia");
-        auto gateways = PairNames(topo, CliqueSchedule("r2", {regional.GetRound(1)}));
-        std::set<std::string> g(gateways.begin(), gateways.end());
-        NS_TEST_EXPECT_MSG_EQ((g == std::set<std::string>{"NYC-LON", "LAX-TYO", "FRA-SIN"}),
+        using Labels = std::vector<uint32_t>;
+        // Six islands: {0,3} and {4,5} in round 1, {3,5} and {1} in round 2.
+        std::vector<CliqueSchedule::Round> rounds{{{0, 3}, {1}, {2}, {4, 5}},
+                                                  {{0}, {1}, {2}, {3, 5}, {4}}};
+        NS_TEST_EXPECT_MSG_EQ((CliqueSchedule::Groups(rounds, 6) == Labels{0, 1, 2, 0, 0, 0}),
                               true,
-                              "gateway pairs on the three cheapest inter-region links");
-        NS_TEST_EXPECT_MSG_EQ(regional.GetRound(1).size(), 6, "three pairs, three singletons");
-
-        // Triangles: regional triangles, then triangles of three regions.
-        auto triangles = CliqueSchedule::Triangles(topo);
-        NS_TEST_ASSERT_MSG_EQ(triangles.GetNRounds(), 2, "two rounds");
-        NS_TEST_EXPECT_MSG_EQ((triangles.GetRound(0) == r1), true, "round 1 is regional");
-        for (const auto& c : triangles.GetRound(1))
-        {
-            std::set<std::string> regions;
-            for (auto v : c)
-            {
-                regions.insert(topo.GetCity(v).region);
-            }
-            NS_TEST_EXPECT_MSG_EQ(c.size(), 3, "a triangle");
-            NS_TEST_EXPECT_MSG_EQ(regions.size(), 3, Codes(topo, c) << " spans three regions");
-        }
-        // The cross-regional partition minimises the largest alignment span.
-        double worst = 0;
-        for (const auto& c : triangles.GetRound(1))
-        {
-            worst = std::max(worst, CliqueSchedule::AlignmentSpan(topo, c));
-        }
-        NS_TEST_EXPECT_MSG_EQ_TOL(worst, 0.14407, 1e-9, "largest span {BUE,FRA,TYO}");
-
-        auto all = CliqueSchedule::AllToAll(topo);
-        NS_TEST_EXPECT_MSG_EQ(all.GetNRounds(), 1, "one round");
-        NS_TEST_EXPECT_MSG_EQ(all.GetRound(0).size(), 1, "one clique");
-        NS_TEST_EXPECT_MSG_EQ(all.GetRound(0)[0].size(), 9, "of all nine");
-        NS_TEST_EXPECT_MSG_EQ(all.GetRound(7)[0].size(), 9, "rounds repeat with the period");
+                              "{0,3,4,5} {1} {2}, each labelled by its smallest island");
+        NS_TEST_EXPECT_MSG_EQ((CliqueSchedule::Groups({rounds[1]}, 6) == Labels{0, 1, 2, 3, 4, 3}),
+                              true,
+                              "round 2 alone");
+        NS_TEST_EXPECT_MSG_EQ(CliqueSchedule("two", rounds).GetLargestClique(), 2, "pairs");
+        rounds.push_back({{0, 1, 2}, {3}, {4}, {5}});
+        NS_TEST_EXPECT_MSG_EQ(CliqueSchedule("three", rounds).GetLargestClique(), 3, "a triangle");
+        NS_TEST_EXPECT_MSG_EQ((CliqueSchedule::Groups(rounds, 6) == Labels(6, 0)),
+                              true,
+                              "a third round joins every island");
     }
 };
 
@@ -229,7 +140,7 @@ class CliqueScheduleTestSuite : public TestSuite
     CliqueScheduleTestSuite()
         : TestSuite("wan-training-schedule", Type::UNIT)
     {
-        AddTestCase(new BuiltinSchedulesTestCase);
+        AddTestCase(new GroupsTestCase);
         AddTestCase(new AlignmentSpanTestCase);
         AddTestCase(new ScheduleFileTestCase);
     }

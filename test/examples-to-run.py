@@ -10,11 +10,11 @@ cpp_examples = [
     ("nine-city-cliques", "True", "True"),
     ("nine-city-cliques --schedule=pairs,all-to-all --hbmGB=0,8,32 --multicast=false --packetLevel=false", "True", "False"),
     ("nine-city-cliques --packetSchedule=all-to-all --packetHbmGB=32 --scale=1000 --hbmGB=32", "True", "False"),
-    ("wan-training-plan --schedule all-to-all --hbm-gb 32 --json", "True", "False"),
+    ("wan-training-plan --schedule=all-to-all --hbmGB=32 --json", "True", "False"),
     ("wan-udp-baseline --scale=1000", "True", "False"),
-    ("wan-training-optimise --evaluations 2000 --sweep-dimension hbm_gb --sweep-values 0,32", "True", "False"),
-    ("wan-training-optimise --synthetic 6 --regions 2 --max-period 2 --core-gbps 50", "True", "False"),
-    ("wan-impairments --schedules=triangles --loss=0.01 --jitterMs=1 --rounds=1", "True", "False"),
+    ("wan-training-optimise --evaluations=2000 --sweepDimension=hbm_gb --sweepValues=0,32", "True", "False"),
+    ("wan-training-optimise --synthetic=6 --regions=2 --maxPeriod=2 --coreGbps=50", "True", "False"),
+    ("wan-impairments --schedule=triangles --lossRate=0.01 --jitterMs=1 --rounds=1", "True", "False"),
     ("nine-city-cliques --packetLevel=true --baselines=false --lossRate=0.01 --lossLinks=core,access,post --recovery=rerequest --scale=1000 --rounds=1", "True", "False"),
 ]
 

@@ -66,6 +66,8 @@ struct CliqueBench
     WanNetworkHelper net{LineTopology({"A", "B", "C"}, {10, 20})}; //!< network
     std::vector<Ptr<FpgaAggregator>> fpga;                         //!< per city
     IslandInbox inbox[3];                                          //!< per city
+    uint16_t dataPort{0};                                          //!< the aggregators' DataPort
+    uint16_t islandPort{0};                                        //!< the aggregators' IslandPort
 
     /// Builds the network, trees and aggregators; islands in `senders` send.
     CliqueBench(uint64_t hbmBytes, const std::vector<uint32_t>& senders)
@@ -83,14 +85,19 @@ struct CliqueBench
             app->SetAttribute("HbmBytes", UintegerValue(hbmBytes));
             net.GetEdges().Get(c)->AddApplication(app);
             fpga.push_back(app);
+            UintegerValue port;
+            app->GetAttribute("DataPort", port);
+            dataPort = static_cast<uint16_t>(port.Get());
+            app->GetAttribute("IslandPort", port);
+            islandPort = static_cast<uint16_t>(port.Get());
             auto rx = Socket::CreateSocket(net.GetIslands().Get(c), UdpSocketFactory::GetTypeId());
-            rx->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9001));
+            rx->Bind(InetSocketAddress(Ipv4Address::GetAny(), islandPort));
             rx->SetRecvCallback(MakeCallback(&IslandInbox::Receive, &inbox[c]));
         }
         for (auto s : senders)
         {
             auto tx = Socket::CreateSocket(net.GetIslands().Get(s), UdpSocketFactory::GetTypeId());
-            tx->Connect(InetSocketAddress(WanNetworkHelper::GroupAddress(0, s), 9000));
+            tx->Connect(InetSocketAddress(WanNetworkHelper::GroupAddress(0, s), dataPort));
             for (uint32_t c = 0; c < kChunks; ++c)
             {
                 Simulator::Schedule(MicroSeconds(c + 1), [tx, s, c] {
@@ -227,7 +234,7 @@ class AggregatorResendTestCase : public TestCase
         CliqueBench bench(1e9, {0, 1, 2});
         auto island = bench.net.GetIslands().Get(1);
         auto nack = Socket::CreateSocket(island, UdpSocketFactory::GetTypeId());
-        nack->Connect(InetSocketAddress(bench.net.GetEdgeAddress(1), 9000));
+        nack->Connect(InetSocketAddress(bench.net.GetEdgeAddress(1), bench.dataPort));
         for (uint32_t seq : {3u, 1000000u})
         {
             Simulator::Schedule(Seconds(0.5), [nack, seq] {
@@ -251,6 +258,95 @@ class AggregatorResendTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Packets the FPGA cannot use are dropped and reported, by reason;
+ * the slot table sees only what it can sum, and PeakOccupancy follows it.
+ */
+class AggregatorDropTestCase : public TestCase
+{
+  public:
+    AggregatorDropTestCase()
+        : TestCase("bad packets are dropped and reported; PeakOccupancy follows the table")
+    {
+    }
+
+  private:
+    /// Counts drops by reason.
+    void Drop(Ptr<const Packet>, const std::string& reason)
+    {
+        ++m_drops[reason];
+    }
+
+    /// Keeps the last peak reported.
+    void Peak(uint64_t, uint64_t peak)
+    {
+        m_peak = peak;
+    }
+
+    /// \return a DATA-like header's packet
+    static Ptr<Packet> MakePacket(WanChunkHeader::Kind kind, uint16_t expected, uint16_t position)
+    {
+        WanChunkHeader h;
+        h.SetKind(kind);
+        h.SetExpected(expected);
+        h.SetPosition(position);
+        h.SetChunk(position);
+        auto p = Create<Packet>(1000);
+        p->AddHeader(h);
+        return p;
+    }
+
+    void DoRun() override
+    {
+        CliqueBench bench(1e9, {});
+        auto fpga = bench.fpga[0];
+        fpga->TraceConnectWithoutContext("Drop", MakeCallback(&AggregatorDropTestCase::Drop, this));
+        fpga->TraceConnectWithoutContext("PeakOccupancy",
+                                         MakeCallback(&AggregatorDropTestCase::Peak, this));
+        // From island B to A's edge: the FPGA of A sees them as its peers'.
+        auto tx =
+            Socket::CreateSocket(bench.net.GetIslands().Get(1), UdpSocketFactory::GetTypeId());
+        tx->Connect(InetSocketAddress(bench.net.GetEdgeAddress(0), bench.dataPort));
+        std::vector<uint8_t> unknown(36, 0);
+        unknown[0] = 7;
+        const std::vector<Ptr<Packet>> script = {
+            MakePacket(WanChunkHeader::DATA, 2, 1),   // summed: one slot
+            MakePacket(WanChunkHeader::DATA, 2, 2),   // summed: a second slot (chunk 2)
+            Create<Packet>(20),                       // malformed
+            Create<Packet>(unknown.data(), 36),       // malformed: kind 7
+            MakePacket(WanChunkHeader::MERGED, 2, 1), // unexpected kind
+            MakePacket(WanChunkHeader::REPAIR, 2, 1), // unexpected kind
+            MakePacket(WanChunkHeader::DATA, 0, 0),   // no contributions expected
+            MakePacket(WanChunkHeader::DATA, 2, 3),   // position 3 in a clique of 3
+        };
+        for (size_t k = 0; k < script.size(); ++k)
+        {
+            Simulator::Schedule(MicroSeconds(10 * (k + 1)), [tx, p = script[k]]() { tx->Send(p); });
+        }
+        // They arrive 10 ms later (the A-B link); the FPGA fails in between.
+        Simulator::Schedule(MilliSeconds(50), &FpgaAggregator::Fail, fpga);
+        Simulator::Schedule(MilliSeconds(60),
+                            [tx]() { tx->Send(MakePacket(WanChunkHeader::DATA, 2, 1)); });
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        const std::map<std::string, uint32_t> expected = {{"malformed", 2},
+                                                          {"unexpected kind", 2},
+                                                          {"no contributions expected", 1},
+                                                          {"bad sources", 1},
+                                                          {"failed", 1}};
+        NS_TEST_EXPECT_MSG_EQ((m_drops == expected), true, "every bad packet, by reason");
+        NS_TEST_EXPECT_MSG_EQ(fpga->GetSlotTable()->GetOccupancy(), 2, "two slots held");
+        NS_TEST_EXPECT_MSG_EQ(fpga->GetSlotTable()->GetPeakOccupancy(), 2, "peak two");
+        NS_TEST_EXPECT_MSG_EQ(m_peak, 2, "PeakOccupancy reported it");
+        NS_TEST_EXPECT_MSG_EQ(fpga->GetForwarded(), 0, "nothing complete, nothing forwarded");
+        Simulator::Destroy();
+    }
+
+    std::map<std::string, uint32_t> m_drops; //!< drops by reason
+    uint64_t m_peak{0};                      //!< last peak reported
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The wan-training-aggregator test suite.
  */
 class FpgaAggregatorTestSuite : public TestSuite
@@ -262,6 +358,7 @@ class FpgaAggregatorTestSuite : public TestSuite
         AddTestCase(new AggregatorCompletionTestCase);
         AddTestCase(new AggregatorEvictionTestCase);
         AddTestCase(new AggregatorResendTestCase);
+        AddTestCase(new AggregatorDropTestCase);
     }
 };
 

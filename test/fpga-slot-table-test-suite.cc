@@ -57,7 +57,7 @@ class SlotEvictionTestCase : public TestCase
         // Completion: two expected contributions, 1.5 + 2.25.
         NS_TEST_EXPECT_MSG_EQ(table.Add(a, 1.5, 9000, 2, 0.0).size(), 0, "first waits");
         NS_TEST_EXPECT_MSG_EQ(table.GetOccupancy(), 1, "one slot in use");
-        auto out = table.Add(a, 2.25, 9000, 2, 0.001);
+        auto out = table.Flush();
         NS_TEST_ASSERT_MSG_EQ(out.size(), 1, "second completes");
         NS_TEST_EXPECT_MSG_EQ((out[0].cause == FpgaEviction::COMPLETION), true, "completion");
         NS_TEST_EXPECT_MSG_EQ(out[0].sum, 3.75, "exact sum");

@@ -80,9 +80,74 @@ class LinePairsMixingTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(other[1], 2.0 / 3, 1e-15, "S_1(1), by symmetry");
         auto mean = m.GetMeanSurvivalCurve(2);
         NS_TEST_EXPECT_MSG_EQ_TOL(mean[2], 1.0 / 3, 1e-15, "mean of the symmetric phases");
-        double a = m.GetAverageDisagreement();
-        NS_TEST_EXPECT_MSG_GT(a, 1 + 2.0 / 3 + 1.0 / 3, "A exceeds its first three terms");
-        NS_TEST_EXPECT_MSG_LT(a, 1e3, "and is finite");
+        // Each round halves the distance to 1/3 of the column that was just
+        // averaged, so S_p(h) = (2/3) (1/2)^(h-1) for h >= 1 in both phases
+        // (2/3, 1/3, 1/6, 1/12, ...), hence sum_{h>=1} S = 4/3 and
+        // A = 1 + 4/3 = 7/3; with rho = 1/2 and no h = 0 term,
+        // sum_{h>=1} (1/2)^h (2/3) (1/2)^(h-1) = (4/3) sum_{h>=1} (1/4)^h = 4/9.
+        // The series stops below the 1e-12 tolerance: its tail is 2e-12 at most.
+        NS_TEST_EXPECT_MSG_EQ_TOL(m.GetAverageDisagreement(), 7.0 / 3, 1e-11, "A = 7/3");
+        MixingOptions noNewborn;
+        noNewborn.includeNewborn = false;
+        NS_TEST_EXPECT_MSG_EQ_TOL(
+            MixingAnalysis::FromSchedule(s, 3, noNewborn).GetAverageDisagreement(),
+            4.0 / 3,
+            1e-11,
+            "A = 4/3 without the h = 0 term");
+        noNewborn.forgetting = 0.5;
+        NS_TEST_EXPECT_MSG_EQ_TOL(
+            MixingAnalysis::FromSchedule(s, 3, noNewborn).GetAverageDisagreement(),
+            4.0 / 9,
+            1e-11,
+            "A = 4/9 with rho = 1/2 and without the h = 0 term");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Three islands, a pair {0,1} then all three: A by hand with and
+ * without the newborn term, with forgetting and with non-uniform targets.
+ */
+class NewbornOffMixingTestCase : public TestCase
+{
+  public:
+    NewbornOffMixingTestCase()
+        : TestCase("three islands, pair then all: A without the h = 0 term by hand")
+    {
+    }
+
+  private:
+    /// \return A of the schedule {0,1},{2} then {0,1,2} with these options
+    static double Area(MixingOptions options)
+    {
+        CliqueSchedule s("pair-then-all", {{{0, 1}, {2}}, {{0, 1, 2}}});
+        return MixingAnalysis::FromSchedule(s, 3, options).GetAverageDisagreement();
+    }
+
+    void DoRun() override
+    {
+        // Uniform targets, e_j = sum_i |Phi_ij - 1/3| / (4/3).  Phase 0: after
+        // the pair, columns (1/2,1/2,0) twice give e = 1/2 and (0,0,1) gives 1:
+        // S_0(1) = 2/3; after the round of three everything is 1/3: S_0(h>=2) = 0.
+        // Phase 1: S_1(h>=1) = 0.  A = ((1 + 2/3) + 1) / 2 = 4/3.
+        MixingOptions options;
+        NS_TEST_EXPECT_MSG_EQ_TOL(Area(options), 4.0 / 3, 1e-15, "A = 4/3");
+        options.includeNewborn = false;
+        NS_TEST_EXPECT_MSG_EQ_TOL(Area(options), 1.0 / 3, 1e-15, "(2/3) / 2 without h = 0");
+        options.forgetting = 0.5;
+        NS_TEST_EXPECT_MSG_EQ_TOL(Area(options), 1.0 / 6, 1e-15, "(1/2) (2/3) / 2 with rho");
+        // Targets pi = (1/2, 1/4, 1/4): the newborn errors 2 (1 - pi_j) are 1,
+        // 3/2, 3/2.  Phase 0, h = 1: column (1/2,1/2,0) is 0 + 1/4 + 1/4 = 1/2
+        // away, e_0 = 1/2, e_1 = 1/3; column (0,0,1) is 1/2 + 1/4 + 3/4 = 3/2
+        // away, e_2 = 1; S_0(1) = 11/18.  Uniform columns (1/3,1/3,1/3) are
+        // 1/6 + 1/12 + 1/12 = 1/3 away: e = 1/3, 2/9, 2/9 and S = 7/27 at every
+        // h >= 2 in phase 0 and h >= 1 in phase 1.  With rho = 1/2, no h = 0:
+        // A = (1/2) [(1/2)(11/18) + (1/4 + 1/8 + ...)(7/27) + (1/2 + 1/4 + ...)(7/27)]
+        //   = (1/2) [11/36 + 7/54 + 7/27] = 75/216 = 25/72.
+        options.target = {0.5, 0.25, 0.25};
+        NS_TEST_EXPECT_MSG_EQ_TOL(Area(options), 25.0 / 72, 1e-11, "targets, rho, no h = 0");
+        options.includeNewborn = true;
+        NS_TEST_EXPECT_MSG_EQ_TOL(Area(options), 1 + 25.0 / 72, 1e-11, "the same plus h = 0");
     }
 };
 
@@ -133,6 +198,81 @@ class NineCityMixingTestCase : public TestCase
         NS_TEST_EXPECT_MSG_LT(area["triangles"], area["regional"], "triangles mix 2nd");
         NS_TEST_EXPECT_MSG_LT(area["regional"], area["pairs"], "regional 3rd, pairs 4th");
         NS_TEST_EXPECT_MSG_LT(area["all-to-all"], area["triangles"], "all-to-all 1st");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A of the nine-city schedules without the newborn term, with
+ * forgetting and with non-uniform targets, against values computed apart.
+ */
+class NineCityNewbornOffTestCase : public TestCase
+{
+  public:
+    NineCityNewbornOffTestCase()
+        : TestCase("nine-city schedules: A without the h = 0 term, rho = 0.9, targets")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Cities NYC LAX BUE LON AMS FRA TYO SEO SIN are 0..8; the built-in
+        // rounds on the nine-city topology are
+        //   pairs:     {0,1}{3,4}{6,7} | {0,2}{1,6}{4,5} | {0,3}{6,8} (others alone)
+        //   regional:  {0,1,2}{3,4,5}{6,7,8} | {0,3}{1,6}{5,8} (others alone)
+        //   triangles: {0,1,2}{3,4,5}{6,7,8} | {0,4,8}{1,3,7}{2,5,6}
+        //   all-to-all: {0..8}.
+        // The values come from Phi(p, h) = W(p+h-1) ... W(p), e_j and S_p(h) as
+        // model.md defines them, summed in exact rational arithmetic until the
+        // term falls below 1e-17 (a script apart from this module).
+        // Closed forms: triangles S_p(1) = 3/4 and S_p(h>=2) = 0, so A = 7/4,
+        // 3/4 without h = 0 and 0.9 x 3/4 = 0.675 with rho = 0.9.  Regional:
+        // S_0 = 1, 3/4, 1/2, 3/8, 1/4, ... and S_1 = 1, 11/12, 1/2, 1/3, 1/4,
+        // 1/6, ... (halving every two rounds), so A = (7/2 + 43/12) / 2 = 85/24.
+        // Targets pi_i = (i + 1)/45 never mix (W is doubly stochastic, so Phi
+        // tends to 1/9): a uniform column is sum_i |1/9 - pi_i| = 4/9 away,
+        // S(h) tends to c = (10/9)(1/36 + ... + 1/44) = 0.25104941590249, and
+        // all-to-all has A = c (0.9 + 0.81 + ...) = 9c without h = 0.  Triangles
+        // with these targets: S_0(1) = 0.741820, S_1(1) = 0.753027, then c.
+        struct Expected
+        {
+            const char* schedule;
+            double all;        //!< A, rho = 1, with h = 0
+            double noNewborn;  //!< A, rho = 1, without h = 0
+            double forgetting; //!< A, rho = 0.9, without h = 0
+            double targets;    //!< A, rho = 0.9, targets (i + 1)/45, without h = 0
+        };
+
+        const Expected table[] = {
+            {"pairs", 11.02456463412324, 10.02456463412324, 3.987384320609264, 4.760238039792045},
+            {"regional", 85.0 / 24, 61.0 / 24, 1.864600840336134, 3.203325445910669},
+            {"triangles", 1.75, 0.75, 0.675, 2.706181436340107},
+            {"all-to-all", 1, 0, 0, 2.259444743122386},
+        };
+        auto topo = WanTopology::NineCity();
+        std::vector<double> targets;
+        for (uint32_t i = 0; i < 9; ++i)
+        {
+            targets.push_back((i + 1) / 45.0);
+        }
+        for (const auto& e : table)
+        {
+            auto schedule = CliqueSchedule::Builtin(e.schedule, topo);
+            auto area = [&schedule](MixingOptions o) {
+                return MixingAnalysis::FromSchedule(schedule, 9, o).GetAverageDisagreement();
+            };
+            // The series stop when a term falls below 1e-12; the tails left
+            // are below 1e-10 (pairs shrink slowest, by about 0.83 a round).
+            MixingOptions o;
+            NS_TEST_EXPECT_MSG_EQ_TOL(area(o), e.all, 1e-9, e.schedule << ": A");
+            o.includeNewborn = false;
+            NS_TEST_EXPECT_MSG_EQ_TOL(area(o), e.noNewborn, 1e-9, e.schedule << ": no h = 0");
+            o.forgetting = 0.9;
+            NS_TEST_EXPECT_MSG_EQ_TOL(area(o), e.forgetting, 1e-9, e.schedule << ": rho = 0.9");
+            o.target = targets;
+            NS_TEST_EXPECT_MSG_EQ_TOL(area(o), e.targets, 1e-9, e.schedule << ": targets");
+        }
     }
 };
 
@@ -220,7 +360,9 @@ class MixingAnalysisTestSuite : public TestSuite
     {
         AddTestCase(new PairMixingTestCase);
         AddTestCase(new LinePairsMixingTestCase);
+        AddTestCase(new NewbornOffMixingTestCase);
         AddTestCase(new NineCityMixingTestCase);
+        AddTestCase(new NineCityNewbornOffTestCase);
         AddTestCase(new MixingConventionsTestCase);
     }
 };

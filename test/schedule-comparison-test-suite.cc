@@ -52,6 +52,26 @@ class PaperTableTestCase : public TestCase
             Mentions(none["all-to-all"].reason, "cannot be aligned without FPGA memory"),
             true,
             none["all-to-all"].reason);
+        // An infeasible row still shows A; its binding is the reason, named
+        // by schedule and round.  A feasible row's binding is its slowest
+        // round's, as the planner words it.
+        NS_TEST_EXPECT_MSG_EQ_TOL(none["all-to-all"].disagreement, 1.0, 1e-12, "A shown");
+        NS_TEST_EXPECT_MSG_EQ(std::isinf(none["all-to-all"].objective), true, "no J");
+        NS_TEST_EXPECT_MSG_EQ(
+            none["all-to-all"].reason.rfind("all-to-all round 1: arrivals at ", 0),
+            0,
+            none["all-to-all"].reason);
+        NS_TEST_EXPECT_MSG_EQ(none["all-to-all"].binding, none["all-to-all"].reason, "binding");
+        NS_TEST_EXPECT_MSG_EQ(none["pairs"].reason, "", "no reason when feasible");
+        NS_TEST_EXPECT_MSG_EQ(
+            none["pairs"].binding.rfind("{NYC,BUE}: BUE->NYC arrives at 53.88 ms, then 400.00 ms",
+                                        0),
+            0,
+            none["pairs"].binding);
+        NS_TEST_EXPECT_MSG_EQ_TOL(none["triangles"].objective,
+                                  544.07 * 1.75,
+                                  1e-2,
+                                  "J = T x A (544.07 ms x 1.75)");
         NS_TEST_EXPECT_MSG_LT(none["triangles"].objective, none["regional"].objective, "J");
         NS_TEST_EXPECT_MSG_LT(none["triangles"].objective, none["pairs"].objective, "J");
         // Hand-checkable round times: pairs = NYC-BUE 53.88 + 400 ms; regional =

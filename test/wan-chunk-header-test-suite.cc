@@ -10,15 +10,30 @@
 
 using namespace ns3;
 
+namespace
+{
+
+/// A raw chunk header of the given kind byte, 36 bytes, as a packet.
+Ptr<Packet>
+RawHeader(uint8_t kind, uint32_t bytes = 36)
+{
+    std::vector<uint8_t> raw(bytes, 0);
+    raw[0] = kind;
+    return Create<Packet>(raw.data(), bytes);
+}
+
+} // namespace
+
 /**
  * \ingroup wan-training-tests
- * \brief Every field survives a trip through a packet, bit for bit.
+ * \brief Every field survives a trip through a packet, bit for bit, with a
+ * sources bitmap as wide as a 40-island clique.
  */
 class ChunkHeaderRoundTripTestCase : public TestCase
 {
   public:
     ChunkHeaderRoundTripTestCase()
-        : TestCase("chunk header: serialize and deserialize every field")
+        : TestCase("chunk header: serialize and deserialize every field, 40 sources")
     {
     }
 
@@ -32,29 +47,35 @@ class ChunkHeaderRoundTripTestCase : public TestCase
         h.SetSender(65000);
         h.SetChunk(4000000000u);
         h.SetSequence(99);
-        h.SetContributions(2);
-        h.SetExpected(8);
-        h.SetPosition(31);
-        h.SetSources(0x80000005u);
+        h.SetContributions(4);
+        h.SetExpected(39);
+        h.SetPosition(39);
+        std::vector<bool> sources(40, false);
+        for (uint32_t p : {0, 2, 31, 39})
+        {
+            sources[p] = true;
+        }
+        h.SetSources(sources);
         h.SetValue(-0.1 + 1e-17);
-        NS_TEST_EXPECT_MSG_EQ(h.GetSerializedSize(), 36, "36 bytes");
+        // 32 fixed bytes + 2 (count) + 5 (40 bits) padded to 8.
+        NS_TEST_EXPECT_MSG_EQ(h.GetSerializedSize(), 40, "40 bytes with 40 sources");
 
         // The payload stays virtual: 8936 zero bytes cost no buffer.
         auto p = Create<Packet>(8936);
         p->AddHeader(h);
-        NS_TEST_EXPECT_MSG_EQ(p->GetSize(), 8972, "header + virtual payload");
+        NS_TEST_EXPECT_MSG_EQ(p->GetSize(), 8976, "header + virtual payload");
         WanChunkHeader back;
-        NS_TEST_EXPECT_MSG_EQ(p->RemoveHeader(back), 36, "reads 36 bytes");
+        NS_TEST_EXPECT_MSG_EQ(p->RemoveHeader(back), 40, "reads 40 bytes");
         NS_TEST_EXPECT_MSG_EQ(back.GetKind(), WanChunkHeader::MERGED, "kind");
         NS_TEST_EXPECT_MSG_EQ(back.GetRound(), 123456, "round");
         NS_TEST_EXPECT_MSG_EQ(back.GetClique(), 7, "clique");
         NS_TEST_EXPECT_MSG_EQ(back.GetSender(), 65000, "sender");
         NS_TEST_EXPECT_MSG_EQ(back.GetChunk(), 4000000000u, "chunk");
         NS_TEST_EXPECT_MSG_EQ(back.GetSequence(), 99, "sequence");
-        NS_TEST_EXPECT_MSG_EQ(back.GetContributions(), 2, "contributions");
-        NS_TEST_EXPECT_MSG_EQ(back.GetExpected(), 8, "expected");
-        NS_TEST_EXPECT_MSG_EQ(back.GetPosition(), 31, "position");
-        NS_TEST_EXPECT_MSG_EQ(back.GetSources(), 0x80000005u, "sources, every bit");
+        NS_TEST_EXPECT_MSG_EQ(back.GetContributions(), 4, "contributions");
+        NS_TEST_EXPECT_MSG_EQ(back.GetExpected(), 39, "expected");
+        NS_TEST_EXPECT_MSG_EQ(back.GetPosition(), 39, "position");
+        NS_TEST_EXPECT_MSG_EQ((back.GetSources() == sources), true, "sources, every bit");
         NS_TEST_EXPECT_MSG_EQ(back.GetValue(), -0.1 + 1e-17, "value, bit for bit");
         NS_TEST_EXPECT_MSG_EQ(p->GetSize(), 8936, "payload left");
 
@@ -71,6 +92,93 @@ class ChunkHeaderRoundTripTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief The header grows with the clique: 36 bytes up to 16 sources (and
+ * for a DATA chunk, which names none), 4 more for each further 32.
+ */
+class ChunkHeaderSizeTestCase : public TestCase
+{
+  public:
+    ChunkHeaderSizeTestCase()
+        : TestCase("chunk header: 36 bytes up to 16 sources, +4 per further 32")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // {sources, bytes}: 32 fixed + (2 + ceil(n / 8)) rounded up to 4.
+        const std::vector<std::pair<uint32_t, uint32_t>> sizes =
+            {{0, 36}, {3, 36}, {16, 36}, {17, 40}, {48, 40}, {49, 44}, {64, 44}, {1000, 160}};
+        for (const auto& [bits, bytes] : sizes)
+        {
+            WanChunkHeader h;
+            h.SetSources(std::vector<bool>(bits, false));
+            NS_TEST_EXPECT_MSG_EQ(h.GetSerializedSize(), bytes, bits << " sources");
+            NS_TEST_EXPECT_MSG_EQ(WanChunkHeader::SerializedSize(bits), bytes, "static size");
+            auto p = Create<Packet>(0);
+            p->AddHeader(h);
+            WanChunkHeader back;
+            NS_TEST_EXPECT_MSG_EQ(p->RemoveHeader(back), bytes, "read as written");
+            NS_TEST_EXPECT_MSG_EQ(back.GetSources().size(), bits, "as many sources");
+        }
+        WanChunkHeader tooMany;
+        bool refused = false;
+        try
+        {
+            tooMany.SetSources(std::vector<bool>(65536, false));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            refused = std::string(e.what()).find("at most 65535 sources") != std::string::npos;
+        }
+        NS_TEST_EXPECT_MSG_EQ(refused, true, "65536 sources do not fit the count");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Bytes that are not a chunk header are refused: an unknown kind, or
+ * fewer bytes than the header (or its bitmap) needs.
+ */
+class ChunkHeaderRejectTestCase : public TestCase
+{
+  public:
+    ChunkHeaderRejectTestCase()
+        : TestCase("chunk header: unknown kinds and short packets are refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint8_t kind : {0, 1, 2, 3, 4})
+        {
+            WanChunkHeader h;
+            NS_TEST_EXPECT_MSG_EQ(RawHeader(kind)->PeekHeader(h), 36, "kind " << int(kind));
+            NS_TEST_EXPECT_MSG_EQ(h.GetKind(), kind, "kind read");
+        }
+        for (uint8_t kind : {5, 200, 255})
+        {
+            WanChunkHeader h;
+            h.SetRound(77);
+            NS_TEST_EXPECT_MSG_EQ(RawHeader(kind)->PeekHeader(h), 0, "kind " << int(kind));
+            NS_TEST_EXPECT_MSG_EQ(h.GetRound(), 77, "header left unchanged");
+        }
+        WanChunkHeader h;
+        NS_TEST_EXPECT_MSG_EQ(RawHeader(1, 33)->PeekHeader(h), 0, "33 bytes: no source count");
+        NS_TEST_EXPECT_MSG_EQ(Create<Packet>(0)->PeekHeader(h), 0, "an empty packet");
+        // A count of 40 sources needs 8 bytes after the fixed fields; give 6.
+        auto raw = std::vector<uint8_t>(38, 0);
+        raw[0] = WanChunkHeader::MERGED;
+        raw[33] = 40;
+        NS_TEST_EXPECT_MSG_EQ(Create<Packet>(raw.data(), 38)->PeekHeader(h), 0, "short bitmap");
+        raw.resize(40, 0);
+        NS_TEST_EXPECT_MSG_EQ(Create<Packet>(raw.data(), 40)->PeekHeader(h), 40, "whole bitmap");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The wan-training-chunk-header test suite.
  */
 class WanChunkHeaderTestSuite : public TestSuite
@@ -80,6 +188,8 @@ class WanChunkHeaderTestSuite : public TestSuite
         : TestSuite("wan-training-chunk-header", Type::UNIT)
     {
         AddTestCase(new ChunkHeaderRoundTripTestCase);
+        AddTestCase(new ChunkHeaderSizeTestCase);
+        AddTestCase(new ChunkHeaderRejectTestCase);
     }
 };
 

@@ -2,23 +2,16 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "wan-line-clique-fixture.h"
 #include "wan-training-test-utils.h"
 
-#include "ns3/error-model.h"
-#include "ns3/fpga-aggregator.h"
-#include "ns3/inet-socket-address.h"
-#include "ns3/ipv4-address-generator.h"
-#include "ns3/node.h"
-#include "ns3/packet.h"
-#include "ns3/pointer.h"
-#include "ns3/round-planner.h"
-#include "ns3/simulator.h"
+#include "ns3/enum.h"
+#include "ns3/socket.h"
 #include "ns3/test.h"
-#include "ns3/uinteger.h"
-#include "ns3/wan-island-application.h"
-#include "ns3/wan-network-helper.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/wan-training-compat.h"
 
-#include <set>
+#include <map>
 
 using namespace ns3;
 using namespace ns3::wantest;
@@ -26,108 +19,68 @@ using namespace ns3::wantest;
 namespace
 {
 
-/// Drops the packets with the given arrival numbers (0 = first) on a device.
-class DropNthErrorModel : public ErrorModel
+const uint32_t kChunks = LineClique::kChunks; //!< chunks per island
+const uint32_t kChunkBytes = 8936;            //!< payload per chunk
+const uint32_t kWireBytes = 8972;             //!< UDP payload per packet (header included)
+
+/// Builds a chunk header's packet of 100 payload bytes.
+Ptr<Packet>
+ChunkPacket(WanChunkHeader::Kind kind,
+            uint32_t round,
+            uint16_t clique,
+            uint32_t chunk,
+            const std::vector<uint32_t>& positions,
+            double value,
+            uint32_t sequence = 0)
 {
-  public:
-    /// \param drops arrival numbers to drop
-    explicit DropNthErrorModel(std::set<uint32_t> drops)
-        : m_drops(std::move(drops))
+    WanChunkHeader h;
+    h.SetKind(kind);
+    h.SetRound(round);
+    h.SetClique(clique);
+    h.SetChunk(chunk);
+    h.SetSequence(sequence);
+    h.SetExpected(2);
+    h.SetValue(value);
+    if (kind == WanChunkHeader::MERGED)
     {
+        std::vector<bool> sources(3, false);
+        for (auto p : positions)
+        {
+            sources[p] = true;
+        }
+        h.SetSources(sources);
+        h.SetContributions(static_cast<uint16_t>(positions.size()));
     }
-
-    uint32_t m_dropped{0}; //!< packets dropped
-
-  private:
-    bool DoCorrupt(Ptr<Packet>) override
+    else
     {
-        bool drop = m_drops.count(m_seen++) > 0;
-        m_dropped += drop ? 1 : 0;
-        return drop;
+        h.SetPosition(static_cast<uint16_t>(positions.at(0)));
     }
+    auto p = Create<Packet>(100);
+    p->AddHeader(h);
+    return p;
+}
 
-    void DoReset() override
+/// Counts the packets an application drops, by reason.
+struct DropCounter
+{
+    std::map<std::string, uint32_t> byReason; //!< reason -> packets
+
+    /// The Drop sink.
+    void Count(Ptr<const Packet>, const std::string& reason)
     {
+        ++byReason[reason];
     }
-
-    std::set<uint32_t> m_drops; //!< arrival numbers to drop
-    uint32_t m_seen{0};         //!< arrivals so far
 };
 
-const uint32_t kChunks = 100;      //!< chunks per island
-const uint32_t kChunkBytes = 8936; //!< payload per chunk
-const uint32_t kWireBytes = 8972;  //!< UDP payload per packet (header included)
-
-/// One clique round of the three islands of a line, at packet level.
-struct LineClique
+/// Keeps the RoundEnd reports of an island.
+struct RoundEndLog
 {
-    WanTopology topo = LineTopology({"A", "B", "C"}, {10, 20}); //!< topology
-    WanNetworkHelper net{topo};                                 //!< network
-    RoundPlan plan;                                             //!< the planner's round
-    std::vector<Ptr<WanIslandApplication>> islands;             //!< per city
-    std::vector<Ptr<FpgaAggregator>> fpgas;                     //!< per city (aggregation)
+    std::vector<WanIslandRecord> records; //!< every report, in order
 
-    /// Builds and plans; the FPGAs run when `aggregation` is set.
-    LineClique(bool aggregation, const std::set<uint32_t>& dropsAtB = {})
+    /// The RoundEnd sink.
+    void Keep(const WanIslandRecord& record)
     {
-        Ipv4AddressGenerator::Reset();
-        PlannerConfig config;
-        config.payloadBytes = kChunks * kChunkBytes;
-        config.aggregation = aggregation;
-        plan = RoundPlanner(topo, config).PlanRound({{0, 1, 2}});
-        net.Install();
-        const auto& clique = plan.cliques[0];
-        for (uint32_t c = 0; c < 3; ++c)
-        {
-            auto group = WanNetworkHelper::GroupAddress(0, c);
-            net.InstallMulticastTree(c, {0, 1, 2}, group, !aggregation);
-            auto app = CreateObject<WanIslandApplication>();
-            app->SetAttribute("Fpga", Ipv4AddressValue(net.GetEdgeAddress(c)));
-            WanIslandRound r;
-            r.round = 0;
-            r.sender = static_cast<uint16_t>(c);
-            r.start = Seconds(0.1);
-            r.offset = Seconds(clique.offsets[c]);
-            r.rate = DataRate(static_cast<uint64_t>(clique.rateBps));
-            r.payloadBytes = kChunks * kChunkBytes;
-            r.destinations = {InetSocketAddress(group, 9000)};
-            r.peers = 2;
-            r.value = c + 1;
-            app->AddRound(r);
-            net.GetIslands().Get(c)->AddApplication(app);
-            islands.push_back(app);
-            if (aggregation)
-            {
-                auto fpga = CreateObject<FpgaAggregator>();
-                fpga->SetAttribute("Island", Ipv4AddressValue(net.GetIslandAddress(c)));
-                fpga->SetAttribute("HbmBytes", UintegerValue(1000000000));
-                net.GetEdges().Get(c)->AddApplication(fpga);
-                fpgas.push_back(fpga);
-            }
-        }
-        if (!dropsAtB.empty())
-        {
-            auto em = CreateObject<DropNthErrorModel>(dropsAtB);
-            net.GetAccessDevices(1).Get(0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
-        }
-        Simulator::Stop(Seconds(2));
-        Simulator::Run();
-    }
-
-    ~LineClique()
-    {
-        Simulator::Destroy();
-    }
-
-    /// Sum island i must end with: its peers' values x (1 + 2 + ... + chunks).
-    static double ExpectedSum(uint32_t i)
-    {
-        double perChunk = 0;
-        for (uint32_t s = 0; s < 3; ++s)
-        {
-            perChunk += (s != i) ? s + 1 : 0;
-        }
-        return perChunk * kChunks * (kChunks + 1) / 2;
+        records.push_back(record);
     }
 };
 
@@ -149,7 +102,7 @@ class IslandAggregatedRoundTestCase : public TestCase
   private:
     void DoRun() override
     {
-        LineClique run(true);
+        LineClique run({});
         // Wire time of one packet at the 20 Gbps access rate.
         const double packetTime = (kWireBytes + 30) * 8 / 20e9;
         // The planner's D/r counts payload only; on the wire each chunk also
@@ -161,9 +114,10 @@ class IslandAggregatedRoundTestCase : public TestCase
         double slowest = 0;
         for (uint32_t i = 0; i < 3; ++i)
         {
-            const auto& rec = run.islands[i]->GetRecords().at(0);
+            const auto rec = run.islands[i]->GetRecord(0);
             NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(i), "exact sum at " << i);
-            NS_TEST_EXPECT_MSG_EQ(rec.contributions, 2 * kChunks, "each peer's chunk once");
+            NS_TEST_EXPECT_MSG_EQ(rec.delivered, 2 * kChunks, "each peer's chunk once");
+            NS_TEST_EXPECT_MSG_EQ(rec.expected, 2 * kChunks, "peers x chunks");
             NS_TEST_EXPECT_MSG_EQ(rec.packetsIn, kChunks, "one merged packet per chunk");
             NS_TEST_EXPECT_MSG_EQ(rec.bytesIn, uint64_t(kChunks) * kWireBytes, "one stream in");
             NS_TEST_EXPECT_MSG_EQ(rec.bytesOut, uint64_t(kChunks) * kWireBytes, "one copy out");
@@ -194,10 +148,12 @@ class IslandUnaggregatedRoundTestCase : public TestCase
   private:
     void DoRun() override
     {
-        LineClique run(false);
+        LineCliqueOptions o;
+        o.aggregation = false;
+        LineClique run(o);
         for (uint32_t i = 0; i < 3; ++i)
         {
-            const auto& rec = run.islands[i]->GetRecords().at(0);
+            const auto rec = run.islands[i]->GetRecord(0);
             NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(i), "exact sum at " << i);
             NS_TEST_EXPECT_MSG_EQ(rec.packetsIn, 2 * kChunks, "every peer's chunk arrives");
             NS_TEST_EXPECT_MSG_EQ(rec.bytesIn,
@@ -223,13 +179,257 @@ class IslandResendTestCase : public TestCase
   private:
     void DoRun() override
     {
-        LineClique run(true, {5, 50, 51});
-        const auto& rec = run.islands[1]->GetRecords().at(0);
+        LineCliqueOptions o;
+        o.dropsAtB = {5, 50, 51};
+        LineClique run(o);
+        const auto rec = run.islands[1]->GetRecord(0);
         NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(1), "exact sum after repair");
-        NS_TEST_EXPECT_MSG_EQ(rec.contributions, 2 * kChunks, "nothing lost or doubled");
+        NS_TEST_EXPECT_MSG_EQ(rec.delivered, 2 * kChunks, "nothing lost or doubled");
         NS_TEST_EXPECT_MSG_EQ(rec.retransmissions, 3, "three resent packets");
         NS_TEST_EXPECT_MSG_GT_OR_EQ(rec.nacks, 3, "at least one NACK per gap");
         NS_TEST_EXPECT_MSG_EQ(run.fpgas[1]->GetResent(), rec.nacks, "every NACK answered");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief NACKs every 2 us, faster than a resend comes back: the FPGA resends
+ * the same MERGED packet several times and each copy must count once.
+ */
+class IslandShortNackDelayTestCase : public TestCase
+{
+  public:
+    IslandShortNackDelayTestCase()
+        : TestCase("NACKs every 2 us: repeated resends count once, the sum stays exact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LineCliqueOptions o;
+        o.dropsAtB = {5, 50, 51};
+        o.nackDelay = MicroSeconds(2);
+        LineClique run(o);
+        const auto rec = run.islands[1]->GetRecord(0);
+        // B's peers A (value 1) and C (value 3): 4 x (1 + ... + 100) = 20200.
+        NS_TEST_EXPECT_MSG_EQ(rec.sum, 20200, "exact sum despite repeated resends");
+        NS_TEST_EXPECT_MSG_EQ(rec.delivered, 2 * kChunks, "each contribution once");
+        NS_TEST_EXPECT_MSG_EQ(rec.retransmissions, 3, "three gaps filled");
+        NS_TEST_EXPECT_MSG_GT(run.fpgas[1]->GetResent(), 3, "the FPGA resent some twice");
+        NS_TEST_EXPECT_MSG_EQ(rec.discarded, 0, "the copies never reach the ledger");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A scripted stream into island B (position 1 of a clique of three,
+ * no peers' addresses, three chunks): reordered and resent MERGED packets,
+ * a DATA and a REPAIR that repeat what a sum held, and packets it cannot
+ * use.  Each contribution counts once, the sum is exact, the rest is
+ * dropped and reported.
+ */
+class IslandScriptedStreamTestCase : public TestCase
+{
+  public:
+    IslandScriptedStreamTestCase()
+        : TestCase("scripted stream: resends, reordering and bad packets; the sum stays exact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ipv4AddressGenerator::Reset();
+        WanNetworkHelper net(LineTopology({"A", "B"}, {10}));
+        net.Install();
+        auto app = CreateObject<WanIslandApplication>();
+        app->SetAttribute("ChunkBytes", UintegerValue(100));
+        app->SetAttribute("NackDelay", TimeValue(MilliSeconds(50)));
+        WanIslandRound r;
+        r.round = 0;
+        r.clique = 4;
+        r.sender = 1;
+        r.start = Seconds(0.1);
+        r.rate = DataRate("1Gbps");
+        r.payloadBytes = 300; // 3 chunks
+        r.peers = 2;
+        r.position = 1;
+        r.value = 2;
+        app->AddRound(r);
+        net.GetIslands().Get(1)->AddApplication(app);
+        DropCounter drops;
+        RoundEndLog ends;
+        app->TraceConnectWithoutContext("Drop", MakeCallback(&DropCounter::Count, &drops));
+        app->TraceConnectWithoutContext("RoundEnd", MakeCallback(&RoundEndLog::Keep, &ends));
+
+        // Peers at positions 0 (value 1) and 2 (value 3): chunk c holds 1 x (c + 1)
+        // and 3 x (c + 1).
+        using K = WanChunkHeader;
+        std::vector<Ptr<Packet>> script = {
+            ChunkPacket(K::MERGED, 0, 4, 0, {0, 2}, 4, 0),
+            ChunkPacket(K::MERGED, 0, 4, 2, {0}, 3, 2),    // seq 1 is late
+            ChunkPacket(K::MERGED, 0, 4, 1, {0, 2}, 8, 1), // fills the gap
+            ChunkPacket(K::MERGED, 0, 4, 1, {0, 2}, 8, 1), // resent
+            ChunkPacket(K::MERGED, 0, 4, 0, {0, 2}, 4, 0), // resent after the window passed
+            ChunkPacket(K::MERGED, 0, 4, 2, {2}, 9, 3),    // completes the round
+            ChunkPacket(K::MERGED, 0, 4, 2, {0}, 3, 4),    // a new number, a repeated sum
+            ChunkPacket(K::DATA, 0, 4, 0, {2}, 3),         // a repeat of what seq 0 held
+            ChunkPacket(K::REPAIR, 0, 4, 1, {0}, 2),       // likewise
+            ChunkPacket(K::MERGED, 0, 5, 0, {0}, 1, 5),    // wrong clique
+            ChunkPacket(K::MERGED, 0, 4, 3, {0}, 4, 6),    // chunk out of range
+            ChunkPacket(K::MERGED, 9, 4, 0, {0}, 1, 7),    // unplanned round
+            ChunkPacket(K::DATA, 0, 4, 0, {1}, 2),         // its own position
+            Create<Packet>(10),                            // not a chunk header
+            ChunkPacket(K::NACK, 0, 4, 0, {0}, 0),         // not for an island
+        };
+        std::vector<uint8_t> unknownKind(36, 0);
+        unknownKind[0] = 9;
+        script.push_back(Create<Packet>(unknownKind.data(), 36));
+
+        auto edge = net.GetEdges().Get(1);
+        auto tx = Socket::CreateSocket(edge, UdpSocketFactory::GetTypeId());
+        UintegerValue mergedPort;
+        app->GetAttribute("MergedPort", mergedPort);
+        tx->Connect(
+            InetSocketAddress(net.GetIslandAddress(1), static_cast<uint16_t>(mergedPort.Get())));
+        for (size_t k = 0; k < script.size(); ++k)
+        {
+            Simulator::Schedule(Seconds(0.2) + MicroSeconds(10 * k),
+                                [tx, p = script[k]]() { tx->Send(p); });
+        }
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+
+        const auto rec = app->GetRecord(0);
+        NS_TEST_EXPECT_MSG_EQ(rec.sum, 24, "(1 + 3) x (1 + 2 + 3)");
+        NS_TEST_EXPECT_MSG_EQ(rec.delivered, 6, "each contribution once");
+        NS_TEST_EXPECT_MSG_EQ(rec.expected, 6, "2 peers x 3 chunks");
+        NS_TEST_EXPECT_MSG_EQ(rec.retransmissions, 1, "one gap filled");
+        NS_TEST_EXPECT_MSG_EQ(rec.partialSums, 2, "two sums of one contribution");
+        NS_TEST_EXPECT_MSG_EQ(rec.discarded, 3, "three repeats discarded");
+        NS_TEST_EXPECT_MSG_EQ(rec.nacks, 0, "the gap filled before a NACK");
+        NS_TEST_EXPECT_MSG_EQ(rec.dropped, 3, "wrong clique, chunk 3, own position");
+        const std::map<std::string, uint32_t> reasons = {{"wrong clique", 1},
+                                                         {"chunk out of range", 1},
+                                                         {"unplanned round", 1},
+                                                         {"bad sources", 1},
+                                                         {"malformed", 2},
+                                                         {"unexpected kind", 1}};
+        NS_TEST_EXPECT_MSG_EQ((drops.byReason == reasons), true, "every bad packet reported");
+        // Reported when it completed, then after each of the 3 repeats and
+        // the 3 drops of round 0.
+        NS_TEST_EXPECT_MSG_EQ(ends.records.size(), 7, "RoundEnd at completion and after");
+        NS_TEST_EXPECT_MSG_EQ(ends.records.front().delivered, 6, "complete when reported");
+        NS_TEST_EXPECT_MSG_EQ(ends.records.back().dropped, rec.dropped, "the last is the record");
+        NS_TEST_EXPECT_MSG_EQ(ends.records.back().discarded, 3, "the last is the record");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The last MERGED packet is lost (no later packet shows the gap): at
+ * the deadline ACCEPT gives its two contributions up, REREQUEST asks A and C
+ * for the chunk and the sum is exact again.
+ */
+class IslandDeadlineTestCase : public TestCase
+{
+  public:
+    IslandDeadlineTestCase()
+        : TestCase("a lost tail: given up with accept, recovered with rerequest")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LineCliqueOptions o;
+        o.dropsAtB = {99};
+        o.deadline = Seconds(0.8);
+        o.peerIslands = true;
+        {
+            LineClique run(o);
+            const auto rec = run.islands[1]->GetRecord(0);
+            NS_TEST_EXPECT_MSG_EQ(rec.delivered, 198, "the last chunk's two are missing");
+            NS_TEST_EXPECT_MSG_EQ(rec.givenUp, 2, "given up");
+            NS_TEST_EXPECT_MSG_EQ((rec.givenUpChunks == std::set<uint32_t>{99}), true, "chunk 99");
+            NS_TEST_EXPECT_MSG_EQ(rec.sum, 20200 - 4 * 100, "without 1 x 100 and 3 x 100");
+            NS_TEST_EXPECT_MSG_EQ(rec.requested, 0, "nothing asked");
+            NS_TEST_EXPECT_MSG_EQ(rec.completion.IsZero(), true, "never complete");
+        }
+        o.recovery = "rerequest";
+        LineClique run(o);
+        const auto rec = run.islands[1]->GetRecord(0);
+        NS_TEST_EXPECT_MSG_EQ(rec.delivered, 200, "all in");
+        NS_TEST_EXPECT_MSG_EQ(rec.sum, 20200, "exact");
+        NS_TEST_EXPECT_MSG_EQ(rec.requested, 2, "two contributions asked for");
+        NS_TEST_EXPECT_MSG_EQ(rec.requests, 2, "one REQUEST each");
+        NS_TEST_EXPECT_MSG_EQ(rec.recovered, 2, "both recovered");
+        NS_TEST_EXPECT_MSG_EQ(rec.givenUp, 0, "nothing given up");
+        NS_TEST_EXPECT_MSG_EQ(rec.late, 0, "nothing late unasked");
+        NS_TEST_EXPECT_MSG_EQ(run.islands[0]->GetRecord(0).repairsSent, 1, "A repaired once");
+        NS_TEST_EXPECT_MSG_EQ(run.islands[2]->GetRecord(0).repairsSent, 1, "C repaired once");
+        NS_TEST_EXPECT_MSG_GT((rec.completion - rec.start).GetSeconds(), 0.8, "after the deadline");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Recovery is an enum attribute checked when set; AddRound refuses
+ * rounds that cannot work.
+ */
+class IslandConfigurationTestCase : public TestCase
+{
+  public:
+    IslandConfigurationTestCase()
+        : TestCase("Recovery checked when set; bad rounds refused by AddRound")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto app = CreateObject<WanIslandApplication>();
+        // ns-3 asserts on an unknown enum name: names from users are checked first.
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(ErrorOf([]() {
+                         wancompat::RequireEnumName(WanIslandApplication::GetTypeId(),
+                                                    "Recovery",
+                                                    "pray",
+                                                    "recovery policy");
+                     }),
+                     "unknown recovery policy \"pray\" (expected accept or rerequest)"),
+            true,
+            "an unknown policy is refused before it is set");
+        NS_TEST_EXPECT_MSG_EQ(app->SetAttributeFailSafe("Recovery", StringValue("rerequest")),
+                              true,
+                              "rerequest");
+        NS_TEST_EXPECT_MSG_EQ(app->SetAttributeFailSafe("MaxNacks", UintegerValue(0)),
+                              false,
+                              "MaxNacks at least 1");
+        WanIslandRound r;
+        r.rate = DataRate("1Gbps");
+        r.payloadBytes = 1000;
+        r.peers = 2;
+        r.position = 3;
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(ErrorOf([&]() { app->AddRound(r); }), "position 3 outside a clique of 3"),
+            true,
+            "position outside the clique");
+        r.position = 2;
+        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { app->AddRound(r); }),
+                                       "re-requests need the island of every peer"),
+                              true,
+                              "rerequest without addresses");
+        app->SetAttribute("Recovery", EnumValue(WanIslandApplication::ACCEPT));
+        app->AddRound(r);
+        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { app->AddRound(r); }), "planned twice"),
+                              true,
+                              "a round twice");
+        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { app->GetRecord(1); }), "not planned"),
+                              true,
+                              "no record of an unplanned round");
     }
 };
 
@@ -246,6 +446,10 @@ class WanIslandApplicationTestSuite : public TestSuite
         AddTestCase(new IslandAggregatedRoundTestCase);
         AddTestCase(new IslandUnaggregatedRoundTestCase);
         AddTestCase(new IslandResendTestCase);
+        AddTestCase(new IslandShortNackDelayTestCase);
+        AddTestCase(new IslandScriptedStreamTestCase);
+        AddTestCase(new IslandDeadlineTestCase);
+        AddTestCase(new IslandConfigurationTestCase);
     }
 };
 

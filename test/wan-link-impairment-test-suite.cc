@@ -73,6 +73,21 @@ class ImpairmentLossTestCase : public TestCase
         auto [f2, b2] = Measure(bursty, 200000);
         NS_TEST_EXPECT_MSG_EQ_TOL(f2, 0.05, 0.003, "5% in bursts");
         NS_TEST_EXPECT_MSG_EQ_TOL(b2, 4, 0.25, "bursts of 4 packets");
+
+        // High loss in long bursts, where the burst start rate matters: ns-3's
+        // BurstErrorModel draws at every packet and a draw below p (re)starts a
+        // burst of L, so a packet is lost unless the last L draws all missed:
+        // loss = 1 - (1 - p)^L.  At 30% and L = 4, p = 1 - 0.7^(1/4) = 0.0853;
+        // p = 0.3 / 4 would lose 26.8%, and the p of bursts that cannot overlap,
+        // p L / (1 + p (L - 1)) = 0.3, would lose 33.4%.  Losses of packets less than
+        // L apart are correlated: with q = 1 - p, the variance per packet is
+        // 0.3 x 0.7 + 2 sum_{d=1..3} (q^(4+d) - 0.7^2) = 0.793, so over 200000
+        // packets sigma = sqrt(0.793 / 200000) = 0.0020; the tolerance is 3 sigma.
+        WanLinkImpairment heavy;
+        heavy.lossRate = 0.3;
+        heavy.burstLength = 4;
+        double f3 = Measure(heavy, 200000).first;
+        NS_TEST_EXPECT_MSG_EQ_TOL(f3, 0.3, 0.006, "30% in bursts of 4");
     }
 };
 
@@ -151,19 +166,42 @@ class ImpairmentBadInputTestCase : public TestCase
         WanLinkImpairment a;
         a.lossRate = 1.5;
         NS_TEST_EXPECT_MSG_EQ(
-            Mentions(check(a), "core links: loss rate must be in [0, 1] (got 1.5)"),
+            Mentions(check(a), "core links: loss rate must be from 0 to less than 1 (got 1.5)"),
             true,
             "loss above 1");
+        a.lossRate = 1;
+        NS_TEST_EXPECT_MSG_EQ(Mentions(check(a), "loss rate must be from 0 to less than 1 (got 1)"),
+                              true,
+                              "a link that loses everything");
         a.lossRate = -0.1;
-        NS_TEST_EXPECT_MSG_EQ(Mentions(check(a), "loss rate must be in [0, 1]"), true, "negative");
+        NS_TEST_EXPECT_MSG_EQ(Mentions(check(a), "loss rate must be from 0 to less than 1"),
+                              true,
+                              "negative");
+        a.lossRate = 0.999;
+        NS_TEST_EXPECT_MSG_EQ(check(a), "", "just below 1 is allowed");
         WanLinkImpairment b;
         b.jitterSeconds = -1e-3;
-        NS_TEST_EXPECT_MSG_EQ(Mentions(check(b), "jitter must be zero or positive (got -1 ms)"),
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(check(b), "core links: jitter must be from 0 to 1000 ms (got -1 ms)"),
+            true,
+            "negative jitter");
+        b.jitterSeconds = 1.001;
+        NS_TEST_EXPECT_MSG_EQ(Mentions(check(b), "jitter must be from 0 to 1000 ms (got 1001 ms)"),
                               true,
-                              "negative jitter");
+                              "jitter above a second");
+        b.jitterSeconds = 1;
+        NS_TEST_EXPECT_MSG_EQ(check(b), "", "a second of jitter is allowed");
         WanLinkImpairment c;
         c.burstLength = 0.5;
-        NS_TEST_EXPECT_MSG_EQ(Mentions(check(c), "burst length must be at least 1"), true, "burst");
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(check(c),
+                     "loss burst length must be from 1 to 1000 packets (got 0.5 packets)"),
+            true,
+            "burst");
+        c.burstLength = 1001;
+        NS_TEST_EXPECT_MSG_EQ(Mentions(check(c), "from 1 to 1000 packets (got 1001 packets)"),
+                              true,
+                              "burst too long");
         WanLinkImpairment d;
         d.jitterDistribution = "pareto";
         NS_TEST_EXPECT_MSG_EQ(Mentions(check(d), "unknown jitter distribution \"pareto\""),
@@ -200,7 +238,7 @@ class ImpairmentBadInputTestCase : public TestCase
             "links": [{"a": "A", "b": "B", "one_way_ms": 10, "capacity_gbps": 100,
                        "loss_rate": 2}]})";
         NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { WanTopology::FromJson(text); }),
-                                       "link A-B: loss rate must be in [0, 1] (got 2)"),
+                                       "link A-B: loss_rate must be from 0 to less than 1 (got 2)"),
                               true,
                               "bad loss in a file");
         std::string good = R"({"cities": [{"code": "A"}, {"code": "B"}],

@@ -6,6 +6,7 @@
 
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address-generator.h"
+#include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4-static-routing.h"
 #include "ns3/ipv4.h"
@@ -258,6 +259,167 @@ class ReversePathTestCase : public TestCase
     }
 };
 
+namespace
+{
+
+/// The routers each test packet crossed, by packet (one packet per second).
+struct RouterPaths
+{
+    std::vector<std::vector<uint32_t>> routers; //!< per packet, cities whose router forwarded it
+
+    /// Ipv4L3Protocol UnicastForward sink of the router of `city`.
+    static void Forward(RouterPaths* paths,
+                        uint32_t city,
+                        const Ipv4Header&,
+                        Ptr<const Packet>,
+                        uint32_t)
+    {
+        const auto k = static_cast<size_t>(Simulator::Now().GetSeconds());
+        paths->routers.resize(std::max(paths->routers.size(), k + 1));
+        paths->routers[k].push_back(city);
+    }
+};
+
+/**
+ * \brief Sends one packet per ordered pair of islands, a second apart, and
+ * records the routers each crossed.
+ * \param net the network (installed)
+ * \param start first second to use (the number of pairs sent before)
+ * \param pairs filled with the (from, to) pair of each packet, packet k at k seconds
+ * \param paths the recorder (connected by this call on the first use)
+ * \param rx receptions
+ */
+void
+SendEveryPair(const WanNetworkHelper& net,
+              uint32_t start,
+              std::vector<std::pair<uint32_t, uint32_t>>& pairs,
+              RouterPaths& paths)
+{
+    const uint32_t n = net.GetTopology().GetNCities();
+    if (start == 0)
+    {
+        for (uint32_t c = 0; c < n; ++c)
+        {
+            net.GetRouters().Get(c)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
+                "UnicastForward",
+                MakeBoundCallback(&RouterPaths::Forward, &paths, c));
+        }
+    }
+    for (uint32_t s = 0; s < n; ++s)
+    {
+        for (uint32_t d = 0; d < n; ++d)
+        {
+            if (s == d)
+            {
+                continue;
+            }
+            const auto at = static_cast<uint32_t>(pairs.size()); // packet k leaves at k s
+            pairs.emplace_back(s, d);
+            auto socket =
+                Socket::CreateSocket(net.GetIslands().Get(s), UdpSocketFactory::GetTypeId());
+            socket->Connect(InetSocketAddress(net.GetIslandAddress(d), kPort));
+            Simulator::Schedule(Seconds(at), [socket] { socket->Send(Create<Packet>(100)); });
+        }
+    }
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Unicast packets cross the routers of the planner's path
+ * (WanTopology::GetPath) for every ordered pair of islands, also while a
+ * core link is down.
+ */
+class UnicastPathTestCase : public TestCase
+{
+  public:
+    /**
+     * \param name what topology
+     * \param topo the topology
+     * \param down a core link (a, b) to take down for a second pass, or a = b: none
+     */
+    UnicastPathTestCase(const std::string& name,
+                        const WanTopology& topo,
+                        std::pair<uint32_t, uint32_t> down = {0, 0})
+        : TestCase("unicast packets follow the planner's paths: " + name),
+          m_topo(topo),
+          m_down(down)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ipv4AddressGenerator::Reset();
+        WanNetworkHelper net(m_topo);
+        net.Install();
+        Receptions rx;
+        ListenOnIslands(net, rx);
+        RouterPaths paths;
+        std::vector<std::pair<uint32_t, uint32_t>> pairs;
+        SendEveryPair(net, 0, pairs, paths);
+        const auto healthy = static_cast<uint32_t>(pairs.size());
+        std::vector<WanTopology> expected(healthy, m_topo);
+        if (m_down.first != m_down.second)
+        {
+            // Down for a pass, then up again for another.
+            const auto a = m_down.first;
+            const auto b = m_down.second;
+            Simulator::Schedule(Seconds(healthy) - MilliSeconds(500),
+                                &WanNetworkHelper::SetLinkUp,
+                                &net,
+                                a,
+                                b,
+                                false);
+            SendEveryPair(net, healthy, pairs, paths);
+            Simulator::Schedule(Seconds(2 * healthy) - MilliSeconds(500),
+                                &WanNetworkHelper::SetLinkUp,
+                                &net,
+                                a,
+                                b,
+                                true);
+            SendEveryPair(net, 2 * healthy, pairs, paths);
+            auto without = m_topo.WithoutLink(m_topo.GetCity(a).code, m_topo.GetCity(b).code);
+            expected.resize(2 * healthy, without);
+            expected.resize(3 * healthy, m_topo);
+        }
+        Simulator::Run();
+        uint32_t received = 0;
+        for (const auto& [node, count] : rx.count)
+        {
+            received += count;
+        }
+        NS_TEST_ASSERT_MSG_EQ(received, pairs.size(), "every packet arrives");
+        uint32_t differ = 0;
+        for (uint32_t k = 0; k < pairs.size(); ++k)
+        {
+            const auto [s, d] = pairs[k];
+            const auto want = expected[k].GetPath(s, d);
+            const auto got = k < paths.routers.size() ? paths.routers[k] : std::vector<uint32_t>{};
+            // The sender's router forwards too: the routers crossed are the whole path.
+            if (got != want)
+            {
+                ++differ;
+                std::string text;
+                for (auto c : got)
+                {
+                    text += m_topo.GetCity(c).code + " ";
+                }
+                NS_TEST_EXPECT_MSG_EQ(text,
+                                      "(the planner's path)",
+                                      "packet " << k << " " << m_topo.GetCity(s).code << "->"
+                                                << m_topo.GetCity(d).code);
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(differ, 0, "ordered pairs whose packet left the planner's path");
+        Simulator::Destroy();
+    }
+
+    WanTopology m_topo;                   //!< topology
+    std::pair<uint32_t, uint32_t> m_down; //!< link taken down for a pass
+};
+
 /**
  * \ingroup wan-training-tests
  * \brief Impossible network parameters are refused.
@@ -299,6 +461,39 @@ class WanNetworkHelperTestSuite : public TestSuite
         AddTestCase(new MulticastTreeTestCase);
         AddTestCase(new ReversePathTestCase);
         AddTestCase(new NetworkBadInputTestCase);
+        const auto nine = WanTopology::NineCity();
+        AddTestCase(new UnicastPathTestCase("nine cities, NYC-LON down for a while",
+                                            nine,
+                                            {nine.FindCity("NYC"), nine.FindCity("LON")}));
+        // Equal latencies everywhere: many equally short paths, so the
+        // routes must break ties as the planner does.
+        WanTopology grid;
+        for (uint32_t i = 0; i < 9; ++i)
+        {
+            WanCity city;
+            city.code = "G" + std::to_string(i);
+            city.ingressBps = city.egressBps = 20e9;
+            grid.AddCity(city);
+        }
+        for (uint32_t i = 0; i < 9; ++i)
+        {
+            if (i % 3 < 2)
+            {
+                grid.AddLink("G" + std::to_string(i), "G" + std::to_string(i + 1), 0.01, 100e9);
+            }
+            if (i < 6)
+            {
+                grid.AddLink("G" + std::to_string(i), "G" + std::to_string(i + 3), 0.01, 100e9);
+            }
+        }
+        AddTestCase(new UnicastPathTestCase("3 x 3 grid of equal latencies, G1-G4 down a while",
+                                            grid,
+                                            {1, 4}));
+        for (uint32_t seed : {1, 2, 3})
+        {
+            AddTestCase(new UnicastPathTestCase("16 random cities, seed " + std::to_string(seed),
+                                                WanTopology::RandomGeometric(16, 4, seed)));
+        }
     }
 };
 

@@ -196,12 +196,12 @@ class TopologyBadInputTestCase : public TestCase
         const std::string two = R"({"cities":[{"code":"A"},{"code":"B"}],"links":[)";
         Expect(two + R"({"a":"A","b":"Z","one_way_ms":1,"capacity_gbps":1}]})", "unknown city 'Z'");
         Expect(two + R"({"a":"A","b":"B","one_way_ms":-3,"capacity_gbps":1}]})",
-               "negative or invalid latency");
+               "link A-B: one_way_ms must be from 0 to 1000 ms (got -3 ms)");
         Expect(two + R"({"a":"A","b":"B","capacity_gbps":1}]})", "has no \"one_way_ms\"");
         Expect(two + R"({"a":"A","b":"B","one_way_ms":"x","capacity_gbps":1}]})",
                "\"one_way_ms\" is not a number");
         Expect(two + R"({"a":"A","b":"B","one_way_ms":1,"capacity_gbps":0}]})",
-               "capacity of link A-B must be positive");
+               "link A-B: capacity_gbps must be from 0.001 to 100000 Gbps (got 0 Gbps)");
         Expect(two + R"({"a":"A","b":"A","one_way_ms":1,"capacity_gbps":1}]})", "to itself");
         Expect(two + R"({"a":"A","b":"B","one_way_ms":1,"capacity_gbps":1},)"
                      R"({"a":"B","b":"A","one_way_ms":2,"capacity_gbps":1}]})",
@@ -212,7 +212,7 @@ class TopologyBadInputTestCase : public TestCase
                "topology is disconnected: no path from A to C");
         Expect(R"({"cities":[{"code":"A"}],"links":[]})", "at least two cities");
         Expect(R"({"cities":[{"code":"A","ingress_gbps":0},{"code":"B"}],"links":[]})",
-               "ingress rate of A must be positive");
+               "city A: ingress_gbps must be from 0.001 to 100000 Gbps (got 0 Gbps)");
         Expect("{not json", "does not parse");
         Expect(R"({"links":[]})", "needs a \"cities\" array");
 
@@ -239,6 +239,185 @@ class TopologyBadInputTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Every number of a topology has a range (wantext::bounds): a value
+ * outside it is refused with the field, the value and the range, whether it
+ * comes from JSON, CSV or the API; the ends of each range are accepted.
+ */
+class TopologyBoundsTestCase : public TestCase
+{
+  public:
+    TopologyBoundsTestCase()
+        : TestCase("topology numbers outside their ranges are refused, ends accepted")
+    {
+    }
+
+  private:
+    /// Expects an error that contains `part`.
+    template <typename Action>
+    void Expect(Action action, const std::string& part)
+    {
+        std::string error = ErrorOf(action);
+        NS_TEST_EXPECT_MSG_EQ(Mentions(error, part),
+                              true,
+                              "error '" << error << "' should mention '" << part << "'");
+    }
+
+    /// \return two cities joined by one link with these extra fields
+    static std::string Json(const std::string& cityA, const std::string& link)
+    {
+        return R"({"cities":[{"code":"A")" + cityA +
+               R"(},{"code":"B"}],)"
+               R"("links":[{"a":"A","b":"B")" +
+               link + "}]}";
+    }
+
+    void JsonBounds()
+    {
+        const std::string plain = R"(,"one_way_ms":1,"capacity_gbps":1)";
+        auto json = [](const std::string& cityA, const std::string& link) {
+            return [cityA, link] { WanTopology::FromJson(Json(cityA, link)); };
+        };
+        // The topology of the issue: 1e308 ms and 1e-300 Gbps.
+        Expect(json("", R"(,"one_way_ms":1e308,"capacity_gbps":1e-300)"),
+               "link A-B: one_way_ms must be from 0 to 1000 ms (got 1e+308 ms)");
+        Expect(json("", R"(,"one_way_ms":1,"capacity_gbps":1e-300)"),
+               "link A-B: capacity_gbps must be from 0.001 to 100000 Gbps (got 1e-300 Gbps)");
+        Expect(json("", R"(,"one_way_ms":1000.5,"capacity_gbps":1)"),
+               "one_way_ms must be from 0 to 1000 ms (got 1000.5 ms)");
+        Expect(json("", R"(,"one_way_ms":1,"capacity_gbps":100001)"),
+               "capacity_gbps must be from 0.001 to 100000 Gbps (got 100001 Gbps)");
+        Expect(json(R"(,"egress_gbps":200000)", plain),
+               "city A: egress_gbps must be from 0.001 to 100000 Gbps (got 200000 Gbps)");
+        Expect(json(R"(,"lat":90.5)", plain),
+               "city A: lat must be from -90 to 90 degrees (got 90.5 degrees)");
+        Expect(json(R"(,"lon":-181)", plain),
+               "city A: lon must be from -180 to 180 degrees (got -181 degrees)");
+        Expect(json("", plain + R"(,"loss_rate":1)"),
+               "link A-B: loss_rate must be from 0 to less than 1 (got 1)");
+        Expect(json("", plain + R"(,"loss_burst":1001)"),
+               "link A-B: loss_burst must be from 1 to 1000 packets (got 1001 packets)");
+        Expect(json("", plain + R"(,"jitter_ms":1001)"),
+               "link A-B: jitter_ms must be from 0 to 1000 ms (got 1001 ms)");
+        Expect(json(R"(,"access":{"loss_rate":-0.1})", plain),
+               "city A access: loss_rate must be from 0 to less than 1 (got -0.1)");
+        Expect([] { WanTopology::FromJson(R"({"access_gbps":0,"cities":[],"links":[]})"); },
+               "topology: access_gbps must be from 0.001 to 100000 Gbps (got 0 Gbps)");
+        // The ends of the ranges are in them.
+        auto ends = WanTopology::FromJson(
+            Json(R"(,"lat":-90,"lon":180,"ingress_gbps":0.001,"egress_gbps":100000)",
+                 R"(,"one_way_ms":1000,"capacity_gbps":100000,"loss_rate":0.999,)"
+                 R"("loss_burst":1000,"jitter_ms":1000)"));
+        NS_TEST_EXPECT_MSG_EQ_TOL(ends.GetPathDelay(0, 1), 1.0, 1e-15, "1000 ms accepted");
+        NS_TEST_EXPECT_MSG_EQ(ends.GetCity(0).ingressBps, 1e6, "1 Mbps accepted");
+        NS_TEST_EXPECT_MSG_EQ(ends.GetLinks()[0].capacityBps, 100e12, "100 Tbps accepted");
+        NS_TEST_EXPECT_MSG_EQ(ends.GetLinks()[0].impairment.lossRate, 0.999, "loss below 1");
+        auto zero = WanTopology::FromJson(Json("", R"(,"one_way_ms":0,"capacity_gbps":0.001)"));
+        NS_TEST_EXPECT_MSG_EQ(zero.GetPathDelay(0, 1), 0.0, "0 ms accepted");
+    }
+
+    void CsvAndApiBounds()
+    {
+        Expect(
+            [] {
+                WanTopology::FromCsv("code\nA\nB\n",
+                                     "a,b,one_way_ms,capacity_gbps\nA,B,1e308,1e-300\n");
+            },
+            "core-links.csv line 2: one_way_ms must be from 0 to 1000 ms (got 1e+308 ms)");
+        Expect(
+            [] {
+                WanTopology::FromCsv("code\nA\nB\n",
+                                     "a,b,one_way_ms,capacity_gbps\nA,B,1,1e-300\n");
+            },
+            "core-links.csv line 2: capacity_gbps must be from 0.001 to 100000 Gbps (got 1e-300");
+        Expect(
+            [] {
+                WanTopology::FromCsv("code,lat,ingress_gbps\nA,0,1\nB,100,1\n",
+                                     "a,b,one_way_ms,capacity_gbps\nA,B,1,1\n");
+            },
+            "cities.csv line 3: lat must be from -90 to 90 degrees (got 100 degrees)");
+        Expect(
+            [] {
+                WanTopology::FromCsv("code,ingress_gbps\nA,0\nB,1\n",
+                                     "a,b,one_way_ms,capacity_gbps\nA,B,1,1\n");
+            },
+            "cities.csv line 2: ingress_gbps must be from 0.001 to 100000 Gbps (got 0 Gbps)");
+        Expect(
+            [] {
+                LineTopology({"A", "B"}, {1000.5});
+            },
+            "latency of link A-B must be from 0 to 1000 ms (got 1000.5 ms)");
+        Expect([] { WanTopology::NineCity().SetAccessRate(1e15); },
+               "access rate must be from 0.001 to 100000 Gbps (got 1e+06 Gbps)");
+        Expect([] { WanTopology::NineCity().SetCoreCapacity(999e3); },
+               "core capacity must be from 0.001 to 100000 Gbps (got 0.000999 Gbps)");
+        Expect([] { WanTopology::FromCsv("code\nA\n", "a,b,one_way_ms,capacity_gbps\n", 0); },
+               "default access rate must be from 0.001 to 100000 Gbps (got 0 Gbps)");
+        Expect([] { WanTopology::RandomGeometric(1001, 4, 1); },
+               "number of cities must be from 2 to 1000 cities (got 1001 cities)");
+        WanTopology topo;
+        WanCity city{"A", "A", "r", 0, 0, 20e9, 20e9};
+        city.longitude = 200;
+        Expect([&] { topo.AddCity(city); },
+               "longitude of A must be from -180 to 180 degrees (got 200 degrees)");
+    }
+
+    void DoRun() override
+    {
+        JsonBounds();
+        CsvAndApiBounds();
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A UTF-8 byte-order mark (what spreadsheet exports write) at the
+ * start of cities.csv, core-links.csv or a JSON topology is ignored.
+ */
+class TopologyByteOrderMarkTestCase : public TestCase
+{
+  public:
+    TopologyByteOrderMarkTestCase()
+        : TestCase("a byte-order mark at the start of a topology file is accepted")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string bom = "\xEF\xBB\xBF";
+        namespace fs = std::filesystem;
+        auto dir = fs::temp_directory_path() / "wan-training-topology-bom-test";
+        fs::create_directories(dir);
+        std::ofstream(dir / "cities.csv") << bom + "code,name,region\nX,Ex,r1\nY,Why,r2\n";
+        std::ofstream(dir / "core-links.csv")
+            << bom + "a,b,one_way_ms,capacity_gbps\nX,Y,12.5,40\n";
+        WanTopology csv;
+        std::string error = ErrorOf([&] { csv = WanTopology::LoadFile(dir.string()); });
+        fs::remove_all(dir);
+        NS_TEST_EXPECT_MSG_EQ(error, "", "a CSV pair with byte-order marks loads");
+        if (error.empty())
+        {
+            NS_TEST_EXPECT_MSG_EQ(csv.GetCity(0).code, "X", "the first column is 'code'");
+            NS_TEST_EXPECT_MSG_EQ_TOL(csv.GetPathDelay(0, 1), 0.0125, 1e-15, "12.5 ms");
+            NS_TEST_EXPECT_MSG_EQ(csv.GetLinks()[0].capacityBps, 40e9, "40 Gbps");
+        }
+
+        WanTopology json;
+        error = ErrorOf([&] {
+            json = WanTopology::FromJson(bom + R"({"cities":[{"code":"A"},{"code":"B"}],)"
+                                               R"("links":[{"a":"A","b":"B","one_way_ms":7,)"
+                                               R"("capacity_gbps":10}]})");
+        });
+        NS_TEST_EXPECT_MSG_EQ(error, "", "a JSON topology with a byte-order mark loads");
+        if (error.empty())
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(json.GetPathDelay(0, 1), 0.007, 1e-15, "7 ms");
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The wan-training-topology test suite.
  */
 class WanTopologyTestSuite : public TestSuite
@@ -252,6 +431,8 @@ class WanTopologyTestSuite : public TestSuite
         AddTestCase(new TieBreakTestCase);
         AddTestCase(new TopologyFileTestCase);
         AddTestCase(new TopologyBadInputTestCase);
+        AddTestCase(new TopologyBoundsTestCase);
+        AddTestCase(new TopologyByteOrderMarkTestCase);
     }
 };
 

@@ -7,10 +7,17 @@
     evaluation = helper.Evaluate(helper.Builtin("triangles"))
     print(evaluation.roundTimeMs, evaluation.disagreement, evaluation.objective)
 
-The first use of ``ns`` imports ns-3's own bindings (``from ns import ns``) from
-the ns-3 tree that ``scripts/setup.sh`` prepared (or the one ``NS3_DIR`` names)
-and, where that ns-3 does not load contributed modules into its bindings
-(ns-3.37), loads this module's library and headers: the one place that knows.
+The first use of ``ns`` imports ns-3's own bindings (``from ns import ns``) and
+loads this module's library and headers into them where that ns-3 does not (the
+one place that knows how):
+
+- in a Python with PyPI's ``ns3`` package (the virtual environment that
+  ``scripts/setup-pypi.sh`` prepares), that package's bindings, and the module
+  built against it in the setup's cache folder (or in ``NS3_DIR``);
+- otherwise the bindings of the ns-3 tree that ``scripts/setup.sh`` prepared
+  (or the one ``NS3_DIR`` names).
+
+Both give ``ns.X`` for ns-3's and this module's ``ns3::X``.
 The helpers ``run_tasks`` and ``write_csv`` do not load ns-3, so a script's
 parent process stays light while its workers simulate.
 """
@@ -18,6 +25,7 @@ parent process stays light while its workers simulate.
 import concurrent.futures
 import csv
 import glob
+import importlib.util
 import multiprocessing
 import os
 import sys
@@ -26,13 +34,27 @@ import sysconfig
 __all__ = ["ns", "ns3_dir", "experiment_rows", "evaluation_dict", "run_tasks", "write_csv"]
 
 
+def installed_ns3():
+    """The folder of PyPI's ns3 package in this Python (with lib64/ and
+    include/), or None."""
+    spec = importlib.util.find_spec("ns3")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        if os.path.isdir(os.path.join(folder, "lib64")):
+            return folder
+    return None
+
+
 def ns3_dir():
-    """The ns-3 tree: $NS3_DIR, else the newest ns-3.* in the setup's cache folder."""
+    """The folder whose ./ns3 builds and runs this module's programs: $NS3_DIR;
+    else, with PyPI's ns3 package, the module's build against it in the setup's
+    cache folder; else the newest ns-3.* tree there."""
     if os.environ.get("NS3_DIR"):
         return os.path.abspath(os.environ["NS3_DIR"])
     cache = os.environ.get("WAN_TRAINING_CACHE") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "wan-training"
     )
+    if installed_ns3():
+        return os.path.join(cache, "pypi-build")
     trees = sorted(glob.glob(os.path.join(cache, "ns-3.*")))
     if not trees:
         raise ImportError(
@@ -60,7 +82,30 @@ def _runtime_library_dirs():
     return [d for d in dirs if d]
 
 
+def _load_with_installed_ns3():
+    """PyPI's ns3 (ns-3.42 and later): its loader loads every ns-3 module;
+    this module's build folder has the library in lib/ and the headers in
+    include/ (cmake/standalone.cmake)."""
+    build = ns3_dir()
+    from ns import ns as bindings_ns
+
+    if not hasattr(bindings_ns, "WanTopology"):
+        import cppyy
+
+        libraries = glob.glob(os.path.join(build, "lib", "libns3*-wan-training.so"))
+        if not libraries:
+            raise ImportError(
+                "wan_training: the module is not built in %s (run scripts/setup-pypi.sh)" % build
+            )
+        cppyy.add_include_path(os.path.join(build, "include"))
+        cppyy.include("ns3/wan-training-module.h")
+        cppyy.load_library(libraries[0])
+    return bindings_ns
+
+
 def _load():
+    if installed_ns3():
+        return _load_with_installed_ns3()
     tree = ns3_dir()
     bindings = os.path.join(tree, "build", "bindings", "python")
     if not os.path.isdir(bindings):

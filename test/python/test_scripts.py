@@ -3,6 +3,7 @@
 and that the Python results equal the C++ example's for the same parameters."""
 
 import csv
+import json
 import math
 import os
 import subprocess
@@ -16,12 +17,70 @@ SCRIPTS = os.path.join(ROOT, "scripts")
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
 
+# Run before a script: every Figure.savefig(path) also writes what the figure
+# shows to path + ".json" (titles, axis labels and scales, tick labels, lines
+# and bars with their labels and data, texts and legend entries), then the
+# script runs as __main__ (its worker processes start as usual).
+FIGURE_RECORDER = r"""
+import json, runpy, sys
+from matplotlib.figure import Figure
+
+save = Figure.savefig
+
+
+def describe(fig):
+    axes = []
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        axes.append({
+            "title": ax.get_title(), "xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(),
+            "xscale": ax.get_xscale(),
+            "xticklabels": [t.get_text() for t in ax.get_xticklabels()],
+            "lines": [{"label": l.get_label(), "x": [float(v) for v in l.get_xdata()],
+                       "y": [float(v) for v in l.get_ydata()]} for l in ax.get_lines()],
+            "bars": [{"label": c.get_label(), "heights": [float(b.get_height()) for b in c]}
+                     for c in ax.containers],
+            "texts": [t.get_text() for t in ax.texts],
+            "legend": [t.get_text() for t in legend.get_texts()] if legend else [],
+        })
+    title = fig._suptitle.get_text() if fig._suptitle else ""
+    return {"suptitle": title, "axes": axes}
+
+
+def savefig(self, fname, *args, **kwargs):
+    save(self, fname, *args, **kwargs)
+    with open(str(fname) + ".json", "w") as out:
+        json.dump(describe(self), out)
+
+
+Figure.savefig = savefig
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
 def run_script(name, *args):
-    """Runs a script as a user would, in one command."""
-    done = subprocess.run([sys.executable, os.path.join(SCRIPTS, name), *args],
-                          capture_output=True, text=True, timeout=600)
+    """Runs a script as a user would, in one command; the figures it saves are
+    described next to them (read_figure)."""
+    done = subprocess.run([sys.executable, "-c", FIGURE_RECORDER, os.path.join(SCRIPTS, name),
+                           *args], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def read_figure(png):
+    """What the figure saved as png shows (see FIGURE_RECORDER)."""
+    assert os.path.getsize(png) > 0
+    with open(str(png) + ".json") as f:
+        return json.load(f)
+
+
+def same(values, expected):
+    """Equal lists of numbers, NaN matching NaN."""
+    assert len(values) == len(expected), (values, expected)
+    for v, e in zip(values, expected):
+        assert (math.isnan(v) and math.isnan(e)) or v == pytest.approx(e, rel=1e-9), (values,
+                                                                                      expected)
 
 
 def read_csv(path):
@@ -55,11 +114,29 @@ def test_survival_curves(tmp_path):
     assert curve["triangles"][1] == pytest.approx(0.75, abs=1e-12)
     assert curve["triangles"][2] == pytest.approx(0.0, abs=1e-12)
     assert "triangles   A = 1.750" in out
-    assert (tmp_path / "survival-curves.png").stat().st_size > 10000
+    # Regional (by hand, mean of its two phases): S_0 = 1, 3/4, 1/2, 3/8, 1/4
+    # and S_1 = 1, 11/12, 1/2, 1/3, 1/4, so 5/6, 1/2, 17/48, 1/4; A = 85/24.
+    # Pairs: S(1) = (11/12 + 11/12 + 17/18) / 3 = 25/27, S(2) = 175/216.
+    assert curve["regional"][1:5] == pytest.approx([5 / 6, 1 / 2, 17 / 48, 1 / 4], abs=1e-12)
+    assert curve["pairs"][1:3] == pytest.approx([25 / 27, 175 / 216], abs=1e-12)
+
+    # The figure: one curve per schedule, labelled with its A, drawn from the CSV.
+    figure = read_figure(tmp_path / "survival-curves.png")
+    assert len(figure["axes"]) == 1
+    ax = figure["axes"][0]
+    assert ax["xlabel"] == "rounds since the update was born, h"
+    assert ax["ylabel"] == "mean disagreement S(h) (1 = newborn, 0 = mixed)"
+    areas = {"pairs": 11.025, "regional": 85 / 24, "triangles": 1.75, "all-to-all": 1.0}
+    assert [line["label"] for line in ax["lines"]] == [
+        "%s (A = %.3f)" % (name, a) for name, a in areas.items()]
+    assert ax["legend"] == [line["label"] for line in ax["lines"]]
+    for line, name in zip(ax["lines"], areas):
+        assert line["x"] == list(range(11))
+        same(line["y"], curve[name])
 
 
 def test_paper_table_matches_the_cpp_example(tmp_path):
-    run_script("paper_table.py", "--schedules", "triangles", "all-to-all", "--scale", "1000",
+    run_script("paper_table.py", "--schedule", "triangles", "all-to-all", "--scale", "1000",
                "--jobs", "2", "--output", str(tmp_path))
     rows = {(r["schedule"], float(r["hbm_gb"])): r for r in read_csv(tmp_path / "paper-table.csv")}
     assert len(rows) == 4
@@ -74,7 +151,25 @@ def test_paper_table_matches_the_cpp_example(tmp_path):
     # All-to-all cannot align without FPGA memory.
     assert rows[("all-to-all", 0.0)]["feasible"] == "False"
     assert math.isnan(float(rows[("all-to-all", 0.0)]["packet_T_ms"]))
-    assert (tmp_path / "paper-table.png").stat().st_size > 10000
+
+    # The figure: one panel per memory size, planned and simulated T side by
+    # side per schedule (an infeasible schedule's bars at 0), J above them.
+    figure = read_figure(tmp_path / "paper-table.png")
+    assert [ax["title"] for ax in figure["axes"]] == ["FPGA memory 0 GB", "FPGA memory 32 GB"]
+    for ax, size in zip(figure["axes"], (0.0, 32.0)):
+        assert ax["xlabel"] == "schedule"
+        assert ax["ylabel"] == "round time T (ms)"
+        assert ax["xticklabels"] == ["triangles", "all-to-all"]
+        assert [b["label"] for b in ax["bars"]] == ["round planner", "packet level"]
+        assert ax["legend"] == ["round planner", "packet level"]
+        chosen = [rows[(name, size)] for name in ("triangles", "all-to-all")]
+        for bars, column in zip(ax["bars"], ("planner_T_ms", "packet_T_ms")):
+            same(bars["heights"], [0 if math.isnan(float(r[column])) else float(r[column])
+                                   for r in chosen])
+    # J = T x A: triangles 544.07 x 1.75 = 952; all-to-all with 32 GB 797 x 1.
+    assert figure["axes"][0]["texts"] == ["J 952", "infeasible"]
+    assert figure["axes"][1]["texts"][1] == "J 797"
+    assert figure["axes"][0]["bars"][0]["heights"][0] == pytest.approx(544.07, abs=0.01)
 
     # The C++ example, same parameters, writes the same planner figures.
     from wan_training import ns3_dir
@@ -102,7 +197,7 @@ def test_scripts_refuse_bad_options(tmp_path):
 
 
 def test_hbm_sweep(tmp_path):
-    run_script("hbm_sweep.py", "--hbm-gb", "0", "32", "--evaluations", "2000", "--jobs", "2",
+    run_script("hbm_sweep.py", "--hbmGB", "0", "32", "--evaluations", "2000", "--jobs", "2",
                "--output", str(tmp_path))
     rows = {float(r["hbm_gb"]): r for r in read_csv(tmp_path / "hbm-sweep.csv")}
     # Without memory all-to-all cannot run; triangles (J 952.12) is the best of the four.
@@ -113,26 +208,79 @@ def test_hbm_sweep(tmp_path):
         assert float(r["best_J"]) <= min(j for j in builtins if not math.isnan(j)) + 1e-6, size
     # With 32 GB all-to-all (J 797.3) is feasible, and the best is at least as good.
     assert float(rows[32.0]["J_all-to-all"]) == pytest.approx(797.29, abs=0.01)
-    assert (tmp_path / "hbm-sweep.png").stat().st_size > 10000
+    # Pairs: T = 53.88 + 400 ms (NYC-BUE), A = 11.0245646; regional: T = 107.76
+    # + 400 ms (arrivals aligned at BUE), A = 85/24.
+    assert float(rows[0.0]["J_pairs"]) == pytest.approx(453.88 * 11.0245646, abs=0.01)
+    assert float(rows[0.0]["J_regional"]) == pytest.approx(507.76 * 85 / 24, abs=0.01)
+
+    # The figure: J against memory on a log axis (0 drawn at 0.01), one line per
+    # built-in schedule and the optimizer's best, drawn from the CSV.
+    figure = read_figure(tmp_path / "hbm-sweep.png")
+    assert len(figure["axes"]) == 1
+    ax = figure["axes"][0]
+    assert ax["xscale"] == "log"
+    assert ax["xlabel"] == "FPGA memory per receiver (GB; 0 plotted at 0.01)"
+    assert ax["ylabel"] == "J = T x A (ms-error)"
+    columns = ["J_pairs", "J_regional", "J_triangles", "J_all-to-all", "best_J"]
+    labels = ["pairs", "regional", "triangles", "all-to-all", "optimizer's best"]
+    assert [line["label"] for line in ax["lines"]] == labels
+    assert ax["legend"] == labels
+    for line, column in zip(ax["lines"], columns):
+        assert line["x"] == [0.01, 32.0]
+        same(line["y"], [float(rows[size][column]) for size in (0.0, 32.0)])
 
 
 def test_impairment_sweep_matches_the_cpp_example(tmp_path):
-    run_script("impairment_sweep.py", "--schedules", "triangles", "--loss", "0.01",
-               "--jitter-ms", "1", "--jobs", "2", "--output", str(tmp_path))
+    run_script("impairment_sweep.py", "--schedule", "triangles", "--lossRate", "0.01",
+               "--jitterMs", "1", "--jobs", "2", "--output", str(tmp_path))
     rows = read_csv(tmp_path / "impairment-sweep.csv")
     assert len(rows) == 3
     for r in rows:
         # Nothing lost with re-requests; impairments only slow the round down.
         assert r["exact"] == "True", r
         assert int(r["delivered"]) == int(r["expected"]) == 4032
-        assert float(r["inflation_percent"]) >= 0
-    assert float(rows[1]["inflation_percent"]) > 0
+    by_kind = {r["impairment"]: r for r in rows}
+    base = float(by_kind["none"]["measured_ms"])
+    for r in rows:
+        measured = float(r["measured_ms"])
+        assert float(r["inflation_percent"]) == pytest.approx(100 * (measured / base - 1))
+    # Lossless: within 2% of the planned T = 544.07 ms, never early.
+    assert 544.07 <= base < 544.07 * 1.02
+    # What each run does.  Rounds start every T (1 + 10%) and missing
+    # contributions are re-requested at that deadline, 598.48 ms after the
+    # start; a request unanswered after RequestTimeout (400 ms) is repeated.
+    # The longest request round trip is BUE-TYO, 2 x 138.10 ms.
+    deadline, timeout, trip = 544.07 * 1.1, 400, 2 * 138.10
+    # 1% loss on every link: contributions are missing at the deadline, so the
+    # round ends after it.  A request and its repair cross about ten links, so
+    # about one attempt in ten fails; attempts go out at the deadline and every
+    # 400 ms after it, and the range allows four.  Of the ~10^3 contributions
+    # re-requested (partial sums from the memoryless FPGAs add to the losses)
+    # a few need a third attempt; a fifth has a chance of ~10^3 x 10^-4.
+    loss = float(by_kind["loss"]["measured_ms"])
+    assert deadline < loss < deadline + 3 * timeout + trip
+    # 1 ms of FIFO jitter on the core: at least 1 ms later, on average, for
+    # every packet; nothing is lost, so any re-request is answered before it
+    # would be repeated.
+    jitter = float(by_kind["jitter"]["measured_ms"])
+    assert base + 1 < jitter < deadline + timeout
+
+    # The figure: inflation against loss (left) and jitter (right), per schedule.
+    figure = read_figure(tmp_path / "impairment-sweep.png")
+    left, right = figure["axes"]
+    assert left["xlabel"] == "packet loss on every link (%)"
+    assert right["xlabel"] == "jitter on core links, standard deviation (ms)"
+    for ax, kind in ((left, "loss"), (right, "jitter")):
+        assert ax["ylabel"] == "round-time inflation vs lossless (%)"
+        assert [line["label"] for line in ax["lines"]] == ["triangles"]
+        assert ax["lines"][0]["x"] == [1.0]
+        same(ax["lines"][0]["y"], [float(by_kind[kind]["inflation_percent"])])
 
     from wan_training import ns3_dir
 
     table = tmp_path / "cpp.csv"
     subprocess.run([os.path.join(ns3_dir(), "ns3"), "run", "--no-build",
-                    "wan-impairments --schedules=triangles --loss=0.01 --jitterMs=1 "
+                    "wan-impairments --schedule=triangles --lossRate=0.01 --jitterMs=1 "
                     "--output=%s" % table],
                    cwd=ns3_dir(), check=True, capture_output=True, timeout=600)
     cpp = read_csv(table)
@@ -144,14 +292,44 @@ def test_impairment_sweep_matches_the_cpp_example(tmp_path):
 
 def test_sem_campaign(tmp_path):
     campaign = tmp_path / "campaign"
-    run_script("sem_campaign.py", "--loss", "0.01", "--campaign", str(campaign),
+    run_script("sem_campaign.py", "--lossRate", "0.01", "--campaign", str(campaign),
                "--output", str(tmp_path))
     rows = read_csv(tmp_path / "sem-campaign.csv")
     loss = [r for r in rows if r["impairment"] == "loss 1%"]
-    assert len(loss) == 1
+    none = [r for r in rows if r["impairment"] == "none"]
+    assert len(loss) == len(none) == 1
     assert loss[0]["exact"] == "1"
-    assert float(loss[0]["inflation_percent"]) > 0
-    # A second run finds every result in the campaign and simulates nothing.
-    again = run_script("sem_campaign.py", "--loss", "0.01", "--campaign", str(campaign),
+    # One round of regional triangles (T 507.76 ms), lossless within 2% of it.
+    base, measured = float(none[0]["measured_ms"]), float(loss[0]["measured_ms"])
+    assert 507.76 <= base < 507.76 * 1.02
+    assert float(loss[0]["inflation_percent"]) == pytest.approx(100 * (measured / base - 1),
+                                                                rel=1e-4)
+    # Contributions lost are re-requested at the deadline, T (1 + 10%) = 598.48
+    # ms with the schedule's T of 544.07 ms, then every 400 ms while unanswered
+    # (one attempt in ten fails: about ten links at 1%); the longest request
+    # round trip in these triangles is LAX-BUE, 2 x 88.74 ms.  The range allows
+    # four attempts.
+    assert int(loss[0]["requested"]) > 0
+    assert loss[0]["recovered"] == loss[0]["requested"]
+    assert 544.07 * 1.1 < measured < 544.07 * 1.1 + 3 * 400 + 2 * 88.74
+
+    # The campaign database holds one run (one parameter combination, one
+    # RngRun); its output files are in data/<run id>.
+    def runs():
+        with open(campaign / "campaign.json") as f:
+            results = json.load(f)["results"]
+        return sorted(r["meta"]["id"] for r in results.values())
+
+    def files():
+        return {str(path): path.stat().st_mtime_ns for path in (campaign / "data").rglob("*")}
+
+    first_runs, first_files = runs(), files()
+    assert len(first_runs) == 1
+    assert sorted(os.listdir(campaign / "data")) == first_runs
+    # A second run finds every result in the campaign and simulates nothing:
+    # no run is added to the database and no output file is written again.
+    again = run_script("sem_campaign.py", "--lossRate", "0.01", "--campaign", str(campaign),
                        "--output", str(tmp_path))
     assert "loss 1%" in again
+    assert runs() == first_runs
+    assert files() == first_files

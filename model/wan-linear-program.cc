@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "linear-program.h"
+#include "wan-linear-program.h"
 
 #include "ns3/log.h"
 
@@ -14,7 +14,7 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("LinearProgram");
+NS_LOG_COMPONENT_DEFINE("WanLinearProgram");
 
 namespace
 {
@@ -46,7 +46,7 @@ Finite(double x)
 } // namespace
 
 uint32_t
-LinearProgram::AddVariable(const std::string& name, double lower, double upper, double cost)
+WanLinearProgram::AddVariable(const std::string& name, double lower, double upper, double cost)
 {
     if (lower > upper)
     {
@@ -57,7 +57,7 @@ LinearProgram::AddVariable(const std::string& name, double lower, double upper, 
 }
 
 void
-LinearProgram::AddConstraint(const std::vector<Term>& terms, double lower, double upper)
+WanLinearProgram::AddConstraint(const std::vector<Term>& terms, double lower, double upper)
 {
     for (const auto& t : terms)
     {
@@ -71,7 +71,7 @@ LinearProgram::AddConstraint(const std::vector<Term>& terms, double lower, doubl
 }
 
 void
-LinearProgram::SetBounds(uint32_t var, double lower, double upper)
+WanLinearProgram::SetBounds(uint32_t var, double lower, double upper)
 {
     auto& v = m_vars.at(var);
     if (lower > upper)
@@ -83,13 +83,13 @@ LinearProgram::SetBounds(uint32_t var, double lower, double upper)
 }
 
 void
-LinearProgram::SetCost(uint32_t var, double cost)
+WanLinearProgram::SetCost(uint32_t var, double cost)
 {
     m_vars.at(var).cost = cost;
 }
 
 void
-LinearProgram::ClearCosts()
+WanLinearProgram::ClearCosts()
 {
     for (auto& v : m_vars)
     {
@@ -97,8 +97,8 @@ LinearProgram::ClearCosts()
     }
 }
 
-LinearProgram::Status
-LinearProgram::Minimize()
+WanLinearProgram::Status
+WanLinearProgram::Minimize()
 {
     NS_LOG_FUNCTION(this << m_vars.size() << m_rows.size());
     std::unique_ptr<glp_prob, void (*)(glp_prob*)> lp(glp_create_prob(), glp_delete_prob);
@@ -176,25 +176,25 @@ LinearProgram::Minimize()
 }
 
 double
-LinearProgram::GetValue(uint32_t var) const
+WanLinearProgram::GetValue(uint32_t var) const
 {
     return m_values.at(var);
 }
 
 double
-LinearProgram::GetObjective() const
+WanLinearProgram::GetObjective() const
 {
     return m_objective;
 }
 
 uint32_t
-LinearProgram::GetNVariables() const
+WanLinearProgram::GetNVariables() const
 {
     return static_cast<uint32_t>(m_vars.size());
 }
 
 uint32_t
-LinearProgram::GetNConstraints() const
+WanLinearProgram::GetNConstraints() const
 {
     return static_cast<uint32_t>(m_rows.size());
 }

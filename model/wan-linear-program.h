@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef LINEAR_PROGRAM_H
-#define LINEAR_PROGRAM_H
+#ifndef WAN_LINEAR_PROGRAM_H
+#define WAN_LINEAR_PROGRAM_H
 
 #include <cstdint>
 #include <limits>
@@ -21,7 +21,7 @@ namespace ns3
  * Variables and constraints are added one by one; bounds of +-infinity mean
  * "unbounded".  The GLPK header stays out of this file.
  */
-class LinearProgram
+class WanLinearProgram
 {
   public:
     /// Infinity, for bounds.
@@ -114,4 +114,4 @@ class LinearProgram
 
 } // namespace ns3
 
-#endif /* LINEAR_PROGRAM_H */
+#endif /* WAN_LINEAR_PROGRAM_H */

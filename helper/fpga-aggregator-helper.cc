@@ -1,0 +1,75 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "fpga-aggregator-helper.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/fpga-aggregator.h"
+#include "ns3/node.h"
+#include "ns3/nstime.h"
+#include "ns3/uinteger.h"
+#include "ns3/wan-training-text.h"
+
+namespace ns3
+{
+
+FpgaAggregatorHelper::FpgaAggregatorHelper()
+{
+    m_factory.SetTypeId(FpgaAggregator::GetTypeId());
+}
+
+void
+FpgaAggregatorHelper::SetAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_factory.Set(name, value);
+}
+
+void
+FpgaAggregatorHelper::SetScale(double factor)
+{
+    m_scale = wantext::RequireAtLeast(factor, 1, "scale");
+}
+
+ApplicationContainer
+FpgaAggregatorHelper::Install(NodeContainer nodes) const
+{
+    ApplicationContainer apps;
+    for (auto it = nodes.Begin(); it != nodes.End(); ++it)
+    {
+        apps.Add(Install(*it));
+    }
+    return apps;
+}
+
+ApplicationContainer
+FpgaAggregatorHelper::Install(Ptr<Node> node) const
+{
+    auto fpga = m_factory.Create<FpgaAggregator>();
+    if (m_scale != 1)
+    {
+        UintegerValue hbm;
+        fpga->GetAttribute("HbmBytes", hbm);
+        fpga->SetAttribute("HbmBytes", UintegerValue(static_cast<uint64_t>(hbm.Get() / m_scale)));
+        TimeValue window;
+        fpga->GetAttribute("LineRateWindow", window);
+        fpga->SetAttribute("LineRateWindow", TimeValue(window.Get() * m_scale));
+        DataRateValue rate;
+        fpga->GetAttribute("LineRate", rate);
+        fpga->SetAttribute(
+            "LineRate",
+            DataRateValue(DataRate(static_cast<uint64_t>(rate.Get().GetBitRate() / m_scale))));
+    }
+    node->AddApplication(fpga);
+    return ApplicationContainer(fpga);
+}
+
+int64_t
+FpgaAggregatorHelper::AssignStreams(ApplicationContainer apps, int64_t stream) const
+{
+    (void)apps;
+    (void)stream;
+    return 0;
+}
+
+} // namespace ns3

@@ -1,0 +1,69 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FPGA_AGGREGATOR_HELPER_H
+#define FPGA_AGGREGATOR_HELPER_H
+
+#include "ns3/application-container.h"
+#include "ns3/attribute.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief Installs FpgaAggregator on edge nodes (an ObjectFactory of the
+ * application), optionally at a time-preserving scale.
+ *
+ * At scale f (WanNetworkHelper::SetScale divides every rate by f) the
+ * aggregator keeps what it is in packets and in time: its HBM holds as many
+ * slots of the f-times smaller state (HbmBytes / f), its line rate is
+ * divided by f and its line-rate window stretched by f, so the window still
+ * holds as many packets and lasts as many packet times.
+ */
+class FpgaAggregatorHelper
+{
+  public:
+    FpgaAggregatorHelper();
+
+    /**
+     * \param name an attribute of FpgaAggregator
+     * \param value its value (unscaled) for the aggregators installed from now on
+     */
+    void SetAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \param factor the network's time-preserving scale, >= 1 (default 1)
+     */
+    void SetScale(double factor);
+    /**
+     * \param nodes the edge nodes
+     * \return one aggregator per node
+     */
+    ApplicationContainer Install(NodeContainer nodes) const;
+    /**
+     * \param node an edge node
+     * \return its aggregator
+     */
+    ApplicationContainer Install(Ptr<Node> node) const;
+    /**
+     * \brief Fixes the random streams of the aggregators (they draw none
+     * today).
+     * \param apps aggregators installed by this helper
+     * \param stream first stream index
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(ApplicationContainer apps, int64_t stream) const;
+
+  private:
+    ObjectFactory m_factory; //!< makes the aggregators
+    double m_scale{1};       //!< time-preserving scale
+};
+
+} // namespace ns3
+
+#endif /* FPGA_AGGREGATOR_HELPER_H */

@@ -1,0 +1,65 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_ISLAND_HELPER_H
+#define WAN_ISLAND_HELPER_H
+
+#include "ns3/application-container.h"
+#include "ns3/attribute.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief Installs WanIslandApplication on nodes, the way ns-3's
+ * application helpers do (an ObjectFactory of the application).
+ *
+ * \code
+ *   WanIslandHelper islands;
+ *   islands.SetAttribute("NackDelay", TimeValue(MicroSeconds(500)));
+ *   islands.SetAttribute("Fpga", Ipv4AddressValue(net.GetEdgeAddress(c)));
+ *   ApplicationContainer apps = islands.Install(net.GetIslands().Get(c));
+ * \endcode
+ */
+class WanIslandHelper
+{
+  public:
+    WanIslandHelper();
+
+    /**
+     * \param name an attribute of WanIslandApplication
+     * \param value its value for the applications installed from now on
+     */
+    void SetAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \param nodes the nodes
+     * \return one application per node
+     */
+    ApplicationContainer Install(NodeContainer nodes) const;
+    /**
+     * \param node a node
+     * \return its application
+     */
+    ApplicationContainer Install(Ptr<Node> node) const;
+    /**
+     * \brief Fixes the random streams of the applications (they draw none
+     * today; the call is there so that scripts need not change when they do).
+     * \param apps applications installed by this helper
+     * \param stream first stream index
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(ApplicationContainer apps, int64_t stream) const;
+
+  private:
+    ObjectFactory m_factory; //!< makes the applications
+};
+
+} // namespace ns3
+
+#endif /* WAN_ISLAND_HELPER_H */

@@ -1,0 +1,125 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_ROUND_RECORDER_H
+#define WAN_ROUND_RECORDER_H
+
+#include "ns3/application-container.h"
+#include "ns3/fpga-aggregator.h"
+#include "ns3/wan-island-application.h"
+#include "ns3/wan-round-counters.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief Gathers a packet-level run's results from trace sources: each
+ * island's record of each round (WanIslandApplication "RoundEnd"), the
+ * FPGAs' evictions by cause ("Eviction") and their peak slot occupancy
+ * ("PeakOccupancy"), and the packets dropped, by reason ("Drop" of both).
+ *
+ * Connect it before Simulator::Run and read it after; it keeps the latest
+ * record of each (round, city), so a record reported again after a late
+ * arrival replaces the earlier one.  It decides whether an island's sum is
+ * exact from the records alone: the island must hold each peer's
+ * contribution to each chunk once, and its sum must be WanContribution's
+ * ExpectedSum of the values its clique's other members reported.
+ *
+ * \code
+ *   WanRoundRecorder recorder;
+ *   recorder.WatchIslands(islands);
+ *   recorder.WatchFpgas(fpgas);
+ *   Simulator::Run();
+ *   const WanIslandRecord* r = recorder.Find(0, city);
+ *   bool exact = recorder.IsExact(0, city);
+ * \endcode
+ */
+class WanRoundRecorder
+{
+  public:
+    WanRoundRecorder() = default;
+    WanRoundRecorder(const WanRoundRecorder&) = delete;
+    WanRoundRecorder& operator=(const WanRoundRecorder&) = delete;
+
+    /** \param island an island application to record */
+    void WatchIsland(Ptr<WanIslandApplication> island);
+    /** \param apps applications; every WanIslandApplication among them is recorded */
+    void WatchIslands(const ApplicationContainer& apps);
+    /** \param fpga an FPGA aggregator to record */
+    void WatchFpga(Ptr<FpgaAggregator> fpga);
+    /** \param apps applications; every FpgaAggregator among them is recorded */
+    void WatchFpgas(const ApplicationContainer& apps);
+
+    /**
+     * \param round a round
+     * \param city an island's city index
+     * \return the latest record that island reported of that round, or
+     *         nullptr when it reported none
+     */
+    const WanIslandRecord* Find(uint32_t round, uint32_t city) const;
+    /**
+     * \param round a round
+     * \param city an island's city index
+     * \return true when the island holds each peer's contribution to each
+     *         chunk once and its sum is the exact one (false when it, or a
+     *         member of its clique, reported nothing)
+     */
+    bool IsExact(uint32_t round, uint32_t city) const;
+    /**
+     * \param round a round
+     * \return the counters of every island that reported it, summed
+     */
+    WanRoundCounters GetTotal(uint32_t round) const;
+    /** \return FPGA evictions by cause (every cause, from the first FPGA watched) */
+    const std::map<std::string, uint64_t>& GetEvictions() const;
+    /** \return the most slots in use at once at any one FPGA */
+    uint64_t GetPeakSlots() const;
+    /** \return packets dropped by the islands and FPGAs watched, by reason */
+    const std::map<std::string, uint64_t>& GetDrops() const;
+
+    /**
+     * \brief Sink of "RoundEnd": keeps the record.
+     * \param record an island's record of a round
+     */
+    void RecordRound(const WanIslandRecord& record);
+    /**
+     * \brief Sink of "Eviction": counts it by cause.
+     * \param round the chunk's round
+     * \param chunk the chunk
+     * \param cause why the slot was forwarded
+     * \param contributions contributions in the forwarded sum
+     */
+    void RecordEviction(uint32_t round,
+                        uint32_t chunk,
+                        const std::string& cause,
+                        uint32_t contributions);
+    /**
+     * \brief Sink of "PeakOccupancy".
+     * \param previous the previous peak
+     * \param peak the new peak
+     */
+    void RecordPeak(uint64_t previous, uint64_t peak);
+    /**
+     * \brief Sink of "Drop": counts it by reason.
+     * \param packet the packet
+     * \param reason why it was dropped
+     */
+    void RecordDrop(Ptr<const Packet> packet, const std::string& reason);
+
+  private:
+    std::map<std::pair<uint32_t, uint32_t>, WanIslandRecord> m_records; //!< (round, city)
+    std::map<std::string, uint64_t> m_evictions;                        //!< by cause
+    std::map<std::string, uint64_t> m_drops;                            //!< by reason
+    uint64_t m_peakSlots{0};                                            //!< at any FPGA
+};
+
+} // namespace ns3
+
+#endif /* WAN_ROUND_RECORDER_H */

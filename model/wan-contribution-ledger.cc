@@ -1,0 +1,282 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-contribution-ledger.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+std::string
+WanContributionLedger::ToString(Verdict verdict)
+{
+    switch (verdict)
+    {
+    case Verdict::ACCEPTED:
+        return "accepted";
+    case Verdict::REPEATED:
+        return "repeated";
+    case Verdict::UNKNOWN_ROUND:
+        return "unplanned round";
+    case Verdict::CHUNK_OUT_OF_RANGE:
+        return "chunk out of range";
+    case Verdict::BAD_SOURCES:
+        return "bad sources";
+    }
+    return "unknown";
+}
+
+void
+WanContributionLedger::AddRound(uint32_t round,
+                                uint32_t chunks,
+                                uint32_t members,
+                                uint32_t position)
+{
+    if (chunks == 0 || members == 0)
+    {
+        throw std::invalid_argument("round " + std::to_string(round) +
+                                    ": a ledger round needs at least one chunk and one member");
+    }
+    if (position >= members)
+    {
+        throw std::invalid_argument("round " + std::to_string(round) + ": position " +
+                                    std::to_string(position) + " outside a clique of " +
+                                    std::to_string(members));
+    }
+    if (m_rounds.count(round) > 0)
+    {
+        throw std::invalid_argument("round " + std::to_string(round) + " is in the ledger twice");
+    }
+    Round r;
+    r.chunks = chunks;
+    r.members = members;
+    r.position = position;
+    const auto cells = static_cast<size_t>(chunks) * members;
+    r.held.assign(cells, false);
+    r.requested.assign(cells, false);
+    r.account.counters.expected = static_cast<uint64_t>(chunks) * (members - 1);
+    m_rounds.emplace(round, std::move(r));
+}
+
+bool
+WanContributionLedger::HasRound(uint32_t round) const
+{
+    return m_rounds.count(round) > 0;
+}
+
+WanContributionLedger::Round*
+WanContributionLedger::Find(uint32_t round)
+{
+    auto it = m_rounds.find(round);
+    return it == m_rounds.end() ? nullptr : &it->second;
+}
+
+const WanContributionLedger::Round*
+WanContributionLedger::Find(uint32_t round) const
+{
+    auto it = m_rounds.find(round);
+    return it == m_rounds.end() ? nullptr : &it->second;
+}
+
+WanContributionLedger::Verdict
+WanContributionLedger::Offer(uint32_t round,
+                             uint32_t chunk,
+                             const std::vector<bool>& sources,
+                             uint32_t contributions,
+                             double value,
+                             bool pastDeadline)
+{
+    Round* r = Find(round);
+    if (r == nullptr)
+    {
+        return Verdict::UNKNOWN_ROUND;
+    }
+    if (chunk >= r->chunks)
+    {
+        return Verdict::CHUNK_OUT_OF_RANGE;
+    }
+    auto& account = r->account;
+    std::vector<uint32_t> named;
+    for (uint32_t p = 0; p < sources.size(); ++p)
+    {
+        if (!sources[p])
+        {
+            continue;
+        }
+        if (p >= r->members || p == r->position)
+        {
+            return Verdict::BAD_SOURCES;
+        }
+        named.push_back(p);
+    }
+    if (named.empty())
+    {
+        if (!sources.empty() || contributions == 0)
+        {
+            return Verdict::BAD_SOURCES;
+        }
+        // A sum that does not say whom it holds: counted, not audited.
+        r->countedOnly = true;
+        account.counters.delivered += contributions;
+        account.sum += value;
+        return Verdict::ACCEPTED;
+    }
+    if (named.size() != contributions)
+    {
+        return Verdict::BAD_SOURCES;
+    }
+    const size_t base = static_cast<size_t>(chunk) * r->members;
+    for (uint32_t p : named)
+    {
+        if (r->held[base + p])
+        {
+            ++account.counters.discarded;
+            return Verdict::REPEATED;
+        }
+    }
+    for (uint32_t p : named)
+    {
+        r->held[base + p] = true;
+        CountArrival(*r, chunk, p, pastDeadline);
+    }
+    account.counters.delivered += named.size();
+    account.sum += value;
+    if (ChunkComplete(*r, chunk))
+    {
+        account.givenUpChunks.erase(chunk);
+    }
+    return Verdict::ACCEPTED;
+}
+
+WanContributionLedger::Verdict
+WanContributionLedger::OfferOne(uint32_t round,
+                                uint32_t chunk,
+                                uint32_t position,
+                                double value,
+                                bool pastDeadline)
+{
+    std::vector<bool> sources(position + 1, false);
+    sources[position] = true;
+    return Offer(round, chunk, sources, 1, value, pastDeadline);
+}
+
+void
+WanContributionLedger::CountArrival(Round& r, uint32_t chunk, uint32_t position, bool pastDeadline)
+{
+    auto& a = r.account;
+    if (r.requested[static_cast<size_t>(chunk) * r.members + position])
+    {
+        ++a.counters.recovered;
+    }
+    else if (pastDeadline)
+    {
+        ++a.counters.late;
+        a.lateChunks.insert(chunk);
+    }
+    if (a.counters.givenUp > 0)
+    {
+        --a.counters.givenUp; // it came after all
+    }
+}
+
+bool
+WanContributionLedger::ChunkComplete(const Round& r, uint32_t chunk)
+{
+    const size_t base = static_cast<size_t>(chunk) * r.members;
+    for (uint32_t p = 0; p < r.members; ++p)
+    {
+        if (p != r.position && !r.held[base + p])
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool
+WanContributionLedger::IsComplete(uint32_t round) const
+{
+    const Round* r = Find(round);
+    return r != nullptr && r->account.counters.delivered >= r->account.counters.expected;
+}
+
+std::vector<std::pair<uint32_t, uint32_t>>
+WanContributionLedger::GetMissing(uint32_t round) const
+{
+    std::vector<std::pair<uint32_t, uint32_t>> missing;
+    const Round* r = Find(round);
+    if (r == nullptr || r->countedOnly)
+    {
+        return missing;
+    }
+    for (uint32_t c = 0; c < r->chunks; ++c)
+    {
+        const size_t base = static_cast<size_t>(c) * r->members;
+        for (uint32_t p = 0; p < r->members; ++p)
+        {
+            if (p != r->position && !r->held[base + p])
+            {
+                missing.emplace_back(c, p);
+            }
+        }
+    }
+    return missing;
+}
+
+bool
+WanContributionLedger::MarkRequested(uint32_t round, uint32_t chunk, uint32_t position)
+{
+    Round* r = Find(round);
+    if (r == nullptr || chunk >= r->chunks || position >= r->members || position == r->position)
+    {
+        throw std::invalid_argument("round " + std::to_string(round) + " chunk " +
+                                    std::to_string(chunk) + " position " +
+                                    std::to_string(position) + ": no such contribution to request");
+    }
+    const size_t cell = static_cast<size_t>(chunk) * r->members + position;
+    if (r->requested[cell])
+    {
+        return false;
+    }
+    r->requested[cell] = true;
+    ++r->account.counters.requested;
+    r->account.requestedChunks.insert(chunk);
+    return true;
+}
+
+void
+WanContributionLedger::GiveUp(uint32_t round)
+{
+    Round* r = Find(round);
+    if (r == nullptr)
+    {
+        return;
+    }
+    auto& a = r->account;
+    a.givenUpChunks.clear();
+    if (r->countedOnly)
+    {
+        a.counters.givenUp = a.counters.expected > a.counters.delivered
+                                 ? a.counters.expected - a.counters.delivered
+                                 : 0;
+        return;
+    }
+    const auto missing = GetMissing(round);
+    a.counters.givenUp = missing.size();
+    for (const auto& [chunk, position] : missing)
+    {
+        a.givenUpChunks.insert(chunk);
+    }
+}
+
+const WanLedgerAccount&
+WanContributionLedger::GetAccount(uint32_t round) const
+{
+    static const WanLedgerAccount empty;
+    const Round* r = Find(round);
+    return r == nullptr ? empty : r->account;
+}
+
+} // namespace ns3

@@ -1,0 +1,185 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_CONTRIBUTION_LEDGER_H
+#define WAN_CONTRIBUTION_LEDGER_H
+
+#include "wan-round-counters.h"
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief What one island received of one round: the counts and sum of its
+ * peers' contributions, and which chunks were late, re-requested or given up.
+ */
+struct WanLedgerAccount
+{
+    /// expected, delivered, late, requested, recovered, givenUp, discarded
+    /// (the ledger fills only these)
+    WanRoundCounters counters;
+    double sum{0};                      //!< sum of the values accepted
+    std::set<uint32_t> lateChunks;      //!< chunks with a contribution after the deadline, unasked
+    std::set<uint32_t> requestedChunks; //!< chunks with a re-requested contribution
+    std::set<uint32_t> givenUpChunks;   //!< chunks lacking a contribution when given up
+};
+
+/**
+ * \ingroup wan-training
+ * \brief An island's ledger of its peers' contributions: for each chunk of
+ * each round, which clique positions it holds.
+ *
+ * A round has `chunks` chunks and a clique of `members` islands, this one at
+ * `position`; every other position owes one contribution per chunk.  A
+ * packet offers a value and the positions it holds (one for a DATA chunk or
+ * a REPAIR, those of the sum for a MERGED packet).  It is accepted unless it
+ * repeats a position the chunk already holds (then it is discarded whole: a
+ * sum cannot be split), names a position outside the clique or this island's
+ * own, or names a round or chunk that does not exist.  The set of positions
+ * is as large as the clique.
+ *
+ * At a round's deadline GetMissing() names what is still lacking; the
+ * island may re-request it (MarkRequested) or give it up (GiveUp).  What
+ * arrives later is counted as recovered (it was asked for) or late (it was
+ * not), and is no longer given up.
+ *
+ * A sum that does not say whom it holds (no positions) can only be counted:
+ * its round is then audited by count alone, so GetMissing() names nothing
+ * in it and GiveUp() counts what is short.
+ */
+class WanContributionLedger
+{
+  public:
+    /// What became of an offered packet.
+    enum class Verdict
+    {
+        ACCEPTED,           //!< counted
+        REPEATED,           //!< discarded: it repeats a contribution already held
+        UNKNOWN_ROUND,      //!< not a round of this ledger
+        CHUNK_OUT_OF_RANGE, //!< the round has no such chunk
+        BAD_SOURCES         //!< a position outside the clique, this island's own, or none
+    };
+
+    /**
+     * \param verdict a verdict
+     * \return its name: "accepted", "repeated", "unplanned round", "chunk out
+     *         of range" or "bad sources"
+     */
+    static std::string ToString(Verdict verdict);
+
+    /**
+     * \brief Opens a round.
+     * \param round the round number (once)
+     * \param chunks chunks per state, >= 1
+     * \param members clique size, >= 1
+     * \param position this island's position in the clique, < members
+     */
+    void AddRound(uint32_t round, uint32_t chunks, uint32_t members, uint32_t position);
+    /**
+     * \param round a round number
+     * \return true when the round was added
+     */
+    bool HasRound(uint32_t round) const;
+
+    /**
+     * \brief Offers a sum of contributions to one chunk.
+     * \param round the round
+     * \param chunk the chunk
+     * \param sources the positions it holds, one element per position (may be
+     *        longer than the clique if the extra elements are false; empty:
+     *        not tracked, counted as `contributions`)
+     * \param contributions how many contributions it holds (used only when
+     *        `sources` is empty)
+     * \param value its value
+     * \param pastDeadline true when it arrives after the round's deadline
+     * \return what became of it
+     */
+    Verdict Offer(uint32_t round,
+                  uint32_t chunk,
+                  const std::vector<bool>& sources,
+                  uint32_t contributions,
+                  double value,
+                  bool pastDeadline);
+    /**
+     * \brief Offers one peer's contribution (a DATA chunk or a REPAIR).
+     * \param round the round
+     * \param chunk the chunk
+     * \param position the sender's position
+     * \param value its value
+     * \param pastDeadline true when it arrives after the round's deadline
+     * \return what became of it
+     */
+    Verdict OfferOne(uint32_t round,
+                     uint32_t chunk,
+                     uint32_t position,
+                     double value,
+                     bool pastDeadline);
+
+    /**
+     * \param round a round
+     * \return true when it holds every peer's contribution to every chunk
+     */
+    bool IsComplete(uint32_t round) const;
+    /**
+     * \param round a round
+     * \return (chunk, position) of every contribution still lacking, by
+     *         chunk then position (nothing in a round audited by count)
+     */
+    std::vector<std::pair<uint32_t, uint32_t>> GetMissing(uint32_t round) const;
+    /**
+     * \brief Notes that a lacking contribution was asked for.
+     * \param round the round
+     * \param chunk the chunk
+     * \param position the sender's position
+     * \return true the first time it is asked for
+     */
+    bool MarkRequested(uint32_t round, uint32_t chunk, uint32_t position);
+    /**
+     * \brief Gives up what the round still lacks: givenUp becomes the number
+     * of lacking contributions and givenUpChunks their chunks.
+     * \param round the round
+     */
+    void GiveUp(uint32_t round);
+    /**
+     * \param round a round
+     * \return what it received so far (an empty account for an unknown round)
+     */
+    const WanLedgerAccount& GetAccount(uint32_t round) const;
+
+  private:
+    /// One round's bookkeeping.
+    struct Round
+    {
+        uint32_t chunks{0};          //!< chunks per state
+        uint32_t members{0};         //!< clique size
+        uint32_t position{0};        //!< this island's position
+        std::vector<bool> held;      //!< chunk x members + position -> held
+        std::vector<bool> requested; //!< likewise: asked for
+        bool countedOnly{false};     //!< a sum without positions arrived
+        WanLedgerAccount account;    //!< counts and sum
+    };
+
+    /// \return the round, or nullptr
+    Round* Find(uint32_t round);
+    /// \return the round, or nullptr
+    const Round* Find(uint32_t round) const;
+    /// Counts one newly held position of a chunk.
+    static void CountArrival(Round& r, uint32_t chunk, uint32_t position, bool pastDeadline);
+    /// \return true when the chunk holds every peer's contribution
+    static bool ChunkComplete(const Round& r, uint32_t chunk);
+
+    std::map<uint32_t, Round> m_rounds; //!< by round number
+};
+
+} // namespace ns3
+
+#endif /* WAN_CONTRIBUTION_LEDGER_H */

@@ -1,0 +1,153 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-sequence-tracker.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// The most gaps one arrival opens: numbers further below it are written
+/// off, so that a corrupt sequence number cannot exhaust memory.
+const uint64_t kMaxNewGaps = 65536;
+
+} // namespace
+
+WanSequenceTracker::WanSequenceTracker(uint32_t maxNacks)
+    : m_maxNacks(1)
+{
+    SetMaxNacks(maxNacks);
+}
+
+void
+WanSequenceTracker::SetMaxNacks(uint32_t maxNacks)
+{
+    if (maxNacks == 0)
+    {
+        throw std::invalid_argument("a sequence gap needs at least one NACK before it is "
+                                    "abandoned (got 0)");
+    }
+    m_maxNacks = maxNacks;
+}
+
+uint32_t
+WanSequenceTracker::GetMaxNacks() const
+{
+    return m_maxNacks;
+}
+
+WanSequenceTracker::Arrival
+WanSequenceTracker::Receive(uint32_t sequence)
+{
+    const uint64_t s = sequence;
+    if (m_abandoned.erase(s) > 0)
+    {
+        // Given up on, yet here: taken once (a later copy is a duplicate).
+        if (s >= m_next)
+        {
+            m_received.insert(s);
+            Advance();
+        }
+        return Arrival::FIRST;
+    }
+    if (s < m_next || m_received.count(s) > 0)
+    {
+        return Arrival::DUPLICATE;
+    }
+    Arrival arrival = Arrival::FIRST;
+    if (s < m_end)
+    {
+        // Below the highest received and not received: a gap.
+        m_gaps.erase(s);
+        arrival = Arrival::GAP_FILLED;
+    }
+    else
+    {
+        if (s - m_end > kMaxNewGaps)
+        {
+            m_end = s - kMaxNewGaps;
+            m_next = std::max(m_next, m_end);
+            m_received.erase(m_received.begin(), m_received.lower_bound(m_next));
+            m_gaps.erase(m_gaps.begin(), m_gaps.lower_bound(m_next));
+        }
+        for (uint64_t g = m_end; g < s; ++g)
+        {
+            m_gaps.emplace(g, 0);
+        }
+        m_end = s + 1;
+    }
+    m_received.insert(s);
+    Advance();
+    return arrival;
+}
+
+std::vector<uint32_t>
+WanSequenceTracker::TakeNacks()
+{
+    std::vector<uint32_t> nacks;
+    for (auto it = m_gaps.begin(); it != m_gaps.end();)
+    {
+        if (++it->second > m_maxNacks)
+        {
+            m_abandoned.insert(it->first);
+            ++m_abandonedCount;
+            it = m_gaps.erase(it);
+            continue;
+        }
+        nacks.push_back(static_cast<uint32_t>(it->first));
+        ++it;
+    }
+    Advance();
+    return nacks;
+}
+
+void
+WanSequenceTracker::Advance()
+{
+    while (m_next < m_end)
+    {
+        if (m_received.erase(m_next) == 0 && m_abandoned.count(m_next) == 0)
+        {
+            break;
+        }
+        ++m_next;
+    }
+}
+
+bool
+WanSequenceTracker::HasGaps() const
+{
+    return !m_gaps.empty();
+}
+
+std::vector<uint32_t>
+WanSequenceTracker::GetGaps() const
+{
+    std::vector<uint32_t> gaps;
+    for (const auto& [g, attempts] : m_gaps)
+    {
+        gaps.push_back(static_cast<uint32_t>(g));
+    }
+    return gaps;
+}
+
+uint64_t
+WanSequenceTracker::GetWindowStart() const
+{
+    return m_next;
+}
+
+uint64_t
+WanSequenceTracker::GetAbandoned() const
+{
+    return m_abandonedCount;
+}
+
+} // namespace ns3

@@ -1,0 +1,282 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-training-test-utils.h"
+
+#include "ns3/test.h"
+#include "ns3/wan-contribution-ledger.h"
+
+using namespace ns3;
+using namespace ns3::wantest;
+
+namespace
+{
+
+using Verdict = WanContributionLedger::Verdict;
+
+/**
+ * \param bits positions
+ * \param set the positions held
+ * \return a sources bitmap
+ */
+std::vector<bool>
+Sources(uint32_t bits, const std::vector<uint32_t>& set)
+{
+    std::vector<bool> sources(bits, false);
+    for (auto p : set)
+    {
+        sources[p] = true;
+    }
+    return sources;
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Sums and single contributions are accepted once; a packet that
+ * repeats any contribution already held is discarded whole, whatever order
+ * the copies come in.
+ */
+class LedgerRepeatTestCase : public TestCase
+{
+  public:
+    LedgerRepeatTestCase()
+        : TestCase("a repeated contribution is discarded, the sum stays exact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // A clique of 4 (this island at position 1), 2 chunks: 3 x 2 = 6 owed.
+        WanContributionLedger l;
+        l.AddRound(7, 2, 4, 1);
+        NS_TEST_EXPECT_MSG_EQ(l.GetAccount(7).counters.expected, 6, "3 peers x 2 chunks");
+        // Chunk 0: a sum of positions 0 and 2 (values 10 + 30), twice, then 3.
+        const auto sum02 = Sources(4, {0, 2});
+        NS_TEST_EXPECT_MSG_EQ(int(l.Offer(7, 0, sum02, 2, 40, false)), int(Verdict::ACCEPTED), "");
+        NS_TEST_EXPECT_MSG_EQ(int(l.Offer(7, 0, sum02, 2, 40, false)), int(Verdict::REPEATED), "");
+        // A sum that overlaps by one position is discarded whole.
+        NS_TEST_EXPECT_MSG_EQ(int(l.Offer(7, 0, Sources(4, {2, 3}), 2, 70, false)),
+                              int(Verdict::REPEATED),
+                              "overlap");
+        NS_TEST_EXPECT_MSG_EQ(int(l.OfferOne(7, 0, 3, 40, false)), int(Verdict::ACCEPTED), "");
+        NS_TEST_EXPECT_MSG_EQ(int(l.OfferOne(7, 0, 3, 40, false)), int(Verdict::REPEATED), "");
+        // Chunk 1 in reverse order, one by one: 3, 2, 0, then a resent 2.
+        for (uint32_t p : {3u, 2u, 0u})
+        {
+            NS_TEST_EXPECT_MSG_EQ(int(l.OfferOne(7, 1, p, 100 * (p + 1), false)),
+                                  int(Verdict::ACCEPTED),
+                                  "position " << p);
+        }
+        NS_TEST_EXPECT_MSG_EQ(int(l.OfferOne(7, 1, 2, 300, false)), int(Verdict::REPEATED), "");
+        const auto& a = l.GetAccount(7);
+        NS_TEST_EXPECT_MSG_EQ(a.counters.delivered, 6, "each once");
+        NS_TEST_EXPECT_MSG_EQ(a.counters.discarded, 4, "four repeats");
+        // 40 + 40 (chunk 0) + 400 + 300 + 100 (chunk 1)
+        NS_TEST_EXPECT_MSG_EQ(a.sum, 880, "exact sum");
+        NS_TEST_EXPECT_MSG_EQ(l.IsComplete(7), true, "complete");
+        NS_TEST_EXPECT_MSG_EQ(l.GetMissing(7).empty(), true, "nothing missing");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief What cannot be a contribution of the round is refused, not counted.
+ */
+class LedgerRefusalTestCase : public TestCase
+{
+  public:
+    LedgerRefusalTestCase()
+        : TestCase("unknown rounds, chunks and positions are refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanContributionLedger l;
+        l.AddRound(0, 3, 3, 0);
+        const std::vector<std::pair<Verdict, Verdict>> cases = {
+            {l.OfferOne(1, 0, 1, 5, false), Verdict::UNKNOWN_ROUND},
+            {l.OfferOne(0, 3, 1, 5, false), Verdict::CHUNK_OUT_OF_RANGE},
+            {l.OfferOne(0, 0, 0, 5, false), Verdict::BAD_SOURCES},                  // its own
+            {l.OfferOne(0, 0, 3, 5, false), Verdict::BAD_SOURCES},                  // beyond
+            {l.Offer(0, 0, Sources(3, {}), 1, 5, false), Verdict::BAD_SOURCES},     // none
+            {l.Offer(0, 0, Sources(3, {1, 2}), 3, 5, false), Verdict::BAD_SOURCES}, // 2 != 3
+        };
+        for (size_t k = 0; k < cases.size(); ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ(int(cases[k].first), int(cases[k].second), "case " << k);
+        }
+        NS_TEST_EXPECT_MSG_EQ(l.GetAccount(0).counters.delivered, 0, "nothing counted");
+        NS_TEST_EXPECT_MSG_EQ(l.GetAccount(0).sum, 0, "nothing summed");
+        NS_TEST_EXPECT_MSG_EQ(WanContributionLedger::ToString(Verdict::CHUNK_OUT_OF_RANGE),
+                              "chunk out of range",
+                              "reason");
+        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { l.AddRound(0, 3, 3, 0); }), "twice"),
+                              true,
+                              "a round twice");
+        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { l.AddRound(1, 3, 3, 3); }),
+                                       "position 3 outside a clique of 3"),
+                              true,
+                              "position outside");
+        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { l.AddRound(2, 0, 3, 0); }), "one chunk"),
+                              true,
+                              "no chunk");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A 40-island clique: no 32-member limit on what a chunk can hold.
+ */
+class LedgerWideCliqueTestCase : public TestCase
+{
+  public:
+    LedgerWideCliqueTestCase()
+        : TestCase("a clique of 40 islands: every position tracked")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanContributionLedger l;
+        l.AddRound(0, 1, 40, 5);
+        std::vector<uint32_t> low;
+        std::vector<uint32_t> high;
+        for (uint32_t p = 0; p < 40; ++p)
+        {
+            if (p != 5)
+            {
+                (p < 32 ? low : high).push_back(p);
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(int(l.Offer(0, 0, Sources(40, low), 31, 31, false)),
+                              int(Verdict::ACCEPTED),
+                              "positions below 32");
+        NS_TEST_EXPECT_MSG_EQ(
+            (l.GetMissing(0) == std::vector<std::pair<uint32_t, uint32_t>>{{0, 32},
+                                                                           {0, 33},
+                                                                           {0, 34},
+                                                                           {0, 35},
+                                                                           {0, 36},
+                                                                           {0, 37},
+                                                                           {0, 38},
+                                                                           {0, 39}}),
+            true,
+            "32 to 39 missing");
+        NS_TEST_EXPECT_MSG_EQ(int(l.OfferOne(0, 0, 39, 1, false)), int(Verdict::ACCEPTED), "39");
+        NS_TEST_EXPECT_MSG_EQ(int(l.Offer(0, 0, Sources(40, high), 8, 8, false)),
+                              int(Verdict::REPEATED),
+                              "39 again, within a sum");
+        NS_TEST_EXPECT_MSG_EQ(l.GetAccount(0).counters.delivered, 32, "31 + 1");
+        NS_TEST_EXPECT_MSG_EQ(l.GetMissing(0).size(), 7, "32 to 38 missing");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief At the deadline: what is missing is named, re-requested or given
+ * up; what comes later counts as recovered or late and is no longer given up.
+ */
+class LedgerDeadlineTestCase : public TestCase
+{
+  public:
+    LedgerDeadlineTestCase()
+        : TestCase("missing, requested, recovered, late and given up, counted")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // A clique of 3 (this island at 2), 4 chunks: 8 owed.
+        WanContributionLedger l;
+        l.AddRound(3, 4, 3, 2);
+        for (uint32_t c : {0u, 1u, 2u})
+        {
+            l.OfferOne(3, c, 0, 1, false);
+        }
+        l.OfferOne(3, 0, 1, 2, false);
+        l.OfferOne(3, 3, 1, 2, false);
+        // Missing: (1, 1), (2, 1), (3, 0).
+        const std::vector<std::pair<uint32_t, uint32_t>> missing = {{1, 1}, {2, 1}, {3, 0}};
+        NS_TEST_EXPECT_MSG_EQ((l.GetMissing(3) == missing), true, "three missing");
+        NS_TEST_EXPECT_MSG_EQ(l.MarkRequested(3, 1, 1), true, "first request");
+        NS_TEST_EXPECT_MSG_EQ(l.MarkRequested(3, 1, 1), false, "a retry");
+        NS_TEST_EXPECT_MSG_EQ(l.MarkRequested(3, 3, 0), true, "another");
+        l.GiveUp(3);
+        auto a = l.GetAccount(3);
+        NS_TEST_EXPECT_MSG_EQ(a.counters.requested, 2, "two re-requested");
+        NS_TEST_EXPECT_MSG_EQ(a.counters.givenUp, 3, "three given up");
+        NS_TEST_EXPECT_MSG_EQ((a.givenUpChunks == std::set<uint32_t>{1, 2, 3}), true, "chunks");
+        NS_TEST_EXPECT_MSG_EQ((a.requestedChunks == std::set<uint32_t>{1, 3}), true, "chunks");
+        // After the deadline: one requested arrives (recovered), one unasked (late).
+        l.OfferOne(3, 1, 1, 2, true);
+        l.OfferOne(3, 2, 1, 2, true);
+        a = l.GetAccount(3);
+        NS_TEST_EXPECT_MSG_EQ(a.counters.recovered, 1, "one recovered");
+        NS_TEST_EXPECT_MSG_EQ(a.counters.late, 1, "one late");
+        NS_TEST_EXPECT_MSG_EQ((a.lateChunks == std::set<uint32_t>{2}), true, "late chunk");
+        NS_TEST_EXPECT_MSG_EQ(a.counters.givenUp, 1, "one still given up");
+        NS_TEST_EXPECT_MSG_EQ((a.givenUpChunks == std::set<uint32_t>{3}), true, "its chunk");
+        NS_TEST_EXPECT_MSG_EQ(a.counters.delivered, 7, "seven of eight");
+        NS_TEST_EXPECT_MSG_EQ(a.sum, 3 + 4 * 2, "1 x 3 + 2 x 4");
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(ErrorOf([&]() { l.MarkRequested(3, 0, 2); }), "no such contribution"),
+            true,
+            "its own position cannot be requested");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A sum that does not name its senders is counted; its round is then
+ * audited by count: nothing can be named missing, the shortfall is given up.
+ */
+class LedgerCountedOnlyTestCase : public TestCase
+{
+  public:
+    LedgerCountedOnlyTestCase()
+        : TestCase("sums without sources are counted, the round audited by count")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanContributionLedger l;
+        l.AddRound(0, 2, 4, 0); // 6 owed
+        NS_TEST_EXPECT_MSG_EQ(int(l.Offer(0, 0, {}, 3, 30, false)), int(Verdict::ACCEPTED), "");
+        NS_TEST_EXPECT_MSG_EQ(int(l.Offer(0, 1, {}, 0, 0, false)), int(Verdict::BAD_SOURCES), "");
+        NS_TEST_EXPECT_MSG_EQ(l.GetMissing(0).empty(), true, "nothing can be named");
+        l.GiveUp(0);
+        NS_TEST_EXPECT_MSG_EQ(l.GetAccount(0).counters.givenUp, 3, "6 - 3 given up");
+        NS_TEST_EXPECT_MSG_EQ(l.IsComplete(0), false, "incomplete");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The wan-training-contribution-ledger test suite.
+ */
+class WanContributionLedgerTestSuite : public TestSuite
+{
+  public:
+    WanContributionLedgerTestSuite()
+        : TestSuite("wan-training-contribution-ledger", Type::UNIT)
+    {
+        AddTestCase(new LedgerRepeatTestCase);
+        AddTestCase(new LedgerRefusalTestCase);
+        AddTestCase(new LedgerWideCliqueTestCase);
+        AddTestCase(new LedgerDeadlineTestCase);
+        AddTestCase(new LedgerCountedOnlyTestCase);
+    }
+};
+
+/// The suite's instance.
+static WanContributionLedgerTestSuite g_wanContributionLedgerTestSuite;

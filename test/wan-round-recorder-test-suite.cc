@@ -1,0 +1,155 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-line-clique-fixture.h"
+
+#include "ns3/test.h"
+#include "ns3/wan-round-recorder.h"
+
+using namespace ns3;
+using namespace ns3::wantest;
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The recorder gathers, from trace sources only, what each island
+ * received (the same records the islands keep), whether its sum is exact,
+ * and the FPGAs' evictions and peak occupancy.
+ */
+class RecorderLineCliqueTestCase : public TestCase
+{
+  public:
+    RecorderLineCliqueTestCase()
+        : TestCase("recorder: each island's record, exactness, evictions and peak HBM")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanRoundRecorder recorder;
+        LineCliqueOptions o;
+        o.dropsAtB = {5};
+        o.deadline = Seconds(0.8);
+        o.beforeRun = [&recorder](LineClique& run) {
+            for (uint32_t c = 0; c < 3; ++c)
+            {
+                recorder.WatchIsland(run.islands[c]);
+                recorder.WatchFpga(run.fpgas[c]);
+            }
+        };
+        LineClique run(o);
+        for (uint32_t c = 0; c < 3; ++c)
+        {
+            const auto* r = recorder.Find(0, c);
+            NS_TEST_ASSERT_MSG_EQ((r != nullptr), true, "island " << c << " reported round 0");
+            const auto kept = run.islands[c]->GetRecord(0);
+            NS_TEST_EXPECT_MSG_EQ(r->delivered, 200, "two peers x 100 chunks");
+            NS_TEST_EXPECT_MSG_EQ(r->sum, LineClique::ExpectedSum(c), "the sum");
+            NS_TEST_EXPECT_MSG_EQ(r->bytesIn, kept.bytesIn, "as the island kept it");
+            NS_TEST_EXPECT_MSG_EQ(r->bytesOut, kept.bytesOut, "as the island kept it");
+            NS_TEST_EXPECT_MSG_EQ(r->nacks, kept.nacks, "as the island kept it");
+            NS_TEST_EXPECT_MSG_EQ(r->value, c + 1, "its value");
+            NS_TEST_EXPECT_MSG_EQ(r->chunks, 100, "its chunks");
+            NS_TEST_EXPECT_MSG_EQ(recorder.IsExact(0, c), true, "exact at " << c);
+        }
+        NS_TEST_EXPECT_MSG_EQ(recorder.Find(0, 1)->retransmissions, 1, "B's resent packet");
+        NS_TEST_EXPECT_MSG_EQ((recorder.Find(1, 0) == nullptr), true, "no round 1");
+        NS_TEST_EXPECT_MSG_EQ(recorder.IsExact(1, 0), false, "nothing reported: not exact");
+        const auto total = recorder.GetTotal(0);
+        NS_TEST_EXPECT_MSG_EQ(total.delivered, 600, "three islands x 200");
+        NS_TEST_EXPECT_MSG_EQ(total.expected, 600, "three islands x 200");
+        NS_TEST_EXPECT_MSG_EQ(total.packetsIn, 300, "one MERGED packet per chunk each");
+        const std::map<std::string, uint64_t> evictions = {{"completion", 300},
+                                                           {"conflict", 0},
+                                                           {"flush", 0},
+                                                           {"timeout", 0}};
+        NS_TEST_EXPECT_MSG_EQ((recorder.GetEvictions() == evictions), true, "100 per FPGA");
+        uint64_t peak = 0;
+        for (const auto& f : run.fpgas)
+        {
+            peak = std::max(peak, f->GetSlotTable()->GetPeakOccupancy());
+        }
+        NS_TEST_EXPECT_MSG_GT(peak, 0, "slots were used");
+        NS_TEST_EXPECT_MSG_EQ(recorder.GetPeakSlots(), peak, "the tables' own peak");
+        NS_TEST_EXPECT_MSG_EQ(recorder.GetDrops().empty(), true, "nothing dropped");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Exactness comes from the records: a wrong sum, a short count or a
+ * clique member that reported nothing makes an island's round inexact; a
+ * later report of the same round replaces the earlier one.
+ */
+class RecorderExactnessTestCase : public TestCase
+{
+  public:
+    RecorderExactnessTestCase()
+        : TestCase("recorder: exact only with the right count, sum and every member")
+    {
+    }
+
+  private:
+    /// \return island `city`'s record of round 2, clique 1 of {0, 1, 2}, 4 chunks
+    /// (island 3 is alone in clique 0)
+    static WanIslandRecord Record(uint32_t city, double sum)
+    {
+        WanIslandRecord r;
+        r.round = 2;
+        r.clique = 1;
+        r.sender = static_cast<uint16_t>(city);
+        r.peers = 2;
+        r.value = city + 1;
+        r.chunks = 4;
+        r.expected = 8;
+        r.delivered = 8;
+        r.sum = sum;
+        return r;
+    }
+
+    void DoRun() override
+    {
+        // Values 1, 2, 3; x (1 + 2 + 3 + 4) = 10.
+        WanRoundRecorder recorder;
+        recorder.RecordRound(Record(0, 50));
+        recorder.RecordRound(Record(1, 40));
+        NS_TEST_EXPECT_MSG_EQ(recorder.IsExact(2, 0), false, "island 2 has not reported");
+        recorder.RecordRound(Record(2, 30));
+        auto otherClique = Record(3, 0);
+        otherClique.clique = 0;
+        otherClique.peers = 0;
+        otherClique.delivered = 0;
+        otherClique.expected = 0;
+        recorder.RecordRound(otherClique);
+        NS_TEST_EXPECT_MSG_EQ(recorder.IsExact(2, 0), true, "(2 + 3) x 10");
+        NS_TEST_EXPECT_MSG_EQ(recorder.IsExact(2, 1), true, "(1 + 3) x 10");
+        NS_TEST_EXPECT_MSG_EQ(recorder.IsExact(2, 2), true, "(1 + 2) x 10");
+        recorder.RecordRound(Record(1, 41));
+        NS_TEST_EXPECT_MSG_EQ(recorder.IsExact(2, 1), false, "a later, wrong report");
+        auto shortCount = Record(2, 30);
+        shortCount.delivered = 7;
+        recorder.RecordRound(shortCount);
+        NS_TEST_EXPECT_MSG_EQ(recorder.IsExact(2, 2), false, "one contribution short");
+        NS_TEST_EXPECT_MSG_EQ(recorder.IsExact(2, 0), true, "the others' values still known");
+        NS_TEST_EXPECT_MSG_EQ(recorder.GetTotal(2).delivered, 23, "8 + 8 + 7");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The wan-training-round-recorder test suite.
+ */
+class WanRoundRecorderTestSuite : public TestSuite
+{
+  public:
+    WanRoundRecorderTestSuite()
+        : TestSuite("wan-training-round-recorder", Type::UNIT)
+    {
+        AddTestCase(new RecorderLineCliqueTestCase);
+        AddTestCase(new RecorderExactnessTestCase);
+    }
+};
+
+/// The suite's instance.
+static WanRoundRecorderTestSuite g_wanRoundRecorderTestSuite;

@@ -1,0 +1,197 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-training-test-utils.h"
+
+#include "ns3/test.h"
+#include "ns3/wan-sequence-tracker.h"
+
+using namespace ns3;
+using namespace ns3::wantest;
+
+namespace
+{
+
+using Arrival = WanSequenceTracker::Arrival;
+
+/// \return the arrival's name, for messages
+const char*
+Name(Arrival a)
+{
+    return a == Arrival::FIRST ? "first" : a == Arrival::GAP_FILLED ? "gap filled" : "duplicate";
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief In order, every number is a first copy and the window follows; a
+ * copy of any earlier number is a duplicate, however far behind the window.
+ */
+class SequenceDuplicateTestCase : public TestCase
+{
+  public:
+    SequenceDuplicateTestCase()
+        : TestCase("a copy below the window is a duplicate, however old")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanSequenceTracker t;
+        for (uint32_t s = 0; s < 10; ++s)
+        {
+            NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(s)), std::string("first"), "seq " << s);
+        }
+        NS_TEST_EXPECT_MSG_EQ(t.GetWindowStart(), 10, "window past all ten");
+        NS_TEST_EXPECT_MSG_EQ(t.HasGaps(), false, "no gap");
+        // The MERGED packet resent twice after its window passed.
+        for (uint32_t s : {3u, 3u, 0u, 9u})
+        {
+            NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(s)), std::string("duplicate"), "seq " << s);
+        }
+        NS_TEST_EXPECT_MSG_EQ(t.GetWindowStart(), 10, "window unmoved");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Reordering and resends: a jump opens gaps, each fills once, and
+ * the window moves only over what arrived.
+ */
+class SequenceReorderTestCase : public TestCase
+{
+  public:
+    SequenceReorderTestCase()
+        : TestCase("reordered and resent numbers: each gap filled once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanSequenceTracker t;
+
+        // {arrival, expected outcome, window start after, gaps after}
+        struct Step
+        {
+            uint32_t seq;
+            Arrival arrival;
+            uint64_t window;
+            std::vector<uint32_t> gaps;
+        };
+
+        const std::vector<Step> steps = {
+            {0, Arrival::FIRST, 1, {}},
+            {3, Arrival::FIRST, 1, {1, 2}},
+            {2, Arrival::GAP_FILLED, 1, {1}},
+            {2, Arrival::DUPLICATE, 1, {1}},
+            {5, Arrival::FIRST, 1, {1, 4}},
+            {3, Arrival::DUPLICATE, 1, {1, 4}},
+            {1, Arrival::GAP_FILLED, 4, {4}},
+            {1, Arrival::DUPLICATE, 4, {4}},
+            {4, Arrival::GAP_FILLED, 6, {}},
+            {4, Arrival::DUPLICATE, 6, {}},
+            {6, Arrival::FIRST, 7, {}},
+        };
+        for (const auto& s : steps)
+        {
+            NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(s.seq)), std::string(Name(s.arrival)), s.seq);
+            NS_TEST_EXPECT_MSG_EQ(t.GetWindowStart(), s.window, "window after " << s.seq);
+            NS_TEST_EXPECT_MSG_EQ((t.GetGaps() == s.gaps), true, "gaps after " << s.seq);
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Each gap is asked for at most MaxNacks times, then abandoned; an
+ * abandoned number that still arrives is taken once.
+ */
+class SequenceNackCapTestCase : public TestCase
+{
+  public:
+    SequenceNackCapTestCase()
+        : TestCase("a gap is asked for MaxNacks times, then abandoned")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanSequenceTracker t(3);
+        t.Receive(0);
+        t.Receive(4); // gaps 1, 2, 3
+        t.Receive(2);
+        uint32_t asked = 0;
+        for (int round = 0; round < 3; ++round)
+        {
+            const auto nacks = t.TakeNacks();
+            NS_TEST_EXPECT_MSG_EQ((nacks == std::vector<uint32_t>{1, 3}), true, "round " << round);
+            asked += nacks.size();
+        }
+        NS_TEST_EXPECT_MSG_EQ(asked, 6, "two gaps, three NACKs each");
+        NS_TEST_EXPECT_MSG_EQ(t.TakeNacks().empty(), true, "the fourth time: abandoned");
+        NS_TEST_EXPECT_MSG_EQ(t.GetAbandoned(), 2, "two abandoned");
+        NS_TEST_EXPECT_MSG_EQ(t.HasGaps(), false, "none asked for");
+        NS_TEST_EXPECT_MSG_EQ(t.GetWindowStart(), 5, "window past the abandoned");
+        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(3)), std::string("first"), "late, taken once");
+        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(3)), std::string("duplicate"), "then a duplicate");
+        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(1)), std::string("first"), "the other, once");
+        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(1)), std::string("duplicate"), "and only once");
+
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(ErrorOf([]() { WanSequenceTracker bad(0); }), "at least one NACK"),
+            true,
+            "MaxNacks 0 refused");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A corrupt, far-off sequence number opens at most 65536 gaps.
+ */
+class SequenceJumpTestCase : public TestCase
+{
+  public:
+    SequenceJumpTestCase()
+        : TestCase("a far-off number opens at most 65536 gaps")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanSequenceTracker t;
+        t.Receive(0);
+        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(4000000000u)), std::string("first"), "taken");
+        NS_TEST_EXPECT_MSG_EQ(t.GetGaps().size(), 65536, "65536 gaps");
+        NS_TEST_EXPECT_MSG_EQ(t.GetGaps().front(), 4000000000u - 65536, "the nearest ones");
+        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(5)), std::string("duplicate"), "written off");
+        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(4000000000u - 1)),
+                              std::string("gap filled"),
+                              "a near gap fills");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The wan-training-sequence-tracker test suite.
+ */
+class WanSequenceTrackerTestSuite : public TestSuite
+{
+  public:
+    WanSequenceTrackerTestSuite()
+        : TestSuite("wan-training-sequence-tracker", Type::UNIT)
+    {
+        AddTestCase(new SequenceDuplicateTestCase);
+        AddTestCase(new SequenceReorderTestCase);
+        AddTestCase(new SequenceNackCapTestCase);
+        AddTestCase(new SequenceJumpTestCase);
+    }
+};
+
+/// The suite's instance.
+static WanSequenceTrackerTestSuite g_wanSequenceTrackerTestSuite;
