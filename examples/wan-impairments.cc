@@ -105,7 +105,7 @@ struct Row
 
 /// Sums a run's rounds and islands.
 Row
-Summarise(const ExperimentResult& r)
+Summarise(const WanExperimentResult& r)
 {
     Row row;
     row.exact = r.exact;

@@ -100,10 +100,10 @@ UintegerAttribute(Ptr<Application> app, const std::string& name)
  * \param scale the time-preserving scale (bytes are multiplied back by it)
  * \return the island's result (completion -1 and not exact when it reported nothing)
  */
-IslandRoundResult
+WanIslandRoundResult
 IslandResult(const WanRoundRecorder& recorder, uint32_t round, uint32_t city, double scale)
 {
-    IslandRoundResult ir;
+    WanIslandRoundResult ir;
     ir.city = city;
     ir.completionMs = -1;
     const WanIslandRecord* rec = recorder.Find(round, city);
@@ -223,12 +223,12 @@ CliqueExperimentHelper::SetStream(int64_t stream)
     m_stream = stream;
 }
 
-ExperimentResult
+WanExperimentResult
 CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
 {
     NS_LOG_FUNCTION(this << schedule.GetName());
     const auto plan = m_planner.Plan(schedule);
-    ExperimentResult result;
+    WanExperimentResult result;
     result.schedule = plan.schedule;
     result.feasible = plan.feasible;
     result.reason = plan.reason;
@@ -484,12 +484,12 @@ void
 CliqueExperimentHelper::Collect(const WanExperimentPlan& plan,
                                 const WanRoundRecorder& recorder,
                                 const CoreLinkCounts& coreLinks,
-                                ExperimentResult& result) const
+                                WanExperimentResult& result) const
 {
     result.exact = true;
     for (const auto& round : plan.rounds)
     {
-        RoundResult rr;
+        WanRoundResult rr;
         rr.round = round.round;
         rr.failed = round.failed;
         rr.note = round.note;
@@ -538,7 +538,7 @@ CliqueExperimentHelper::Collect(const WanExperimentPlan& plan,
 void
 CliqueExperimentHelper::CollectFpgas(const WanRoundRecorder& recorder,
                                      const ApplicationContainer& fpgas,
-                                     ExperimentResult& result) const
+                                     WanExperimentResult& result) const
 {
     result.evictions = recorder.GetEvictions();
     result.peakSlots = recorder.GetPeakSlots();
@@ -550,7 +550,7 @@ CliqueExperimentHelper::CollectFpgas(const WanRoundRecorder& recorder,
 }
 
 WanRoundCounters
-CliqueExperimentHelper::Total(const RoundResult& round)
+CliqueExperimentHelper::Total(const WanRoundResult& round)
 {
     WanRoundCounters total;
     for (const auto& i : round.islands)
@@ -561,7 +561,7 @@ CliqueExperimentHelper::Total(const RoundResult& round)
 }
 
 std::string
-CliqueExperimentHelper::Format(const ExperimentResult& result, const WanTopology& topo)
+CliqueExperimentHelper::Format(const WanExperimentResult& result, const WanTopology& topo)
 {
     std::ostringstream s;
     s << std::fixed << std::setprecision(1);

@@ -34,7 +34,7 @@ class WanRoundRecorder;
  * (bytes scaled back by the scale factor), when it completed, whether its
  * sum is exact and what became of the chunks it lacked.
  */
-struct IslandRoundResult : WanRoundCounters
+struct WanIslandRoundResult : WanRoundCounters
 {
     uint32_t city{0};                   //!< city index
     double completionMs{0};             //!< from round start to its last contribution (-1: never)
@@ -48,7 +48,7 @@ struct IslandRoundResult : WanRoundCounters
  * \ingroup wan-training
  * \brief Packet-level measurements of one round.
  */
-struct RoundResult
+struct WanRoundResult
 {
     bool failed{false};           //!< not run (a link was down and the policy is "fail")
     std::string note;             //!< what changed: re-planned without a link, an island away
@@ -60,20 +60,20 @@ struct RoundResult
     uint32_t round{0};    //!< round number
     double plannedMs{0};  //!< the planner's T of this round
     double measuredMs{0}; //!< slowest island's completion
-    std::vector<IslandRoundResult> islands; //!< per city
+    std::vector<WanIslandRoundResult> islands; //!< per city
 };
 
 /**
  * \ingroup wan-training
  * \brief Packet-level run of a schedule.
  */
-struct ExperimentResult
+struct WanExperimentResult
 {
     std::string schedule;                        //!< schedule name
     bool feasible{false};                        //!< the planner found a T
     std::string reason;                          //!< why not
     double plannedMs{0};                         //!< the planner's schedule T
-    std::vector<RoundResult> rounds;             //!< per simulated round
+    std::vector<WanRoundResult> rounds;          //!< per simulated round
     std::map<std::string, uint64_t> evictions;   //!< FPGA evictions by cause
     uint64_t peakSlots{0};                       //!< most HBM slots in use at one FPGA
     double peakHbmBytes{0};                      //!< the same, in bytes
@@ -174,13 +174,13 @@ class CliqueExperimentHelper
      * \return the measurements (feasible = false and no rounds when the
      *         planner finds no T)
      */
-    ExperimentResult Run(const CliqueSchedule& schedule);
+    WanExperimentResult Run(const CliqueSchedule& schedule);
 
     /**
      * \param round a round's result
      * \return its islands' counters summed
      */
-    static WanRoundCounters Total(const RoundResult& round);
+    static WanRoundCounters Total(const WanRoundResult& round);
     /**
      * \param result a run's measurements
      * \param topo the topology it ran on (for city codes)
@@ -188,7 +188,7 @@ class CliqueExperimentHelper
      *         measured T, partial sums and retransmissions; per island the
      *         bytes in and out; evictions by cause and peak HBM
      */
-    static std::string Format(const ExperimentResult& result, const WanTopology& topo);
+    static std::string Format(const WanExperimentResult& result, const WanTopology& topo);
 
     /// Packets and bytes (scaled) each core link direction started to send, per round.
     struct CoreLinkCounts
@@ -243,11 +243,11 @@ class CliqueExperimentHelper
     void Collect(const WanExperimentPlan& plan,
                  const WanRoundRecorder& recorder,
                  const CoreLinkCounts& coreLinks,
-                 ExperimentResult& result) const;
+                 WanExperimentResult& result) const;
     /// Fills evictions and peak memory from what the FPGAs reported.
     void CollectFpgas(const WanRoundRecorder& recorder,
                       const ApplicationContainer& fpgas,
-                      ExperimentResult& result) const;
+                      WanExperimentResult& result) const;
 
     WanExperimentPlanner m_planner;       //!< network, switches, rounds, faults, absences
     WanIslandHelper m_islands;            //!< the islands' attributes

@@ -6,8 +6,11 @@
 
 #include "ns3/clique-schedule-builtins.h"
 #include "ns3/log.h"
+#include "ns3/string.h"
+#include "ns3/wan-training-compat.h"
 #include "ns3/wan-training-text.h"
 
+#include <cctype>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
@@ -106,6 +109,17 @@ CliqueScheduleHelper::SetMixingOptions(const MixingOptions& options)
 void
 CliqueScheduleHelper::SetOptimizerAttribute(const std::string& name, const AttributeValue& value)
 {
+    // A name for an enum attribute (Search) is checked here, with a clear
+    // error, since ns-3 asserts on an unknown one.
+    const auto* text = dynamic_cast<const StringValue*>(&value);
+    TypeId::AttributeInformation info;
+    if (text && ScheduleOptimizer::GetTypeId().LookupAttributeByName(name, &info) &&
+        info.checker->GetValueTypeName().rfind("ns3::EnumValue", 0) == 0)
+    {
+        std::string what = name;
+        what[0] = static_cast<char>(std::tolower(what[0]));
+        wancompat::RequireEnumName(ScheduleOptimizer::GetTypeId(), name, text->Get(), what);
+    }
     m_optimizer.Set(name, value);
 }
 

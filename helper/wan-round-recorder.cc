@@ -64,7 +64,7 @@ WanRoundRecorder::WatchFpga(Ptr<FpgaAggregator> fpga)
                        FpgaEviction::CONFLICT,
                        FpgaEviction::FLUSH})
     {
-        m_evictions.emplace(ToString(cause), 0);
+        m_evictions.emplace(FpgaEvictionName(cause), 0);
     }
     Connect(fpga, "Eviction", MakeCallback(&WanRoundRecorder::RecordEviction, this));
     Connect(fpga, "PeakOccupancy", MakeCallback(&WanRoundRecorder::RecordPeak, this));

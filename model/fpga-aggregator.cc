@@ -271,7 +271,7 @@ FpgaAggregator::Forward(const std::vector<FpgaPartialSum>& sums)
 {
     for (const auto& s : sums)
     {
-        m_evictionTrace(s.id.round, s.id.chunk, ToString(s.cause), s.contributions);
+        m_evictionTrace(s.id.round, s.id.chunk, FpgaEvictionName(s.cause), s.contributions);
         WanChunkHeader h;
         h.SetKind(WanChunkHeader::MERGED);
         h.SetRound(s.id.round);

@@ -33,7 +33,7 @@ Mix(uint64_t x)
 } // namespace
 
 std::string
-ToString(FpgaEviction cause)
+FpgaEvictionName(FpgaEviction cause)
 {
     switch (cause)
     {
@@ -99,8 +99,9 @@ FpgaSlotTable::Evict(uint64_t index, FpgaEviction cause)
             }
         }
     }
-    NS_LOG_LOGIC("evict slot " << index << " (" << ToString(cause) << "): chunk " << out.id.chunk
-                               << " with " << out.contributions << " contributions");
+    NS_LOG_LOGIC("evict slot " << index << " (" << FpgaEvictionName(cause) << "): chunk "
+                               << out.id.chunk << " with " << out.contributions
+                               << " contributions");
     return out;
 }
 

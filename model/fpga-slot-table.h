@@ -63,7 +63,7 @@ enum class FpgaEviction
  * \param cause an eviction cause
  * \return "completion", "timeout", "conflict" or "flush"
  */
-std::string ToString(FpgaEviction cause);
+std::string FpgaEvictionName(FpgaEviction cause);
 
 /**
  * \ingroup wan-training

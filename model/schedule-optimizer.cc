@@ -6,6 +6,7 @@
 
 #include "clique-schedule-builtins.h"
 #include "schedule-space.h"
+#include "wan-training-compat.h"
 #include "wan-training-text.h"
 
 #include "ns3/boolean.h"
@@ -358,9 +359,14 @@ ScheduleOptimizer::GetTypeId()
             .AddAttribute("Search",
                           "auto (enumerate small spaces, anneal large ones), exhaustive "
                           "or annealing.",
-                          StringValue("auto"),
-                          MakeStringAccessor(&ScheduleOptimizer::m_search),
-                          MakeStringChecker())
+                          EnumValue(ScheduleOptimizer::AUTO),
+                          wancompat::MakeEnumMemberAccessor(&ScheduleOptimizer::m_search),
+                          MakeEnumChecker(ScheduleOptimizer::AUTO,
+                                          "auto",
+                                          ScheduleOptimizer::EXHAUSTIVE,
+                                          "exhaustive",
+                                          ScheduleOptimizer::ANNEALING,
+                                          "annealing"))
             .AddAttribute("InitialTemperature",
                           "Annealing start temperature, in units of ln J (0.1: a 10% worse "
                           "schedule is accepted with probability 1/e).",
@@ -408,11 +414,6 @@ ScheduleOptimizer::CheckSettings(uint32_t n) const
         throw std::invalid_argument("clique-size bound " + std::to_string(maxClique) +
                                     " is larger than the " + std::to_string(n) + " islands");
     }
-    if (m_search != "auto" && m_search != "exhaustive" && m_search != "annealing")
-    {
-        throw std::invalid_argument("unknown search \"" + m_search +
-                                    "\" (expected auto, exhaustive or annealing)");
-    }
     if (m_evaluations < 1)
     {
         throw std::invalid_argument("the annealing needs at least 1 evaluation");
@@ -449,7 +450,7 @@ ScheduleOptimizer::Optimize(const WanTopology& topo,
     auto builtins =
         EvaluateBuiltins(topo, m_maxPeriod, maxClique, evaluator, search, result, start0);
     const bool enumerate =
-        m_search == "exhaustive" || (m_search == "auto" && result.spaceSize <= m_exhaustiveLimit);
+        m_search == EXHAUSTIVE || (m_search == AUTO && result.spaceSize <= m_exhaustiveLimit);
     if (enumerate)
     {
         if (result.spaceSize > kEnumerationCap)

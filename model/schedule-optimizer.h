@@ -69,6 +69,14 @@ struct OptimizerResult
 class ScheduleOptimizer : public Object
 {
   public:
+    /// How the space is searched (attribute Search).
+    enum SearchMethod
+    {
+        AUTO,       //!< enumerate spaces up to ExhaustiveLimit, anneal larger ones
+        EXHAUSTIVE, //!< enumerate (refused when the space is too large)
+        ANNEALING,  //!< simulated annealing
+    };
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -109,7 +117,7 @@ class ScheduleOptimizer : public Object
     uint32_t m_evaluations;      //!< annealing steps
     uint32_t m_restarts;         //!< annealing walks
     double m_exhaustiveLimit;    //!< largest space that is enumerated
-    std::string m_search;        //!< "auto", "exhaustive" or "annealing"
+    SearchMethod m_search{AUTO}; //!< how the space is searched
     double m_initialTemperature; //!< annealing temperature, in ln J
     double m_finalTemperature;   //!< annealing stops below this
     bool m_startFromBuiltin;     //!< anneal from the best built-in schedule

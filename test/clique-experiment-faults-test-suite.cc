@@ -72,7 +72,7 @@ class LinkFaultTestCase : public TestCase
             // last contribution reaches its island, a little after the last byte
             // reaches the FPGA (the post-aggregation hop): within 2% of T, never
             // before it.
-            auto expectRoundTime = [this, &policy](const RoundResult& round, double plannedMs) {
+            auto expectRoundTime = [this, &policy](const WanRoundResult& round, double plannedMs) {
                 NS_TEST_EXPECT_MSG_EQ_TOL(round.plannedMs,
                                           plannedMs,
                                           0.005,

@@ -194,12 +194,13 @@ class AggregatorEvictionTestCase : public TestCase
             const auto* table = bench.fpga[i]->GetSlotTable();
             NS_TEST_EXPECT_MSG_GT(table->GetEvictions(expectedCause),
                                   0,
-                                  "cause " << ToString(expectedCause) << " at island " << i);
+                                  "cause " << FpgaEvictionName(expectedCause) << " at island "
+                                           << i);
             for (uint32_t c = 0; c < CliqueBench::kChunks; ++c)
             {
                 NS_TEST_EXPECT_MSG_EQ(bench.inbox[i].sum[c],
                                       bench.Expected(i, c, {0, 1, 2}),
-                                      "exact sum despite " << ToString(expectedCause));
+                                      "exact sum despite " << FpgaEvictionName(expectedCause));
                 NS_TEST_EXPECT_MSG_EQ(bench.inbox[i].count[c], 2, "each peer once");
             }
         }

@@ -57,12 +57,17 @@ class SlotEvictionTestCase : public TestCase
         // Completion: two expected contributions, 1.5 + 2.25.
         NS_TEST_EXPECT_MSG_EQ(table.Add(a, 1.5, 9000, 2, 0.0).size(), 0, "first waits");
         NS_TEST_EXPECT_MSG_EQ(table.GetOccupancy(), 1, "one slot in use");
-        auto out = table.Flush();
-        NS_TEST_ASSERT_MSG_EQ(out.size(), 1, "second completes");
-        NS_TEST_EXPECT_MSG_EQ((out[0].cause == FpgaEviction::COMPLETION), true, "completion");
-        NS_TEST_EXPECT_MSG_EQ(out[0].sum, 3.75, "exact sum");
-        NS_TEST_EXPECT_MSG_EQ(out[0].contributions, 2, "two contributions");
-        NS_TEST_EXPECT_MSG_EQ(out[0].bytes, 9000, "one chunk's size");
+        auto out = table.Add(a, 2.25, 9000, 2, 0.001);
+        // Elements are read only after their count is right: the runner may
+        // go on after a failed check (--continue-on-failure).
+        NS_TEST_EXPECT_MSG_EQ(out.size(), 1, "second completes");
+        if (out.size() == 1)
+        {
+            NS_TEST_EXPECT_MSG_EQ((out[0].cause == FpgaEviction::COMPLETION), true, "completion");
+            NS_TEST_EXPECT_MSG_EQ(out[0].sum, 3.75, "exact sum");
+            NS_TEST_EXPECT_MSG_EQ(out[0].contributions, 2, "two contributions");
+            NS_TEST_EXPECT_MSG_EQ(out[0].bytes, 9000, "one chunk's size");
+        }
         NS_TEST_EXPECT_MSG_EQ(table.GetOccupancy(), 0, "slot freed");
 
         // Timeout: one of three contributions, 5 ms lifetime from its arrival.
@@ -72,10 +77,13 @@ class SlotEvictionTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(scheduled, true, "expiry scheduled");
         NS_TEST_EXPECT_MSG_EQ(table.Expire(0.0149).size(), 0, "not yet");
         out = table.Expire(0.015);
-        NS_TEST_ASSERT_MSG_EQ(out.size(), 1, "timed out");
-        NS_TEST_EXPECT_MSG_EQ((out[0].cause == FpgaEviction::TIMEOUT), true, "timeout");
-        NS_TEST_EXPECT_MSG_EQ(out[0].sum, 7.0, "partial sum");
-        NS_TEST_EXPECT_MSG_EQ(out[0].contributions, 1, "one contribution");
+        NS_TEST_EXPECT_MSG_EQ(out.size(), 1, "timed out");
+        if (out.size() == 1)
+        {
+            NS_TEST_EXPECT_MSG_EQ((out[0].cause == FpgaEviction::TIMEOUT), true, "timeout");
+            NS_TEST_EXPECT_MSG_EQ(out[0].sum, 7.0, "partial sum");
+            NS_TEST_EXPECT_MSG_EQ(out[0].contributions, 1, "one contribution");
+        }
         // The completed slot's old expiry (at 5 ms) must not evict anything later.
         NS_TEST_EXPECT_MSG_EQ(table.Expire(1.0).size(), 0, "stale expiries ignored");
 
@@ -84,21 +92,27 @@ class SlotEvictionTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(table.SlotOf(c), table.SlotOf(d), "same slot");
         table.Add(c, 1.0, 9000, 2, 2.0);
         out = table.Add(d, 10.0, 9000, 2, 2.0);
-        NS_TEST_ASSERT_MSG_EQ(out.size(), 1, "occupant forwarded");
-        NS_TEST_EXPECT_MSG_EQ((out[0].cause == FpgaEviction::CONFLICT), true, "conflict");
-        NS_TEST_EXPECT_MSG_EQ((out[0].id == c), true, "the occupant leaves");
-        NS_TEST_EXPECT_MSG_EQ(out[0].sum, 1.0, "with its partial sum");
+        NS_TEST_EXPECT_MSG_EQ(out.size(), 1, "occupant forwarded");
+        if (out.size() == 1)
+        {
+            NS_TEST_EXPECT_MSG_EQ((out[0].cause == FpgaEviction::CONFLICT), true, "conflict");
+            NS_TEST_EXPECT_MSG_EQ((out[0].id == c), true, "the occupant leaves");
+            NS_TEST_EXPECT_MSG_EQ(out[0].sum, 1.0, "with its partial sum");
+        }
         NS_TEST_EXPECT_MSG_EQ(table.GetOccupancy(), 1, "the newcomer stays");
         out = table.Flush();
-        NS_TEST_ASSERT_MSG_EQ(out.size(), 1, "flush empties");
-        NS_TEST_EXPECT_MSG_EQ(out[0].sum, 10.0, "the newcomer's sum");
+        NS_TEST_EXPECT_MSG_EQ(out.size(), 1, "flush empties");
+        if (out.size() == 1)
+        {
+            NS_TEST_EXPECT_MSG_EQ(out[0].sum, 10.0, "the newcomer's sum");
+        }
 
         NS_TEST_EXPECT_MSG_EQ(table.GetEvictions(FpgaEviction::COMPLETION), 1, "count");
         NS_TEST_EXPECT_MSG_EQ(table.GetEvictions(FpgaEviction::TIMEOUT), 1, "count");
         NS_TEST_EXPECT_MSG_EQ(table.GetEvictions(FpgaEviction::CONFLICT), 1, "count");
         NS_TEST_EXPECT_MSG_EQ(table.GetEvictions(FpgaEviction::FLUSH), 1, "count");
         NS_TEST_EXPECT_MSG_EQ(table.GetPeakOccupancy(), 1, "never two at once");
-        NS_TEST_EXPECT_MSG_EQ(ToString(FpgaEviction::CONFLICT), "conflict", "names");
+        NS_TEST_EXPECT_MSG_EQ(FpgaEvictionName(FpgaEviction::CONFLICT), "conflict", "names");
     }
 };
 
@@ -206,14 +220,22 @@ class SlotSplitChunkTestCase : public TestCase
             table.Add(c, 1.0, 9000, 2, 0.0);
             table.Add(d, 5.0, 9000, 2, 0.0);            // evicts c with one of two
             auto out = table.Add(c, 2.0, 9000, 2, 0.0); // evicts d
-            NS_TEST_ASSERT_MSG_GT_OR_EQ(out.size(), 1, "d leaves");
-            NS_TEST_EXPECT_MSG_EQ((out[0].id == d), true, "conflict victim first");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(out.size(), 1, "d leaves");
+            if (!out.empty())
+            {
+                NS_TEST_EXPECT_MSG_EQ((out[0].id == d), true, "conflict victim first");
+            }
             if (memory > 0)
             {
-                NS_TEST_ASSERT_MSG_EQ(out.size(), 2, "and c's rest completes");
-                NS_TEST_EXPECT_MSG_EQ((out[1].cause == FpgaEviction::COMPLETION), true, "cause");
-                NS_TEST_EXPECT_MSG_EQ(out[1].sum, 2.0, "the second half");
-                NS_TEST_EXPECT_MSG_EQ(out[1].contributions, 1, "one contribution");
+                NS_TEST_EXPECT_MSG_EQ(out.size(), 2, "and c's rest completes");
+                if (out.size() == 2)
+                {
+                    NS_TEST_EXPECT_MSG_EQ((out[1].cause == FpgaEviction::COMPLETION),
+                                          true,
+                                          "cause");
+                    NS_TEST_EXPECT_MSG_EQ(out[1].sum, 2.0, "the second half");
+                    NS_TEST_EXPECT_MSG_EQ(out[1].contributions, 1, "one contribution");
+                }
                 NS_TEST_EXPECT_MSG_EQ(table.GetOccupancy(), 0, "nothing left waiting");
             }
             else

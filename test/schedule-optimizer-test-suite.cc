@@ -4,6 +4,7 @@
 
 #include "wan-training-test-utils.h"
 
+#include "ns3/clique-schedule-helper.h"
 #include "ns3/double.h"
 #include "ns3/schedule-evaluator.h"
 #include "ns3/schedule-optimizer.h"
@@ -278,10 +279,15 @@ class OptimizerBadInputTestCase : public TestCase
                                        "clique-size bound must be at least 2"),
                               true,
                               "singletons only");
+        // An unknown name is refused when it is set, before any run.
+        CliqueScheduleHelper helper;
+        const std::string unknown =
+            ErrorOf([&helper]() { helper.SetOptimizerAttribute("Search", StringValue("greedy")); });
         NS_TEST_EXPECT_MSG_EQ(
-            Mentions(run("Search", StringValue("greedy")), "unknown search \"greedy\""),
+            Mentions(unknown,
+                     "unknown search \"greedy\" (expected auto or exhaustive or annealing)"),
             true,
-            "unknown method");
+            unknown);
         NS_TEST_EXPECT_MSG_EQ(Mentions(run("Search", StringValue("exhaustive")), "is too large"),
                               true,
                               "enumerating nine cities");
