@@ -23,6 +23,36 @@ wt_die() {
     exit 1
 }
 
+# The options of setup.sh and setup-pypi.sh ("$0" "$@"): sets run_example (0
+# with --no-run) and example_args (the arguments after --); --help prints the
+# script's header comment.
+# shellcheck disable=SC2034  # run_example and example_args are the caller's
+wt_setup_options() {
+    local script="$1"
+    shift
+    run_example=1
+    example_args=()
+    while [ $# -gt 0 ]; do
+        case "$1" in
+        --no-run) run_example=0 ;;
+        --)
+            shift
+            example_args=("$@")
+            break
+            ;;
+        -h | --help)
+            awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$script"
+            exit 0
+            ;;
+        *)
+            echo "$(basename "$script"): unknown option '$1' (try --help)" >&2
+            exit 2
+            ;;
+        esac
+        shift
+    done
+}
+
 wt_sudo() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
@@ -35,10 +65,12 @@ wt_apt_update() {
     fi
 }
 
-# Installs the Debian packages that are missing (nothing to do when all are there).
+# Installs the Debian packages that are missing (nothing to do when all are
+# there): the arguments, or WT_PACKAGES.
 wt_install_packages() {
-    local missing=() p
-    for p in "${WT_PACKAGES[@]}"; do
+    local missing=() p packages=("$@")
+    [ $# -gt 0 ] || packages=("${WT_PACKAGES[@]}")
+    for p in "${packages[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
     done
     if [ ${#missing[@]} -gt 0 ]; then
@@ -196,4 +228,94 @@ wt_prepare() {
     wt_link_module
     wt_configure
     wt_build
+}
+
+# --- ns-3 from PyPI (scripts/setup-pypi.sh) ---------------------------------
+# PyPI's ns3 wheel ships ns-3 built (libraries, headers, CMake package, Python
+# bindings): nothing of ns-3 is compiled.  It lives in a virtual environment in
+# the cache folder, and the module is built against it as a CMake project of
+# its own (cmake/standalone.cmake).
+WT_PYPI_NS3="${NS3_PYPI_VERSION:-3.44.post0}"
+WT_PYPI_VENV="$WT_CACHE/pypi-venv"
+WT_PYPI_PYTHON="$WT_PYPI_VENV/bin/python"
+WT_PYPI_BUILD="$WT_CACHE/pypi-build"
+# shellcheck disable=SC2034  # used by test.sh
+WT_PYPI_LABEL="ns-${WT_PYPI_NS3%%.post*} (PyPI)"
+
+# The requirements (name or name==version) that the virtual environment lacks.
+wt_pypi_missing() {
+    "$WT_PYPI_PYTHON" - "$@" <<'PY'
+import importlib.metadata as metadata
+import sys
+
+for spec in sys.argv[1:]:
+    name, _, version = spec.partition("==")
+    try:
+        installed = metadata.version(name)
+    except metadata.PackageNotFoundError:
+        installed = None
+    if installed is None or version not in ("", installed):
+        print(spec)
+PY
+}
+
+# Python compiles what it imports when it imports it: --no-compile saves
+# byte-compiling all of pandas and matplotlib on install.
+wt_pip() {
+    "$WT_PYPI_PYTHON" -m pip install --quiet --disable-pip-version-check --no-compile "$@"
+}
+
+# Configures the module's build against the wheel once; again, from scratch,
+# when the arguments change (another checkout of the module, another ns3).
+# Returns non-zero on failure (its callers test it, which turns off set -e).
+wt_configure_pypi() {
+    local prefix
+    prefix="$("$WT_PYPI_PYTHON" -c 'import importlib.util; print(importlib.util.find_spec("ns3").submodule_search_locations[0])')" ||
+        return 1
+    local args=(-G Ninja -S "$WT_MODULE_DIR" -B "$WT_PYPI_BUILD" -DCMAKE_BUILD_TYPE=Release
+        "-Dns3_DIR=$prefix/lib64/cmake/ns3")
+    local stamp="$WT_PYPI_BUILD/.wan-training-configure"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "${args[*]}" ] && [ -f "$WT_PYPI_BUILD/CMakeCache.txt" ]; then
+        return 0
+    fi
+    wt_log "configuring the module against ns-3 $WT_PYPI_NS3 from PyPI"
+    rm -rf "$WT_PYPI_BUILD/CMakeCache.txt" "$WT_PYPI_BUILD/CMakeFiles" "$stamp"
+    cmake "${args[@]}" || return 1
+    printf '%s' "${args[*]}" >"$stamp"
+}
+
+# Everything the PyPI path needs: packages, virtual environment, ns3 and the
+# cppyy it requires (with the scripts' packages), the module's build.  cppyy's
+# C++ parts compile from source on a first install: that runs in the
+# background while the module compiles.
+wt_prepare_pypi() {
+    wt_install_packages
+    if [ ! -x "$WT_PYPI_PYTHON" ]; then
+        python3 -c 'import ensurepip' 2>/dev/null || wt_install_packages python3-venv
+        wt_log "creating the virtual environment $WT_PYPI_VENV"
+        python3 -m venv "$WT_PYPI_VENV"
+    fi
+    if [ -n "$(wt_pypi_missing "ns3==$WT_PYPI_NS3")" ]; then
+        wt_log "installing ns3==$WT_PYPI_NS3 from PyPI"
+        wt_pip --no-deps "ns3==$WT_PYPI_NS3" || wt_die "pip install ns3==$WT_PYPI_NS3 failed"
+    fi
+    local cppyy missing=() pip_pid="" log="$WT_CACHE/pypi-pip.log"
+    cppyy="$("$WT_PYPI_PYTHON" -c 'import importlib.metadata as m
+print(next((r for r in m.requires("ns3") or [] if r.startswith("cppyy")), "cppyy"))')"
+    mapfile -t missing < <(wt_pypi_missing "${cppyy// /}" matplotlib pytest sem)
+    if [ ${#missing[@]} -gt 0 ]; then
+        wt_log "installing from PyPI in the background: ${missing[*]} (log: $log)"
+        (wt_pip "${missing[@]}" && "$WT_PYPI_PYTHON" -c 'import cppyy') >"$log" 2>&1 &
+        pip_pid=$!
+    fi
+    local rc=0
+    wt_configure_pypi || rc=$?
+    if [ "$rc" = 0 ]; then
+        wt_log "building (jobs: $WT_JOBS)"
+        cmake --build "$WT_PYPI_BUILD" -j "$WT_JOBS" || rc=$?
+    fi
+    if [ -n "$pip_pid" ]; then
+        wait "$pip_pid" || wt_die "pip install ${missing[*]} failed: $(tail -n 5 "$log")"
+    fi
+    [ "$rc" = 0 ] || wt_die "building the module against ns-3 $WT_PYPI_NS3 failed"
 }

@@ -20,27 +20,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=scripts/common.sh
 source "$here/common.sh"
 
-run_example=1
-example_args=()
-while [ $# -gt 0 ]; do
-    case "$1" in
-    --no-run) run_example=0 ;;
-    --)
-        shift
-        example_args=("$@")
-        break
-        ;;
-    -h | --help)
-        sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
-        exit 0
-        ;;
-    *)
-        echo "setup.sh: unknown option '$1' (try --help)" >&2
-        exit 2
-        ;;
-    esac
-    shift
-done
+wt_setup_options "$0" "$@"
 
 wt_prepare
 if [ "$run_example" = 1 ]; then

@@ -1,25 +1,33 @@
 #!/usr/bin/env bash
-# Runs every test of the wan-training module.
+# Runs every test of the wan-training module, on two ns-3 releases.
 #
-# Sets up what is missing first (as scripts/setup.sh does, without running the
-# example), then: checks that the C++ sources are formatted with ns-3's
+# ns-3.37 from source (set up as scripts/setup.sh does, without running the
+# example): checks that the C++ sources are formatted with ns-3's
 # .clang-format, runs every wan-training-* test suite through ns-3's test.py,
-# every example that test/examples-to-run.py marks to run, and the pytest tests
-# of the Python scripts (test/python), and ends with a line
-# "wan-training: N passed, M failed".  Exits non-zero when anything failed.
+# every example that test/examples-to-run.py marks to run, and the pytest
+# tests of the Python scripts (test/python).  ns-3.44 from PyPI (set up as
+# scripts/setup-pypi.sh does): the same test suites through the module's
+# test-runner, the same examples and the same Python tests with the wheel's
+# bindings.  Prints each release's count and which release failed, and ends
+# with a line "wan-training: N passed, M failed".  Exits non-zero when
+# anything failed.
 #
-# Usage: scripts/test.sh [-h|--help]
+# Usage: scripts/test.sh [--only=source|pypi]
+#   --only=source   ns-3.37 from source only
+#   --only=pypi     ns-3.44 from PyPI only (no ns-3 compile)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=scripts/common.sh
 source "$here/common.sh"
 
+only=""
 case "${1:-}" in
 -h | --help)
-    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
+--only=source | --only=pypi) only="${1#--only=}" ;;
 "") ;;
 *)
     echo "test.sh: unknown option '$1' (try --help)" >&2
@@ -27,53 +35,127 @@ case "${1:-}" in
     ;;
 esac
 
-wt_prepare
-
 passed=0
 failed=0
+label=""
+failed_labels=()
 record() {
     if [ "$1" = 0 ]; then
         passed=$((passed + 1))
     else
         failed=$((failed + 1))
-        wt_log "FAILED: $2"
+        wt_log "FAILED: $label: $2"
+        case " ${failed_labels[*]} " in
+        *" $label "*) ;;
+        *) failed_labels+=("$label") ;;
+        esac
     fi
 }
 
-rc=0
-wt_check_format || rc=$?
-record "$rc" "clang-format (ns-3 style)"
-
-suites="$(cd "$NS3_DIR" && ./test.py --no-build --list 2>/dev/null |
-    awk '$1 != "example" && $2 ~ /^wan-training-/ {print $2}' | sort -u)"
-[ -n "$suites" ] || wt_die "test.py lists no wan-training test suite (is the module enabled?)"
-for suite in $suites; do
-    rc=0
-    (cd "$NS3_DIR" && ./test.py --no-build --suite="$suite") || rc=$?
-    if [ "$rc" != 0 ]; then
-        # test.py only says FAIL; the runner says which check and why.
-        (cd "$NS3_DIR" && ./ns3 run --no-build "test-runner --suite=$suite --verbose") || true
-    fi
-    record "$rc" "test suite $suite"
-done
-
-examples="$(python3 -c '
+# The examples test/examples-to-run.py marks to run, one command line a line.
+examples_to_run() {
+    python3 -c '
 import runpy, sys
 for name, do_run, _ in runpy.run_path(sys.argv[1])["cpp_examples"]:
     if eval(do_run):
         print(name)
-' "$WT_MODULE_DIR/test/examples-to-run.py")"
-while IFS= read -r example; do
-    [ -n "$example" ] || continue
+' "$WT_MODULE_DIR/test/examples-to-run.py"
+}
+
+# Runs the examples in the folder $1: an ns-3 tree, or the standalone build
+# (both have ./ns3).
+run_examples() {
+    local example rc
+    while IFS= read -r example; do
+        [ -n "$example" ] || continue
+        rc=0
+        (cd "$1" && ./ns3 run --no-build "$example" >/dev/null) || rc=$?
+        record "$rc" "example $example"
+    done < <(examples_to_run)
+}
+
+# The Python tests with the programs of the folder $1 and the Python $2 run in
+# the background, beside the suites and examples (one core each);
+# finish_python_tests waits for them and reports.
+start_python_tests() {
+    python_log="$(mktemp)"
+    (cd "$WT_MODULE_DIR" && NS3_DIR="$1" "$2" -m pytest -q -p no:cacheprovider test/python) \
+        >"$python_log" 2>&1 &
+    python_pid=$!
+}
+finish_python_tests() {
+    local rc=0
+    wait "$python_pid" || rc=$?
+    cat "$python_log"
+    rm -f "$python_log"
+    # pytest exits 5 when it collects no test: that is a failure too.
+    record "$rc" "Python script tests (pytest test/python)"
+}
+
+test_source() {
+    local rc=0 suite suites
+    label="ns-3 from source"
+    "$here/setup.sh" --no-run >&2 || rc=$?
+    if [ "$rc" != 0 ]; then
+        record "$rc" "setup (scripts/setup.sh)"
+        return 0
+    fi
+    wt_obtain_ns3
+    label="$(basename "$NS3_DIR") (source)"
+
     rc=0
-    (cd "$NS3_DIR" && ./ns3 run --no-build "$example" >/dev/null) || rc=$?
-    record "$rc" "example $example"
-done <<<"$examples"
+    wt_check_format || rc=$?
+    record "$rc" "clang-format (ns-3 style)"
+    start_python_tests "$NS3_DIR" python3
 
-# pytest exits 5 when it collects no test: that is a failure too.
-rc=0
-(cd "$WT_MODULE_DIR" && NS3_DIR="$NS3_DIR" python3 -m pytest -q -p no:cacheprovider test/python) || rc=$?
-record "$rc" "Python script tests (pytest test/python)"
+    suites="$(cd "$NS3_DIR" && ./test.py --no-build --list 2>/dev/null |
+        awk '$1 != "example" && $2 ~ /^wan-training-/ {print $2}' | sort -u)"
+    [ -n "$suites" ] || record 1 "test.py lists no wan-training test suite (is the module enabled?)"
+    for suite in $suites; do
+        rc=0
+        (cd "$NS3_DIR" && ./test.py --no-build --suite="$suite") || rc=$?
+        if [ "$rc" != 0 ]; then
+            # test.py only says FAIL; the runner says which check and why.
+            (cd "$NS3_DIR" && ./ns3 run --no-build "test-runner --suite=$suite --verbose") || true
+        fi
+        record "$rc" "test suite $suite"
+    done
+    run_examples "$NS3_DIR"
+    finish_python_tests
+}
 
+test_pypi() {
+    local rc=0 suite suites runner="$WT_PYPI_BUILD/bin/test-runner"
+    label="$WT_PYPI_LABEL"
+    "$here/setup-pypi.sh" --no-run >&2 || rc=$?
+    if [ "$rc" != 0 ]; then
+        record "$rc" "setup (scripts/setup-pypi.sh)"
+        return 0
+    fi
+
+    start_python_tests "$WT_PYPI_BUILD" "$WT_PYPI_PYTHON"
+    suites="$("$runner" --list | grep '^wan-training-' | sort -u)" || true
+    [ -n "$suites" ] || record 1 "test-runner lists no wan-training test suite"
+    for suite in $suites; do
+        rc=0
+        "$runner" --suite="$suite" || rc=$?
+        [ "$rc" = 0 ] || "$runner" --suite="$suite" --verbose || true
+        record "$rc" "test suite $suite"
+    done
+    run_examples "$WT_PYPI_BUILD"
+    finish_python_tests
+}
+
+summary=()
+for version in source pypi; do
+    [ -z "$only" ] || [ "$only" = "$version" ] || continue
+    before_passed=$passed before_failed=$failed
+    "test_$version"
+    summary+=("wan-training: $label: $((passed - before_passed)) passed, $((failed - before_failed)) failed")
+done
+printf '%s\n' "${summary[@]}"
+if [ ${#failed_labels[@]} -gt 0 ]; then
+    echo "wan-training: failed on $(printf '%s, ' "${failed_labels[@]}" | sed 's/, $//')"
+fi
 echo "wan-training: $passed passed, $failed failed"
 [ "$failed" = 0 ]

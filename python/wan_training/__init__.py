@@ -7,15 +7,16 @@
     evaluation = helper.Evaluate(helper.Builtin("triangles"))
     print(evaluation.roundTimeMs, evaluation.disagreement, evaluation.objective)
 
-The first use of ``ns`` imports ns-3's own bindings (``from ns import ns``) and
-loads this module's library and headers into them where that ns-3 does not (the
-one place that knows how):
+The first use of ``ns`` loads ns-3's cppyy bindings and this module's library
+and headers into them (the one place that knows how):
 
 - in a Python with PyPI's ``ns3`` package (the virtual environment that
-  ``scripts/setup-pypi.sh`` prepares), that package's bindings, and the module
-  built against it in the setup's cache folder (or in ``NS3_DIR``);
-- otherwise the bindings of the ns-3 tree that ``scripts/setup.sh`` prepared
-  (or the one ``NS3_DIR`` names).
+  ``scripts/setup-pypi.sh`` prepares), that package's ns-3 modules this module
+  builds on, and the module built against it in the setup's cache folder (or
+  in ``NS3_DIR``);
+- otherwise ns-3's own bindings (``from ns import ns``) of the ns-3 tree that
+  ``scripts/setup.sh`` prepared (or the one ``NS3_DIR`` names), and the module
+  where that tree's loader does not load contributed modules (ns-3.37).
 
 Both give ``ns.X`` for ns-3's and this module's ``ns3::X``.
 The helpers ``run_tasks`` and ``write_csv`` do not load ns-3, so a script's
@@ -82,25 +83,44 @@ def _runtime_library_dirs():
     return [d for d in dirs if d]
 
 
+# The ns-3 modules this module's library links against (CMakeLists.txt).
+_NS3_MODULES = ("core", "network", "internet", "point-to-point")
+
+
 def _load_with_installed_ns3():
-    """PyPI's ns3 (ns-3.42 and later): its loader loads every ns-3 module;
-    this module's build folder has the library in lib/ and the headers in
-    include/ (cmake/standalone.cmake)."""
+    """PyPI's ns3 package (ns-3.42 and later), and this module built against
+    it (cmake/standalone.cmake: lib/, include/ and ns3-include/ in the build
+    folder).
+
+    ns-3's own loader (``from ns import ns``) parses the headers of all the
+    package's 45 modules, 10 s in every process, and looks for ns-3 libraries
+    under the working folder; this loads the modules this one builds on (3 s),
+    with the loader's cppyy set-up (Ptr<> as a smart pointer).  After ``from
+    ns import ns``, its bindings are used instead.
+    """
+    import cppyy
+
     build = ns3_dir()
-    from ns import ns as bindings_ns
+    library = glob.glob(os.path.join(build, "lib", "libns3*-wan-training.so"))
+    if not library:
+        raise ImportError(
+            "wan_training: the module is not built in %s (run scripts/setup-pypi.sh)" % build
+        )
+    if "ns" not in sys.modules:
+        import libcppyy
 
-    if not hasattr(bindings_ns, "WanTopology"):
-        import cppyy
-
-        libraries = glob.glob(os.path.join(build, "lib", "libns3*-wan-training.so"))
-        if not libraries:
-            raise ImportError(
-                "wan_training: the module is not built in %s (run scripts/setup-pypi.sh)" % build
+        libcppyy.AddSmartPtrType("Ptr")
+        cppyy.add_include_path(os.path.join(build, "ns3-include"))
+        for module in _NS3_MODULES:
+            cppyy.include("ns3/%s-module.h" % module)
+            cppyy.load_library(
+                glob.glob(os.path.join(installed_ns3(), "lib64", "libns3*-%s.so" % module))[0]
             )
+    if not hasattr(cppyy.gbl.ns3, "WanTopology"):
         cppyy.add_include_path(os.path.join(build, "include"))
         cppyy.include("ns3/wan-training-module.h")
-        cppyy.load_library(libraries[0])
-    return bindings_ns
+        cppyy.load_library(library[0])
+    return cppyy.gbl.ns3
 
 
 def _load():
@@ -184,7 +204,7 @@ def evaluation_dict(evaluation):
 
 
 def experiment_rows(result):
-    """One dict per simulated round of an ExperimentResult."""
+    """One dict per simulated round of an WanExperimentResult."""
     rows = []
     for r in result.rounds:
         islands = list(r.islands)
