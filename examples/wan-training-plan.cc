@@ -134,8 +134,7 @@ Options()
 {
     po::options_description options(
         "wan-training-plan: the full round-by-round plan of one schedule.\nOptions");
-    const std::string schedule = "a built-in schedule (" +
-                                 CliqueScheduleBuiltins::JoinedNames() +
+    const std::string schedule = "a built-in schedule (" + CliqueScheduleBuiltins::JoinedNames() +
                                  ") or a schedule file (.json)";
     // clang-format off
     options.add_options()
