@@ -384,7 +384,7 @@ CliqueExperimentHelper::WatchCoreLinks(const WanNetworkHelper& net, CoreLinkCoun
 {
     for (const auto& link : net.GetTopology().GetLinks())
     {
-        for (const WanHop hop : {WanHop{link.a, link.b}, WanHop{link.b, link.a}})
+        for (const auto& hop : {WanHop{link.a, link.b}, WanHop{link.b, link.a}})
         {
             net.GetCoreDevice(hop.first, hop.second)
                 ->TraceConnectWithoutContext("PhyTxBegin",
@@ -500,7 +500,7 @@ CliqueExperimentHelper::Collect(const WanExperimentPlan& plan,
         }
         for (const auto& f : m_planner.GetLinkFaults())
         {
-            for (const WanHop hop : {WanHop{f.a, f.b}, WanHop{f.b, f.a}})
+            for (const auto& hop : {WanHop{f.a, f.b}, WanHop{f.b, f.a}})
             {
                 auto it = rr.corePackets.find(hop);
                 rr.faultLinkPackets += it == rr.corePackets.end() ? 0 : it->second;

@@ -95,7 +95,7 @@ class PlannerLinkLoadTestCase : public TestCase
         }
         for (const auto& link : m_topo.GetLinks())
         {
-            for (const WanHop hop : {WanHop{link.a, link.b}, WanHop{link.b, link.a}})
+            for (const auto& hop : {WanHop{link.a, link.b}, WanHop{link.b, link.a}})
             {
                 const auto want = expected.count(hop) ? expected.at(hop) : 0;
                 const auto got = r.corePackets.count(hop) ? r.corePackets.at(hop) : 0;
