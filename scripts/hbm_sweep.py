@@ -19,9 +19,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from wan_training import run_tasks, write_csv  # noqa: E402  (no ns-3 loaded here)
 
-SCHEDULES = ["pairs", "regional", "triangles", "all-to-all"]
-
-
 def run_one(hbm_gb, evaluations, max_period, seed):
     """The optimizer's best schedule and the built-ins' J at one memory size."""
     from wan_training import evaluation_dict, ns
@@ -44,7 +41,7 @@ def run_one(hbm_gb, evaluations, max_period, seed):
         "search": str(best.method),
         "distinct": int(best.distinct),
     }
-    for name in SCHEDULES:
+    for name in [str(n) for n in ns.CliqueScheduleBuiltins.Names()]:
         e = evaluation_dict(helper.Evaluate(helper.Builtin(name)))
         row["J_" + name] = e["objective"] if e["feasible"] else math.nan
     return row
@@ -81,7 +78,8 @@ def main(argv=None):
 
     fig, ax = plt.subplots(figsize=(7, 4.4))
     x = [max(r["hbm_gb"], 0.01) for r in rows]
-    for name in SCHEDULES:
+    # The built-ins' columns, J_<name>, in the model's order.
+    for name in [key[2:] for key in rows[0] if key.startswith("J_")]:
         ax.plot(x, [r["J_" + name] for r in rows], marker="o", markersize=3, label=name)
     ax.plot(x, [r["best_J"] for r in rows], marker="s", color="black", linewidth=2,
             label="optimizer's best")

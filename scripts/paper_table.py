@@ -18,10 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 
-from wan_training import run_tasks, write_csv  # noqa: E402  (no ns-3 loaded here)
-
-SCHEDULES = ["pairs", "regional", "triangles", "all-to-all"]
-
+from wan_training import builtin_schedules, run_tasks, write_csv  # noqa: E402  (no ns-3 here)
 
 def run_one(schedule, hbm_gb, scale, rounds):
     """Planner and packet level for one schedule and FPGA memory size."""
@@ -92,9 +89,8 @@ def plot(rows, path):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--schedule", dest="schedules", metavar="NAME",
-                        nargs="+", default=SCHEDULES,
-                        choices=SCHEDULES, help="schedules (default: all four)")
+    parser.add_argument("--schedule", dest="schedules", metavar="NAME", nargs="+",
+                        help="built-in schedules (default: all of the model's)")
     parser.add_argument("--hbmGB", dest="hbm_gb", metavar="GB",
                         nargs="+", type=float, default=[0, 32],
                         help="FPGA memory sizes, GB (default: 0 32)")
@@ -108,6 +104,11 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.scale < 1 or args.jobs < 1 or any(h < 0 for h in args.hbm_gb):
         parser.error("--scale and --jobs must be at least 1 and --hbmGB non-negative")
+    names = builtin_schedules()
+    unknown = [s for s in args.schedules or [] if s not in names]
+    if unknown:
+        parser.error("unknown schedule %s (expected %s)" % (unknown[0], ", ".join(names)))
+    args.schedules = args.schedules or names
     os.makedirs(args.output, exist_ok=True)
 
     tasks = [(s, h, args.scale, args.rounds) for h in args.hbm_gb for s in args.schedules]

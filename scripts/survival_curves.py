@@ -16,16 +16,13 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 
-SCHEDULES = ["pairs", "regional", "triangles", "all-to-all"]
-
-
 def curves(rounds):
     """{schedule: (S(0..rounds), A)} from the module's MixingAnalysis."""
     from wan_training import ns
 
     topo = ns.WanTopology.NineCity()
     out = {}
-    for name in SCHEDULES:
+    for name in [str(n) for n in ns.CliqueScheduleBuiltins.Names()]:
         analysis = ns.MixingAnalysis.FromSchedule(ns.CliqueSchedule.Builtin(name, topo),
                                                   topo.GetNCities())
         out[name] = ([float(s) for s in analysis.GetMeanSurvivalCurve(rounds)],
@@ -42,13 +39,14 @@ def main(argv=None):
         parser.error("--rounds must be at least 1")
     os.makedirs(args.output, exist_ok=True)
     data = curves(args.rounds)
+    names = list(data)  # the model's built-in schedules, in its order
 
     csv_path = os.path.join(args.output, "survival-curves.csv")
     with open(csv_path, "w", newline="") as out:
         writer = csv.writer(out)
-        writer.writerow(["h"] + SCHEDULES)
+        writer.writerow(["h"] + names)
         for h in range(args.rounds + 1):
-            writer.writerow([h] + [data[name][0][h] for name in SCHEDULES])
+            writer.writerow([h] + [data[name][0][h] for name in names])
 
     import matplotlib
 
@@ -56,7 +54,7 @@ def main(argv=None):
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
-    for name in SCHEDULES:
+    for name in names:
         curve, area = data[name]
         ax.plot(range(args.rounds + 1), curve, marker="o", markersize=3,
                 label="%s (A = %.3f)" % (name, area))
@@ -70,7 +68,7 @@ def main(argv=None):
     png_path = os.path.join(args.output, "survival-curves.png")
     fig.savefig(png_path, dpi=120)
     plt.close(fig)
-    for name in SCHEDULES:
+    for name in names:
         print("%-11s A = %.3f  S(1) = %.3f" % (name, data[name][1], data[name][0][1]))
     print("written: %s, %s" % (csv_path, png_path))
     return data

@@ -32,7 +32,15 @@ import os
 import sys
 import sysconfig
 
-__all__ = ["ns", "ns3_dir", "experiment_rows", "evaluation_dict", "run_tasks", "write_csv"]
+__all__ = [
+    "ns",
+    "ns3_dir",
+    "builtin_schedules",
+    "experiment_rows",
+    "evaluation_dict",
+    "run_tasks",
+    "write_csv",
+]
 
 
 def installed_ns3():
@@ -181,6 +189,24 @@ def run_tasks(function, tasks, jobs):
         for k, _ in enumerate(concurrent.futures.as_completed(futures), 1):
             print("  %d/%d done" % (k, len(tasks)), file=sys.stderr)
         return [f.result() for f in futures]
+
+
+def _builtin_names():
+    """The model's built-in schedule names (loads ns-3 in this process)."""
+    from wan_training import ns
+
+    return [str(name) for name in ns.CliqueScheduleBuiltins.Names()]
+
+
+def builtin_schedules():
+    """The model's built-in schedule names, in its order (the one list:
+    CliqueScheduleBuiltins::Names).  Where ns-3 is not loaded yet, one spawned
+    process asks for them, so that a script's parent process stays light."""
+    if _ns is not None:
+        return _builtin_names()
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
+        return pool.submit(_builtin_names).result()
 
 
 def write_csv(path, rows):
