@@ -14,6 +14,8 @@
  *   ./ns3 run nine-city-cliques -- --topology=my.json --scheduleFile=s.json --output=t.csv
  */
 
+#include "wan-packet-trace-options.h"
+
 #include "ns3/core-module.h"
 #include "ns3/wan-training-module.h"
 #include "ns3/wan-training-text.h"
@@ -68,7 +70,9 @@ struct Options
     std::string faultPolicy{"replan"};
     std::string fpgaFaults;
     std::string away;
+    wantrace::PacketTraceOptions traces;
     bool quiet{false};
+    std::string packetOutput;
 };
 
 /// Declares the options of the table (planning, mixing, output).
@@ -156,9 +160,14 @@ AddPacketOptions(CommandLine& cmd, Options& o)
                  o.scale);
     cmd.AddValue("rounds", "Rounds to simulate (0: one period)", o.rounds);
     cmd.AddValue("baselines", "Also simulate the no-multicast and no-FPGA baselines", o.baselines);
+    o.traces.AddTo(cmd);
     cmd.AddValue("quiet",
                  "Packet-level: no progress (simulated time, rounds done) on standard error",
                  o.quiet);
+    cmd.AddValue("packetOutput",
+                 "Packet-level: write every run's per-round results to this file "
+                 "(.json or .csv)",
+                 o.packetOutput);
 }
 
 /// Checks every number option against its range (wantext::bounds).
@@ -349,6 +358,7 @@ CheckPacketLevel(const Options& o, const WanTopology& topo)
     CliqueExperimentHelper check(topo, PlannerConfig{});
     check.SetRecovery(o.recovery);
     ApplyFaults(check, o);
+    o.traces.Check(topo);
 }
 
 /// Plans the schedules and prints (and writes) the table.
@@ -399,6 +409,7 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
     }
     const auto names = o.packetSchedule == "all" ? CliqueSchedule::BuiltinNames()
                                                  : wantext::SplitList(o.packetSchedule);
+    WanResultWriter output(topo);
     std::cout << "\nPacket level (scale " << o.scale << ": D and rates / " << o.scale
               << ", times kept; FPGA memory " << o.packetHbmGB << " GB)\n";
     for (const auto& name : names)
@@ -420,13 +431,21 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
             experiment.SetRecovery(o.recovery);
             experiment.SetProgress(o.quiet ? 0 : kProgressSeconds);
             ApplyFaults(experiment, o);
+            o.traces.Apply(experiment, schedule.GetName() + ", " + v.label);
             if (o.rounds > 0)
             {
                 experiment.SetRounds(static_cast<uint32_t>(o.rounds));
             }
+            const auto result = experiment.Run(schedule);
             std::cout << name << ", " << v.label << ":\n"
-                      << CliqueExperimentHelper::Format(experiment.Run(schedule), topo);
+                      << CliqueExperimentHelper::Format(result, topo);
+            output.Add(name + ", " + v.label, result, {{"variant", v.label}});
         }
+    }
+    if (!o.packetOutput.empty())
+    {
+        output.Write(o.packetOutput);
+        std::cout << "Packet-level results written to " << o.packetOutput << "\n";
     }
 }
 
@@ -453,6 +472,10 @@ Run(int argc, char* argv[])
     }
     const auto& topo = helper.GetTopology();
     CheckPacketLevel(o, topo);
+    if (!o.packetOutput.empty())
+    {
+        WanResultWriter::CheckPath(o.packetOutput);
+    }
     const PlannerConfig config = Config(o);
     helper.SetPlannerConfig(config);
     helper.SetMixingOptions(Mixing(o));

@@ -13,6 +13,8 @@
  *   ./ns3 run "wan-impairments --output=impairments.csv"
  */
 
+#include "wan-packet-trace-options.h"
+
 #include "ns3/core-module.h"
 #include "ns3/wan-training-module.h"
 #include "ns3/wan-training-text.h"
@@ -41,7 +43,9 @@ struct Options
     double scale{1000};
     int64_t rounds{2}; // signed, so that -1 is refused rather than wrapped
     int64_t maxRequests{20};
+    wantrace::PacketTraceOptions traces;
     std::string output;
+    std::string packetOutput;
     bool quiet{false};
 };
 
@@ -124,9 +128,11 @@ Summarise(const WanExperimentResult& r)
 
 /// Runs every schedule under every setting.
 std::vector<Row>
-RunSweep(const Options& o, const std::vector<std::pair<std::string, Impairments>>& settings)
+RunSweep(const Options& o,
+         const std::vector<std::pair<std::string, Impairments>>& settings,
+         WanResultWriter& output)
 {
-    auto topo = WanTopology::NineCity();
+    const auto topo = WanTopology::NineCity();
     std::vector<Row> rows;
     for (const auto& name : wantext::SplitList(o.schedules))
     {
@@ -148,7 +154,14 @@ RunSweep(const Options& o, const std::vector<std::pair<std::string, Impairments>
             {
                 experiment.SetImpairment(linkClass, imp);
             }
-            auto row = Summarise(experiment.Run(schedule));
+            o.traces.Apply(experiment, name + ", " + label);
+            const auto result = experiment.Run(schedule);
+            output.Add(name + ", " + label,
+                       result,
+                       {{"impairment", label},
+                        {"hbmGB", wantext::Fixed(config.hbmBytes / 1e9, 0)},
+                        {"recovery", o.recovery}});
+            auto row = Summarise(result);
             row.schedule = name;
             row.hbmGB = config.hbmBytes / 1e9;
             row.impairment = label;
@@ -235,6 +248,10 @@ Run(int argc, char* argv[])
                  "Requests per missing contribution before it is given up",
                  o.maxRequests);
     cmd.AddValue("output", "Write the table as CSV to this file", o.output);
+    cmd.AddValue("packetOutput",
+                 "Write every run's per-round results to this file (.json or .csv)",
+                 o.packetOutput);
+    o.traces.AddTo(cmd);
     cmd.AddValue("quiet", "No progress of long runs on standard error", o.quiet);
     cmd.Parse(argc, argv);
 
@@ -243,18 +260,29 @@ Run(int argc, char* argv[])
     wantext::bounds::kRounds.Check(o.rounds, "--rounds");
     wantext::bounds::kMaxRequests.Check(o.maxRequests, "--maxRequests");
     const auto settings = Settings(o);
-    if (!o.output.empty())
+    o.traces.Check(WanTopology::NineCity());
+    if (!o.output.empty() && !wantext::EndsWith(o.output, ".csv"))
     {
-        ScheduleComparisonHelper::CheckOutputPath(o.output);
+        throw std::invalid_argument("--output '" + o.output + "' must end in .csv");
+    }
+    if (!o.packetOutput.empty())
+    {
+        WanResultWriter::CheckPath(o.packetOutput);
     }
     Config::SetDefault("ns3::WanIslandApplication::MaxRequests", UintegerValue(o.maxRequests));
 
-    const auto rows = RunSweep(o, settings);
+    WanResultWriter output(WanTopology::NineCity());
+    const auto rows = RunSweep(o, settings, output);
     PrintRows(rows);
     if (!o.output.empty())
     {
         WriteCsv(o.output, rows);
         std::cout << "table written to " << o.output << "\n";
+    }
+    if (!o.packetOutput.empty())
+    {
+        output.Write(o.packetOutput);
+        std::cout << "packet-level results written to " << o.packetOutput << "\n";
     }
     return 0;
 }

@@ -15,8 +15,12 @@
 #include "ns3/mixing-analysis.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/queue-disc.h"
+#include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-contribution.h"
 #include "ns3/wan-island-application.h"
@@ -41,18 +45,47 @@ NS_LOG_COMPONENT_DEFINE("CliqueExperimentHelper");
 namespace
 {
 
+/// \return what a core link direction does in the round under way at `at`
+/// (the bucket after the last once every round's window has ended)
+CliqueExperimentHelper::CoreLinkRound&
+CurrentCoreRound(CliqueExperimentHelper::CoreLinkCounts* counts, WanHop hop, Time at)
+{
+    const auto& ends = counts->roundEnds;
+    const auto k =
+        static_cast<size_t>(std::upper_bound(ends.begin(), ends.end(), at) - ends.begin());
+    return counts->perRound[k][hop];
+}
+
 /// Counts a packet that a core link direction starts to send, in its round's bucket.
 void
 CountCorePacket(CliqueExperimentHelper::CoreLinkCounts* counts,
                 WanHop hop,
                 Ptr<const Packet> packet)
 {
-    const auto& ends = counts->roundEnds;
-    const auto k = static_cast<size_t>(
-        std::upper_bound(ends.begin(), ends.end(), Simulator::Now()) - ends.begin());
-    auto& round = counts->perRound[k][hop];
-    ++round.first;
-    round.second += packet->GetSize();
+    auto& round = CurrentCoreRound(counts, hop, Simulator::Now());
+    ++round.packets;
+    round.bytes += packet->GetSize();
+}
+
+/// Keeps the peak of the bytes waiting on a core link direction: `device`
+/// says which of its two queues (the queue disc, the device's) changed.  A
+/// backlog counts once it has lasted: a packet that an idle link takes at
+/// once passes through both queues within one instant and is not a queue.
+void
+TrackCoreQueue(CliqueExperimentHelper::CoreLinkCounts* counts,
+               WanHop hop,
+               bool device,
+               uint32_t,
+               uint32_t bytes)
+{
+    auto& q = counts->queues[hop];
+    if (Simulator::Now() > q.since)
+    {
+        auto& round = CurrentCoreRound(counts, hop, q.since);
+        round.peakQueueBytes = std::max(round.peakQueueBytes, q.discBytes + q.deviceBytes);
+        q.since = Simulator::Now();
+    }
+    (device ? q.deviceBytes : q.discBytes) = bytes;
 }
 
 /// \return how many rounds of a plan have ended by now
@@ -171,6 +204,23 @@ CliqueExperimentHelper::SetRecovery(const std::string& policy)
 }
 
 void
+CliqueExperimentHelper::EnablePacketTraces(const std::string& pcapPrefix,
+                                           const std::string& asciiPrefix,
+                                           const std::string& selection)
+{
+    for (const auto& prefix : {pcapPrefix, asciiPrefix})
+    {
+        if (!prefix.empty())
+        {
+            WanNetworkHelper::CheckTracePrefix(prefix);
+        }
+    }
+    m_traced = WanNetworkHelper(m_planner.GetTopology()).ParseTraceSelection(selection);
+    m_pcapPrefix = pcapPrefix;
+    m_asciiPrefix = asciiPrefix;
+}
+
+void
 CliqueExperimentHelper::AddLinkFault(const std::string& a,
                                      const std::string& b,
                                      double downSeconds,
@@ -242,6 +292,7 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     SimulatorSession session;
     WanNetworkHelper net(m_planner.GetTopology());
     BuildNetwork(net);
+    EnableTraces(net);
     const auto islands = InstallIslands(net);
     const auto fpgas = InstallFpgas(net, plan);
     const auto groups = AddRounds(net, plan, islands);
@@ -276,6 +327,19 @@ CliqueExperimentHelper::BuildNetwork(WanNetworkHelper& net) const
     }
     net.Install();
     net.AssignStreams(m_stream);
+}
+
+void
+CliqueExperimentHelper::EnableTraces(const WanNetworkHelper& net) const
+{
+    if (!m_pcapPrefix.empty())
+    {
+        net.EnablePcap(m_pcapPrefix, m_traced);
+    }
+    if (!m_asciiPrefix.empty())
+    {
+        net.EnableAscii(m_asciiPrefix, m_traced);
+    }
 }
 
 ApplicationContainer
@@ -386,9 +450,22 @@ CliqueExperimentHelper::WatchCoreLinks(const WanNetworkHelper& net, CoreLinkCoun
     {
         for (const auto& hop : {WanHop{link.a, link.b}, WanHop{link.b, link.a}})
         {
-            net.GetCoreDevice(hop.first, hop.second)
-                ->TraceConnectWithoutContext("PhyTxBegin",
-                                             MakeBoundCallback(&CountCorePacket, &counts, hop));
+            auto device = net.GetCoreDevice(hop.first, hop.second);
+            DataRateValue rate;
+            device->GetAttribute("DataRate", rate);
+            counts.queues[hop].rate = rate.Get();
+            device->TraceConnectWithoutContext("PhyTxBegin",
+                                               MakeBoundCallback(&CountCorePacket, &counts, hop));
+            DynamicCast<PointToPointNetDevice>(device)->GetQueue()->TraceConnectWithoutContext(
+                "BytesInQueue",
+                MakeBoundCallback(&TrackCoreQueue, &counts, hop, true));
+            auto tc = device->GetNode()->GetObject<TrafficControlLayer>();
+            if (auto disc = tc ? tc->GetRootQueueDiscOnDevice(device) : nullptr)
+            {
+                disc->TraceConnectWithoutContext(
+                    "BytesInQueue",
+                    MakeBoundCallback(&TrackCoreQueue, &counts, hop, false));
+            }
         }
     }
 }
@@ -493,11 +570,18 @@ CliqueExperimentHelper::Collect(const WanExperimentPlan& plan,
         rr.round = round.round;
         rr.failed = round.failed;
         rr.note = round.note;
-        for (const auto& [hop, counts] : coreLinks.perRound[round.round])
+        for (const auto& [hop, queue] : coreLinks.queues) // every core link direction
         {
-            rr.corePackets[hop] = counts.first;
-            rr.coreBytes[hop] = static_cast<uint64_t>(std::llround(counts.second * m_scale));
+            const auto& perHop = coreLinks.perRound[round.round];
+            const auto it = perHop.find(hop);
+            const auto counts = it == perHop.end() ? CoreLinkRound{} : it->second;
+            rr.corePackets[hop] = counts.packets;
+            rr.coreBytes[hop] = static_cast<uint64_t>(std::llround(counts.bytes * m_scale));
+            rr.corePeakQueueBytes[hop] =
+                static_cast<uint64_t>(std::llround(counts.peakQueueBytes * m_scale));
+            rr.corePeakQueueMs[hop] = counts.peakQueueBytes * 8e3 / queue.rate.GetBitRate();
         }
+        rr.evictions = recorder.GetEvictions(round.round);
         for (const auto& f : m_planner.GetLinkFaults())
         {
             for (const auto& hop : {WanHop{f.a, f.b}, WanHop{f.b, f.a}})

@@ -7,6 +7,7 @@
 
 #include "ns3/application-container.h"
 #include "ns3/clique-schedule.h"
+#include "ns3/data-rate.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/round-planner.h"
@@ -53,9 +54,14 @@ struct WanRoundResult
     bool failed{false};           //!< not run (a link was down and the policy is "fail")
     std::string note;             //!< what changed: re-planned without a link, an island away
     uint64_t faultLinkPackets{0}; //!< packets sent on the faulted links during the round
-    std::map<WanHop, uint64_t> corePackets; //!< packets each core link direction sent
+    std::map<WanHop, uint64_t> corePackets; //!< packets each core link direction sent (all of them)
     std::map<WanHop, uint64_t> coreBytes;   //!< their bytes (IP and PPP headers included,
                                             //!< multiplied back by the scale)
+    std::map<WanHop, uint64_t> corePeakQueueBytes; //!< most bytes waiting to be sent on each
+                                                   //!< core link direction (queue disc and
+                                                   //!< device queue, multiplied back by the scale)
+    std::map<WanHop, double> corePeakQueueMs;      //!< the same, as time to send at the link's rate
+    std::map<std::string, uint64_t> evictions;     //!< FPGA evictions of this round's chunks
     double idleMs{0};     //!< GPU idle time added: measured minus planned T (>= 0)
     uint32_t round{0};    //!< round number
     double plannedMs{0};  //!< the planner's T of this round
@@ -137,6 +143,19 @@ class CliqueExperimentHelper
      */
     void SetRecovery(const std::string& policy);
     /**
+     * \brief Writes packet traces of the runs that follow: pcap files and
+     * ns-3 ASCII traces of the selected devices, named prefix-<node>-<device>
+     * .pcap and .tr (see WanNetworkHelper::EnablePcap).  Every run writes the
+     * same names: give each run its own prefixes.
+     * \param pcapPrefix prefix of the pcap files, with its folder (empty: none)
+     * \param asciiPrefix prefix of the ASCII traces (empty: none)
+     * \param selection comma list of link classes (core, access, post) and
+     *        city codes; checked now, as are the prefixes' folders
+     */
+    void EnablePacketTraces(const std::string& pcapPrefix,
+                            const std::string& asciiPrefix,
+                            const std::string& selection);
+    /**
      * \brief A core link goes down and comes back.  Rounds that overlap the
      * outage are re-planned without it (multicast trees and rates) or marked
      * failed, as SetFaultPolicy says; unicast routes are recomputed at both
@@ -190,12 +209,30 @@ class CliqueExperimentHelper
      */
     static std::string Format(const WanExperimentResult& result, const WanTopology& topo);
 
-    /// Packets and bytes (scaled) each core link direction started to send, per round.
+    /// What one core link direction did in one round.
+    struct CoreLinkRound
+    {
+        uint64_t packets{0};        //!< packets it started to send
+        uint64_t bytes{0};          //!< their bytes (as simulated)
+        uint64_t peakQueueBytes{0}; //!< most bytes waiting (queue disc and device queue)
+    };
+
+    /// The bytes waiting on a core link direction now.
+    struct CoreQueue
+    {
+        DataRate rate;           //!< the link's rate (as simulated)
+        uint64_t discBytes{0};   //!< in its queue disc
+        uint64_t deviceBytes{0}; //!< in its device's queue
+        Time since;              //!< when they last changed
+    };
+
+    /// What each core link direction did, per round, and its queue now.
     struct CoreLinkCounts
     {
         std::vector<Time> roundEnds; //!< when each round's window ends
-        std::vector<std::map<WanHop, std::pair<uint64_t, uint64_t>>>
-            perRound; //!< per round (and one after the last): hop -> (packets, bytes)
+        std::vector<std::map<WanHop, CoreLinkRound>>
+            perRound;                       //!< per round (and one after the last)
+        std::map<WanHop, CoreQueue> queues; //!< the queues now
     };
 
   private:
@@ -209,6 +246,8 @@ class CliqueExperimentHelper
 
     /// Sets up and installs the network (scale, impairments, streams).
     void BuildNetwork(WanNetworkHelper& net) const;
+    /// Enables the packet traces asked for on a built network.
+    void EnableTraces(const WanNetworkHelper& net) const;
     /// \return one island application per city
     ApplicationContainer InstallIslands(const WanNetworkHelper& net) const;
     /// \return one FPGA aggregator per city (none without aggregation)
@@ -256,6 +295,9 @@ class CliqueExperimentHelper
     double m_progressSeconds{0};          //!< wall-clock interval of progress reports (0: none)
     mutable uint64_t m_progressEvents{0}; //!< events of the progress reports in this run
     std::string m_recovery{"accept"};     //!< islands' recovery policy
+    std::string m_pcapPrefix;             //!< pcap file prefix (empty: none)
+    std::string m_asciiPrefix;            //!< ASCII trace prefix (empty: none)
+    WanNetworkHelper::TraceSelection m_traced;                             //!< the devices traced
     std::vector<std::pair<uint32_t, double>> m_fpgaFaults;                 //!< (city, time)
     std::map<WanNetworkHelper::LinkClass, WanLinkImpairment> m_impairment; //!< per link class
 };

@@ -242,10 +242,7 @@ ScheduleComparisonHelper::ToJson(const std::vector<ScheduleComparisonRow>& rows,
 void
 ScheduleComparisonHelper::CheckOutputPath(const std::string& path)
 {
-    if (!wantext::EndsWith(path, ".csv") && !wantext::EndsWith(path, ".json"))
-    {
-        throw std::invalid_argument("output file '" + path + "' must end in .csv or .json");
-    }
+    wantext::CheckOutputPath(path, "output file");
 }
 
 void

@@ -17,11 +17,14 @@
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
 #include "ns3/string.h"
+#include "ns3/trace-helper.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-jitter-channel.h"
 #include "ns3/wan-training-text.h"
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -112,23 +115,175 @@ WanNetworkHelper::SetLinkImpairment(const std::string& a,
     m_topo.SetLinkImpairment(a, b, impairment);
 }
 
+namespace
+{
+
+/// The link classes by name.
+const std::map<std::string, WanNetworkHelper::LinkClass> kLinkClassNames{
+    {"core", WanNetworkHelper::CORE},
+    {"access", WanNetworkHelper::ACCESS},
+    {"post", WanNetworkHelper::POST_AGGREGATION},
+};
+
+/// Checks that the prefix and every device's trace file (named by the trace
+/// helper `Names`) can be written; throws std::invalid_argument naming the file.
+template <typename Names>
+void
+CheckTraceFiles(const std::string& prefix, const NetDeviceContainer& devices)
+{
+    WanNetworkHelper::CheckTracePrefix(prefix);
+    Names names;
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
+    {
+        const auto path = names.GetFilenameFromDevice(prefix, devices.Get(i));
+        std::ofstream probe(path, std::ios::app); // the trace helper truncates it afterwards
+        if (!probe)
+        {
+            throw std::invalid_argument("cannot write trace file '" + path + "'");
+        }
+    }
+}
+
+} // namespace
+
 WanNetworkHelper::LinkClass
 WanNetworkHelper::ParseLinkClass(const std::string& name)
 {
-    if (name == "core")
+    auto it = kLinkClassNames.find(name);
+    if (it == kLinkClassNames.end())
     {
-        return CORE;
+        throw std::invalid_argument("unknown link class \"" + name +
+                                    "\" (expected core, access or post)");
     }
-    if (name == "access")
+    return it->second;
+}
+
+WanNetworkHelper::TraceSelection
+WanNetworkHelper::ParseTraceSelection(const std::string& items) const
+{
+    TraceSelection selection;
+    const auto list = wantext::SplitList(items);
+    if (list.empty())
     {
-        return ACCESS;
+        throw std::invalid_argument("no links to trace (expected a comma list of core, access, "
+                                    "post and city codes)");
     }
-    if (name == "post")
+    for (const auto& item : list)
     {
-        return POST_AGGREGATION;
+        if (kLinkClassNames.count(item))
+        {
+            selection.classes.insert(kLinkClassNames.at(item));
+        }
+        else if (m_topo.HasCity(item))
+        {
+            selection.cities.insert(m_topo.FindCity(item));
+        }
+        else
+        {
+            std::vector<std::string> codes;
+            for (const auto& city : m_topo.GetCities())
+            {
+                codes.push_back(city.code);
+            }
+            throw std::invalid_argument("cannot trace \"" + item +
+                                        "\": neither a link class (core, access, post) nor a "
+                                        "city code (" +
+                                        wantext::Join(codes, ", ") + ")");
+        }
     }
-    throw std::invalid_argument("unknown link class \"" + name +
-                                "\" (expected core, access or post)");
+    return selection;
+}
+
+NetDeviceContainer
+WanNetworkHelper::GetTraceDevices(const TraceSelection& selection) const
+{
+    if (!m_installed)
+    {
+        throw std::logic_error("WanNetworkHelper::Install must come before traces");
+    }
+    std::map<std::pair<uint32_t, uint32_t>, Ptr<NetDevice>> chosen; // (node, device) -> device
+    auto add = [&chosen](Ptr<NetDevice> device) {
+        chosen[{device->GetNode()->GetId(), device->GetIfIndex()}] = device;
+    };
+    for (auto linkClass : selection.classes)
+    {
+        if (linkClass == CORE)
+        {
+            for (const auto& [hop, device] : m_core)
+            {
+                add(device);
+            }
+            continue;
+        }
+        for (const auto& city : m_access)
+        {
+            // ACCESS: both links of the city; POST_AGGREGATION: the island's device, the first.
+            const uint32_t n = linkClass == ACCESS ? city.GetN() : 1;
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                add(city.Get(i));
+            }
+        }
+    }
+    for (auto c : selection.cities)
+    {
+        if (c >= m_access.size())
+        {
+            throw std::invalid_argument("no city " + std::to_string(c) + " to trace");
+        }
+        for (uint32_t i = 0; i < m_access[c].GetN(); ++i)
+        {
+            add(m_access[c].Get(i));
+        }
+        for (const auto& [hop, device] : m_core)
+        {
+            if (hop.first == c)
+            {
+                add(device);
+            }
+        }
+    }
+    NetDeviceContainer devices;
+    for (const auto& [id, device] : chosen)
+    {
+        devices.Add(device);
+    }
+    return devices;
+}
+
+void
+WanNetworkHelper::CheckTracePrefix(const std::string& prefix)
+{
+    namespace fs = std::filesystem;
+    if (prefix.empty())
+    {
+        throw std::invalid_argument("the trace file prefix is empty");
+    }
+    const fs::path folder = fs::path(prefix).parent_path();
+    std::error_code error;
+    if (!folder.empty() && !fs::is_directory(folder, error))
+    {
+        throw std::invalid_argument("trace file prefix '" + prefix + "': no folder '" +
+                                    folder.string() + "'");
+    }
+}
+
+void
+WanNetworkHelper::EnablePcap(const std::string& prefix, const TraceSelection& selection) const
+{
+    NS_LOG_FUNCTION(this << prefix);
+    const auto devices = GetTraceDevices(selection);
+    CheckTraceFiles<PcapHelper>(prefix, devices);
+    PointToPointHelper().EnablePcap(prefix, devices);
+}
+
+void
+WanNetworkHelper::EnableAscii(const std::string& prefix, const TraceSelection& selection) const
+{
+    NS_LOG_FUNCTION(this << prefix);
+    const auto devices = GetTraceDevices(selection);
+    CheckTraceFiles<AsciiTraceHelper>(prefix, devices);
+    PointToPointHelper().EnableAscii(prefix, devices);
 }
 
 void

@@ -13,6 +13,7 @@
 
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -107,6 +108,59 @@ class WanNetworkHelper
      * \return the link class; throws std::invalid_argument otherwise
      */
     static LinkClass ParseLinkClass(const std::string& name);
+
+    /**
+     * \brief Devices to trace: every device of some link classes and of some
+     * cities.
+     */
+    struct TraceSelection
+    {
+        std::set<LinkClass> classes; //!< CORE: both devices of every core link;
+                                     //!< ACCESS: both links of every city (island-edge,
+                                     //!< edge-router); POST_AGGREGATION: every island's
+                                     //!< device (the merged stream as the island gets it)
+        std::set<uint32_t> cities;   //!< city indices: every device of the city's router
+                                     //!< (core links too), edge node and island
+    };
+
+    /**
+     * \param items comma list of link classes ("core", "access", "post") and
+     *        city codes, e.g. "core,NYC" (checked before Install as after)
+     * \return the selection; throws std::invalid_argument naming an item that
+     *         is neither, or when the list is empty
+     */
+    TraceSelection ParseTraceSelection(const std::string& items) const;
+    /**
+     * \param selection link classes and cities (after Install)
+     * \return their devices, each once, by node and device index
+     */
+    NetDeviceContainer GetTraceDevices(const TraceSelection& selection) const;
+    /**
+     * \brief Checks a trace file prefix: not empty, and its folder (if it
+     * names one) exists; throws std::invalid_argument otherwise.
+     * \param prefix file name prefix, with its folder
+     */
+    static void CheckTracePrefix(const std::string& prefix);
+    /**
+     * \brief Writes a pcap file (PPP link type) per selected device, with
+     * ns-3's names: prefix-<node>-<device>.pcap.  Node ids follow Install:
+     * routers 0 to n-1, edge nodes n to 2n-1, islands 2n to 3n-1, in city
+     * order; device 0 of every node is its loopback.  After Install, before
+     * the simulation runs.
+     * Throws std::invalid_argument when a file cannot be written.
+     * \param prefix file name prefix, with its folder
+     * \param selection the devices
+     */
+    void EnablePcap(const std::string& prefix, const TraceSelection& selection) const;
+    /**
+     * \brief Writes an ns-3 ASCII trace (enqueue, dequeue, drop, receive) per
+     * selected device: prefix-<node>-<device>.tr, named as EnablePcap's files.
+     * The lines show the packets' headers only when ns-3 keeps packet metadata
+     * (Packet::EnablePrinting, called before the first packet is created).
+     * \param prefix file name prefix, with its folder
+     * \param selection the devices
+     */
+    void EnableAscii(const std::string& prefix, const TraceSelection& selection) const;
     /**
      * \brief Fixes the random streams of the loss and jitter models (after
      * Install).

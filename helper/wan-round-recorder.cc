@@ -90,9 +90,10 @@ WanRoundRecorder::RecordRound(const WanIslandRecord& record)
 }
 
 void
-WanRoundRecorder::RecordEviction(uint32_t, uint32_t, const std::string& cause, uint32_t)
+WanRoundRecorder::RecordEviction(uint32_t round, uint32_t, const std::string& cause, uint32_t)
 {
     ++m_evictions[cause];
+    ++m_roundEvictions[round][cause];
 }
 
 void
@@ -153,6 +154,25 @@ const std::map<std::string, uint64_t>&
 WanRoundRecorder::GetEvictions() const
 {
     return m_evictions;
+}
+
+std::map<std::string, uint64_t>
+WanRoundRecorder::GetEvictions(uint32_t round) const
+{
+    auto counts = m_evictions; // every cause, at zero
+    for (auto& [cause, n] : counts)
+    {
+        n = 0;
+    }
+    auto it = m_roundEvictions.find(round);
+    if (it != m_roundEvictions.end())
+    {
+        for (const auto& [cause, n] : it->second)
+        {
+            counts[cause] = n;
+        }
+    }
+    return counts;
 }
 
 uint64_t

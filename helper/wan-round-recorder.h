@@ -79,6 +79,12 @@ class WanRoundRecorder
     WanRoundCounters GetTotal(uint32_t round) const;
     /** \return FPGA evictions by cause (every cause, from the first FPGA watched) */
     const std::map<std::string, uint64_t>& GetEvictions() const;
+    /**
+     * \param round a round
+     * \return FPGA evictions of that round's chunks by cause (every cause
+     *         of GetEvictions, zeros included)
+     */
+    std::map<std::string, uint64_t> GetEvictions(uint32_t round) const;
     /** \return the most slots in use at once at any one FPGA */
     uint64_t GetPeakSlots() const;
     /** \return packets dropped by the islands and FPGAs watched, by reason */
@@ -114,10 +120,11 @@ class WanRoundRecorder
     void RecordDrop(Ptr<const Packet> packet, const std::string& reason);
 
   private:
-    std::map<std::pair<uint32_t, uint32_t>, WanIslandRecord> m_records; //!< (round, city)
-    std::map<std::string, uint64_t> m_evictions;                        //!< by cause
-    std::map<std::string, uint64_t> m_drops;                            //!< by reason
-    uint64_t m_peakSlots{0};                                            //!< at any FPGA
+    std::map<std::pair<uint32_t, uint32_t>, WanIslandRecord> m_records;   //!< (round, city)
+    std::map<std::string, uint64_t> m_evictions;                          //!< by cause
+    std::map<uint32_t, std::map<std::string, uint64_t>> m_roundEvictions; //!< by round, cause
+    std::map<std::string, uint64_t> m_drops;                              //!< by reason
+    uint64_t m_peakSlots{0};                                              //!< at any FPGA
 };
 
 } // namespace ns3

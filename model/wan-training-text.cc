@@ -191,6 +191,15 @@ EndsWith(const std::string& path, const std::string& ext)
 }
 
 void
+CheckOutputPath(const std::string& path, const std::string& what)
+{
+    if (!EndsWith(path, ".csv") && !EndsWith(path, ".json"))
+    {
+        throw std::invalid_argument(what + " '" + path + "' must end in .csv or .json");
+    }
+}
+
+void
 WriteFile(const std::string& path, const std::string& text)
 {
     std::ofstream out(path);

@@ -182,6 +182,14 @@ nlohmann::json JsonNumber(double value);
 bool EndsWith(const std::string& path, const std::string& ext);
 
 /**
+ * \brief Checks that an output file's name says its format; throws
+ * std::invalid_argument naming the file otherwise.
+ * \param path a file name
+ * \param what what the file is, for the message ("output file")
+ */
+void CheckOutputPath(const std::string& path, const std::string& what);
+
+/**
  * \brief Writes a text file; throws std::invalid_argument naming the file
  * when it cannot.
  * \param path the file

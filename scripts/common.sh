@@ -10,9 +10,10 @@ WT_JOBS="$(nproc 2>/dev/null || echo 2)"
 WT_NS3_MODULES="wan-training;core;network;internet;point-to-point;applications;csma"
 WT_CONFIGURE_ARGS=(-G Ninja --enable-examples --enable-tests
     "--enable-modules=$WT_NS3_MODULES" --enable-python-bindings --disable-werror)
-# Debian packages: build tools and the libraries the module links against.
+# Debian packages: build tools, the libraries the module links against, and
+# tshark (the packet-trace tests decode pcap files with it).
 WT_PACKAGES=(g++ cmake ninja-build ccache python3 python3-pip pkg-config clang-format bzip2
-    libeigen3-dev libgsl-dev libglpk-dev nlohmann-json3-dev libboost-program-options-dev)
+    libeigen3-dev libgsl-dev libglpk-dev nlohmann-json3-dev libboost-program-options-dev tshark)
 
 export CCACHE_DIR="${CCACHE_DIR:-$WT_CACHE/ccache}"
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"

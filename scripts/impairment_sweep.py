@@ -3,7 +3,9 @@
 """Loss and jitter sweep at packet level: round-time inflation against the
 lossless run, per schedule, with missing contributions re-requested.
 
-Writes impairment-sweep.csv and impairment-sweep.png into the output folder.
+Writes impairment-sweep.csv, impairment-sweep.png and every run's per-round
+packet-level results (the --packetOutput document, JSON) as
+impairment-sweep-packets.json into the output folder.
 Every (schedule, impairment) run is an independent simulation; --jobs runs
 them in parallel processes.
 
@@ -17,12 +19,12 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 
-from wan_training import run_tasks, write_csv  # noqa: E402  (no ns-3 loaded here)
+from wan_training import run_tasks, write_csv, write_packet_output  # noqa: E402  (no ns-3 loaded here)
 
 
 def run_one(schedule, kind, value, scale, rounds, recovery, max_requests):
     """One simulation: kind "none", "loss" (every link class) or "jitter" (core, ms)."""
-    from wan_training import experiment_rows, ns
+    from wan_training import experiment_rows, ns, packet_run
 
     ns.Config.SetDefault("ns3::WanIslandApplication::MaxRequests", ns.UintegerValue(max_requests))
     topo = ns.WanTopology.NineCity()
@@ -41,8 +43,11 @@ def run_one(schedule, kind, value, scale, rounds, recovery, max_requests):
     elif kind == "jitter":
         impairment.jitterSeconds = value * 1e-3
         experiment.SetImpairment(ns.WanNetworkHelper.CORE, impairment)
-    rows = experiment_rows(experiment.Run(ns.CliqueSchedule.Builtin(schedule, topo)))
-    return {
+    run = packet_run(experiment.Run(ns.CliqueSchedule.Builtin(schedule, topo)), topo,
+                     "%s, %s %g" % (schedule, kind, value),
+                     {"impairment": kind, "value": value, "scale": scale, "recovery": recovery})
+    rows = experiment_rows(run)
+    return run, {
         "schedule": schedule,
         "impairment": kind,
         "value": value,
@@ -85,13 +90,16 @@ def main(argv=None):
         tasks.append((s, "none", 0) + common)
         tasks += [(s, "loss", p) + common for p in args.loss]
         tasks += [(s, "jitter", j) + common for j in args.jitter_ms]
-    rows = run_tasks(run_one, tasks, args.jobs)
+    runs, rows = zip(*run_tasks(run_one, tasks, args.jobs))
+    rows = list(rows)
     base = {r["schedule"]: r["measured_ms"] for r in rows if r["impairment"] == "none"}
     for r in rows:
         r["inflation_percent"] = 100 * (r["measured_ms"] / base[r["schedule"]] - 1)
 
     csv_path = os.path.join(args.output, "impairment-sweep.csv")
     write_csv(csv_path, rows)
+    packets_path = os.path.join(args.output, "impairment-sweep-packets.json")
+    write_packet_output(packets_path, runs)
 
     import matplotlib
 
@@ -123,7 +131,7 @@ def main(argv=None):
             r["schedule"], r["impairment"], r["value"], r["measured_ms"],
             r["inflation_percent"], r["delivered"], r["expected"],
             "exact" if r["exact"] else "NOT exact"))
-    print("written: %s, %s" % (csv_path, png_path))
+    print("written: %s, %s, %s" % (csv_path, png_path, packets_path))
     return rows
 
 

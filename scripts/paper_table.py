@@ -22,7 +22,7 @@ from wan_training import builtin_schedules, run_tasks, write_csv  # noqa: E402  
 
 def run_one(schedule, hbm_gb, scale, rounds):
     """Planner and packet level for one schedule and FPGA memory size."""
-    from wan_training import evaluation_dict, experiment_rows, ns
+    from wan_training import evaluation_dict, experiment_rows, ns, packet_run
 
     topo = ns.WanTopology.NineCity()
     config = ns.PlannerConfig()
@@ -47,7 +47,7 @@ def run_one(schedule, hbm_gb, scale, rounds):
         experiment.SetScale(scale)
         if rounds > 0:
             experiment.SetRounds(rounds)
-        measured = experiment_rows(experiment.Run(helper.Builtin(schedule)))
+        measured = experiment_rows(packet_run(experiment.Run(helper.Builtin(schedule)), topo))
         row["packet_T_ms"] = max(r["measured_ms"] for r in measured)
         row["packet_vs_planner_percent"] = 100 * (row["packet_T_ms"] / row["planner_T_ms"] - 1)
         row["exact"] = all(r["exact"] for r in measured)

@@ -7,8 +7,10 @@
 #include "ns3/clique-experiment-helper.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
+#include "ns3/trace-helper.h"
 
 #include <cmath>
+#include <string>
 
 using namespace ns3;
 using namespace ns3::wantest;
@@ -197,6 +199,54 @@ class RunCleanupTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Packet traces of a run: a pcap file per island device, one record
+ * per chunk sent and per sum received, and the same run as without them.
+ */
+class PacketTraceTestCase : public TestCase
+{
+  public:
+    PacketTraceTestCase()
+        : TestCase("packet traces: one pcap record per island packet, the run unchanged")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto topo = WanTopology::NineCity();
+        const auto triangles = CliqueSchedule::Triangles(topo);
+        CliqueExperimentHelper plain(topo, PlannerConfig{});
+        plain.SetScale(1000);
+        plain.SetRounds(1);
+        const auto expected = plain.Run(triangles);
+        CliqueExperimentHelper traced = plain;
+        const std::string prefix = CreateTempDirFilename("run");
+        traced.EnablePacketTraces(prefix, "", "post");
+        const auto result = traced.Run(triangles);
+        NS_TEST_EXPECT_MSG_EQ(result.events, expected.events, "the same run, event for event");
+        // 1 GB / 1000 = 1e6 bytes in 8936-byte chunks: 112 chunks, each sent
+        // once (one multicast copy) and received as one complete sum of the
+        // two peers'.  Islands are nodes 18 to 26; device 0 is the loopback.
+        for (uint32_t c = 0; c < 9; ++c)
+        {
+            const std::string name = prefix + "-" + std::to_string(18 + c) + "-1.pcap";
+            uint32_t linkType = 0;
+            const auto records = PcapRecordLengths(name, linkType).size();
+            NS_TEST_EXPECT_MSG_EQ(linkType, PcapHelper::DLT_PPP, name << ": PPP");
+            NS_TEST_EXPECT_MSG_EQ(records, 2 * 112u, name);
+        }
+        const std::string e = ErrorOf([&]() { traced.EnablePacketTraces(prefix, "", "post,XYZ"); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "cannot trace \"XYZ\""), true, e);
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(ErrorOf([&]() { traced.EnablePacketTraces("", prefix + "-no/x", "core"); }),
+                     "no folder"),
+            true,
+            "a missing folder");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The wan-training-experiment test suite.
  */
 class CliqueExperimentTestSuite : public TestSuite
@@ -209,6 +259,7 @@ class CliqueExperimentTestSuite : public TestSuite
         AddTestCase(new BaselineBytesTestCase);
         AddTestCase(new UnicastBaselineTestCase);
         AddTestCase(new RunCleanupTestCase);
+        AddTestCase(new PacketTraceTestCase);
     }
 };
 

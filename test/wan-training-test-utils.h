@@ -5,10 +5,13 @@
 #ifndef WAN_TRAINING_TEST_UTILS_H
 #define WAN_TRAINING_TEST_UTILS_H
 
+#include "ns3/pcap-file.h"
 #include "ns3/wan-topology.h"
 
+#include <cstdint>
 #include <exception>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -95,6 +98,36 @@ TriangleTopology()
     topo.AddLink("B", "C", 0.025, 100e9);
     topo.Validate();
     return topo;
+}
+
+/**
+ * \ingroup wan-training-tests
+ * \param path a pcap file
+ * \param linkType set to the file's data link type (0 when it cannot be read)
+ * \return the original length of each of its records
+ */
+inline std::vector<uint32_t>
+PcapRecordLengths(const std::string& path, uint32_t& linkType)
+{
+    PcapFile file;
+    file.Open(path, std::ios::in);
+    linkType = file.Fail() ? 0 : file.GetDataLinkType();
+    std::vector<uint32_t> lengths;
+    std::vector<uint8_t> data(65536);
+    uint32_t sec;
+    uint32_t usec;
+    uint32_t included;
+    uint32_t original;
+    uint32_t read;
+    while (!file.Fail())
+    {
+        file.Read(data.data(), data.size(), sec, usec, included, original, read);
+        if (!file.Fail())
+        {
+            lengths.push_back(original);
+        }
+    }
+    return lengths;
 }
 
 } // namespace wantest

@@ -27,6 +27,8 @@ import concurrent.futures
 import csv
 import glob
 import importlib.util
+import json
+import math
 import multiprocessing
 import os
 import sys
@@ -38,6 +40,9 @@ __all__ = [
     "builtin_schedules",
     "experiment_rows",
     "evaluation_dict",
+    "packet_run",
+    "read_packet_output",
+    "write_packet_output",
     "run_tasks",
     "write_csv",
 ]
@@ -229,21 +234,121 @@ def evaluation_dict(evaluation):
     }
 
 
-def experiment_rows(result):
-    """One dict per simulated round of an WanExperimentResult."""
+PACKET_OUTPUT_SCHEMA = "wan-training-packet-output"
+PACKET_OUTPUT_VERSION = 1  # WanResultWriter's; a test checks that they agree
+# Metrics of a packet-output CSV that are text, not numbers.
+_TEXT_METRICS = {"schedule", "reason", "note"}
+
+
+def packet_run(result, topo, label="", parameters=None):
+    """A WanExperimentResult as one run of the packet-output document (the
+    dict that WanResultWriter writes as JSON: see the doc's schema)."""
+    from wan_training import ns
+
+    writer = ns.WanResultWriter(topo)
+    import cppyy
+
+    settings = cppyy.gbl.std.map[cppyy.gbl.std.string, cppyy.gbl.std.string]()
+    for key, value in (parameters or {}).items():
+        settings[str(key)] = str(value)
+    writer.Add(label, result, settings)
+    return json.loads(str(writer.ToJson()))["runs"][0]
+
+
+def _csv_value(metric, text):
+    """A CSV cell of a packet-output table as the JSON value it came from."""
+    if metric in _TEXT_METRICS or metric.startswith("parameters."):
+        return text
+    if text == "":
+        return None
+    if text in ("true", "false"):
+        return text == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def _set_dotted(target, metric, value):
+    """target["a"]["b"] = value for the metric "a.b"."""
+    *path, last = metric.split(".")
+    for key in path:
+        target = target.setdefault(key, {})
+    target[last] = value
+
+
+def _read_packet_csv(path):
+    """The packet-output document that a CSV table (WanResultWriter) holds."""
+    runs = {}
+    with open(path, newline="") as table:
+        for row in csv.DictReader(table):
+            run = runs.setdefault(row["run"], {"label": row["label"], "parameters": {},
+                                               "evictions": {}, "rounds": []})
+            value = _csv_value(row["metric"], row["value"])
+            if row["scope"] == "run":
+                _set_dotted(run, row["metric"], value)
+                continue
+            rounds = run["rounds"]
+            if not rounds or rounds[-1]["round"] != int(row["round"]):
+                rounds.append({"round": int(row["round"]), "evictions": {}, "islands": [],
+                               "core_links": []})
+            target = rounds[-1]
+            if row["scope"] in ("island", "core_link"):
+                items = target[row["scope"] + "s"]
+                if not items or items[-1]["_subject"] != row["subject"]:
+                    items.append({"_subject": row["subject"]})
+                target = items[-1]
+            _set_dotted(target, row["metric"], value)
+    for run in runs.values():
+        for r in run["rounds"]:
+            for island in r["islands"]:
+                island["city"] = island.pop("_subject")
+            for link in r["core_links"]:
+                link["from"], link["to"] = link.pop("_subject").split(">")
+    return {"runs": list(runs.values())}
+
+
+def read_packet_output(path):
+    """The document a --packetOutput file holds (.json, or the .csv table of
+    the same figures) as a dict: {"runs": [{"label", ..., "rounds": [...]}]}."""
+    if path.endswith(".json"):
+        with open(path) as document:
+            data = json.load(document)
+        if data.get("schema") != PACKET_OUTPUT_SCHEMA:
+            raise ValueError("%s: not a packet-output document (schema %r)"
+                             % (path, data.get("schema")))
+        return data
+    if path.endswith(".csv"):
+        return _read_packet_csv(path)
+    raise ValueError("%s: a packet output ends in .json or .csv" % path)
+
+
+def write_packet_output(path, runs):
+    """Writes packet-output runs (packet_run) as one JSON document, the
+    schema of --packetOutput."""
+    document = {"schema": PACKET_OUTPUT_SCHEMA, "version": PACKET_OUTPUT_VERSION,
+                "runs": list(runs)}
+    with open(path, "w") as out:
+        json.dump(document, out, indent=1)
+        out.write("\n")
+
+
+def experiment_rows(run):
+    """One dict per simulated round of a packet-output run (packet_run, or a
+    run of read_packet_output): times and contributions summed over islands."""
     rows = []
-    for r in result.rounds:
-        islands = list(r.islands)
+    for r in run["rounds"]:
+        measured = r["measured_ms"]
         rows.append(
             {
-                "round": int(r.round),
-                "failed": bool(r.failed),
-                "planned_ms": float(r.plannedMs),
-                "measured_ms": float(r.measuredMs),
-                "idle_ms": float(r.idleMs),
-                "expected": sum(int(i.expected) for i in islands),
-                "delivered": sum(int(i.delivered) for i in islands),
-                "exact": all(bool(i.exact) for i in islands),
+                "round": r["round"],
+                "failed": r["failed"],
+                "planned_ms": r["planned_ms"],
+                "measured_ms": math.inf if measured is None else measured,
+                "idle_ms": math.inf if r["idle_ms"] is None else r["idle_ms"],
+                "expected": sum(i["expected"] for i in r["islands"]),
+                "delivered": sum(i["delivered"] for i in r["islands"]),
+                "exact": all(i["exact"] for i in r["islands"]),
             }
         )
     return rows

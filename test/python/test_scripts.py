@@ -278,16 +278,28 @@ def test_impairment_sweep_matches_the_cpp_example(tmp_path):
 
     from wan_training import ns3_dir
 
-    table = tmp_path / "cpp.csv"
+    table, packets = tmp_path / "cpp.csv", tmp_path / "cpp-packets.json"
     subprocess.run([os.path.join(ns3_dir(), "ns3"), "run", "--no-build",
                     "wan-impairments --schedule=triangles --lossRate=0.01 --jitterMs=1 "
-                    "--output=%s" % table],
+                    "--output=%s --packetOutput=%s" % (table, packets)],
                    cwd=ns3_dir(), check=True, capture_output=True, timeout=600)
     cpp = read_csv(table)
     # The example's CSV has 6 significant digits.
     assert [float(r["measured_ms"]) for r in cpp] == pytest.approx(
         [float(r["measured_ms"]) for r in rows], rel=1e-5)
     assert [int(r["delivered"]) for r in cpp] == [int(r["delivered"]) for r in rows]
+    # Both wrote every run's per-round results (the --packetOutput schema):
+    # the same simulations, figure for figure.
+    from wan_training import read_packet_output
+
+    mine = read_packet_output(str(tmp_path / "impairment-sweep-packets.json"))["runs"]
+    theirs = read_packet_output(str(packets))["runs"]
+    assert [r["label"] for r in mine] == ["triangles, none 0", "triangles, loss 0.01",
+                                          "triangles, jitter 1"]
+    assert [r["label"] for r in theirs] == ["triangles, none", "triangles, loss 1%",
+                                            "triangles, jitter 1 ms"]
+    assert [r["rounds"] for r in mine] == [r["rounds"] for r in theirs]
+    assert [r["lost_packets"] for r in mine] == [r["lost_packets"] for r in theirs]
 
 
 def test_sem_campaign(tmp_path):

@@ -1,0 +1,245 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-result-writer.h"
+
+#include "ns3/log.h"
+#include "ns3/wan-training-text.h"
+
+#include <limits>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanResultWriter");
+
+namespace
+{
+
+using nlohmann::json;
+
+/// The document's schema name and version.
+const char* const kSchema = "wan-training-packet-output";
+/// Version of the schema: raised when a field changes meaning or goes.
+const int kVersion = 1;
+
+/// \return an island's counters and outcome as JSON
+json
+IslandJson(const WanIslandRoundResult& i, const std::string& code)
+{
+    return json{{"city", code},
+                {"completion_ms",
+                 wantext::JsonNumber(i.completionMs < 0 ? std::numeric_limits<double>::quiet_NaN()
+                                                        : i.completionMs)},
+                {"exact", i.exact},
+                {"bytes_in", i.bytesIn},
+                {"bytes_out", i.bytesOut},
+                {"packets_in", i.packetsIn},
+                {"partial_sums", i.partialSums},
+                {"nacks", i.nacks},
+                {"retransmissions", i.retransmissions},
+                {"expected", i.expected},
+                {"delivered", i.delivered},
+                {"late", i.late},
+                {"requested", i.requested},
+                {"requests", i.requests},
+                {"recovered", i.recovered},
+                {"given_up", i.givenUp},
+                {"repeats", i.discarded},
+                {"repairs_sent", i.repairsSent},
+                {"dropped", i.dropped}};
+}
+
+/// \return a CSV cell of a JSON scalar (empty for null)
+std::string
+CsvValue(const json& value)
+{
+    if (value.is_null())
+    {
+        return "";
+    }
+    return wantext::CsvCell(value.is_string() ? value.get<std::string>() : value.dump());
+}
+
+/// Appends one CSV row per scalar of `object`, nested objects as dotted metrics.
+void
+FlattenCsv(std::ostringstream& csv,
+           const std::string& prefix,
+           const std::string& key,
+           const json& object,
+           const std::string& subject = "",
+           const std::set<std::string>& skip = {})
+{
+    for (const auto& [name, value] : object.items())
+    {
+        if (skip.count(name) > 0 || value.is_array())
+        {
+            continue;
+        }
+        if (value.is_object())
+        {
+            FlattenCsv(csv, prefix, key + name + ".", value, subject);
+            continue;
+        }
+        csv << prefix << wantext::CsvCell(subject) << "," << wantext::CsvCell(key + name) << ","
+            << CsvValue(value) << "\n";
+    }
+}
+
+} // namespace
+
+WanResultWriter::WanResultWriter(const WanTopology& topo)
+{
+    for (uint32_t c = 0; c < topo.GetNCities(); ++c)
+    {
+        m_codes.push_back(topo.GetCity(c).code);
+    }
+}
+
+void
+WanResultWriter::Add(const std::string& label, const WanExperimentResult& result)
+{
+    Add(label, result, {});
+}
+
+void
+WanResultWriter::Add(const std::string& label,
+                     const WanExperimentResult& result,
+                     const std::map<std::string, std::string>& parameters)
+{
+    NS_LOG_FUNCTION(this << label);
+    m_runs.push_back(RunJson(label, result, parameters));
+}
+
+uint32_t
+WanResultWriter::GetN() const
+{
+    return static_cast<uint32_t>(m_runs.size());
+}
+
+json
+WanResultWriter::RoundJson(const WanRoundResult& r) const
+{
+    json round{{"round", r.round + 1},
+               {"failed", r.failed},
+               {"note", r.note},
+               {"planned_ms", wantext::JsonNumber(r.plannedMs)},
+               {"measured_ms", wantext::JsonNumber(r.measuredMs)},
+               {"idle_ms", wantext::JsonNumber(r.idleMs)},
+               {"fault_link_packets", r.faultLinkPackets},
+               {"evictions", r.evictions},
+               {"islands", json::array()},
+               {"core_links", json::array()}};
+    for (const auto& i : r.islands)
+    {
+        round["islands"].push_back(IslandJson(i, m_codes.at(i.city)));
+    }
+    for (const auto& [hop, packets] : r.corePackets)
+    {
+        const auto queue = r.corePeakQueueBytes.find(hop);
+        const auto queueMs = r.corePeakQueueMs.find(hop);
+        round["core_links"].push_back(json{
+            {"from", m_codes.at(hop.first)},
+            {"to", m_codes.at(hop.second)},
+            {"packets", packets},
+            {"bytes", r.coreBytes.at(hop)},
+            {"peak_queue_bytes", queue == r.corePeakQueueBytes.end() ? uint64_t{0} : queue->second},
+            {"peak_queue_ms", queueMs == r.corePeakQueueMs.end() ? 0.0 : queueMs->second}});
+    }
+    return round;
+}
+
+json
+WanResultWriter::RunJson(const std::string& label,
+                         const WanExperimentResult& result,
+                         const std::map<std::string, std::string>& parameters) const
+{
+    json run{{"label", label},
+             {"parameters", parameters},
+             {"schedule", result.schedule},
+             {"feasible", result.feasible},
+             {"reason", result.reason},
+             {"planned_ms", wantext::JsonNumber(result.plannedMs)},
+             {"exact", result.exact},
+             {"events", result.events},
+             {"disagreement", wantext::JsonNumber(result.disagreement)},
+             {"peak_hbm_slots", result.peakSlots},
+             {"peak_hbm_bytes", result.peakHbmBytes},
+             {"evictions", result.evictions},
+             {"lost_packets", result.lostPackets},
+             {"rounds", json::array()}};
+    for (const auto& r : result.rounds)
+    {
+        run["rounds"].push_back(RoundJson(r));
+    }
+    return run;
+}
+
+json
+WanResultWriter::Document() const
+{
+    return json{{"schema", kSchema}, {"version", kVersion}, {"runs", m_runs}};
+}
+
+std::string
+WanResultWriter::ToJson() const
+{
+    return Document().dump(1) + "\n";
+}
+
+std::string
+WanResultWriter::ToCsv() const
+{
+    std::ostringstream csv;
+    csv << "run,label,round,scope,subject,metric,value\n";
+    for (size_t k = 0; k < m_runs.size(); ++k)
+    {
+        const auto& run = m_runs[k];
+        const auto head =
+            std::to_string(k + 1) + "," + wantext::CsvCell(run["label"].get<std::string>()) + ",";
+        FlattenCsv(csv, head + ",run,", "", run, "", {"label"});
+        for (const auto& round : run["rounds"])
+        {
+            const auto roundHead = head + round["round"].dump() + ",";
+            FlattenCsv(csv, roundHead + "round,", "", round, "", {"round"});
+            for (const auto& island : round["islands"])
+            {
+                FlattenCsv(csv,
+                           roundHead + "island,",
+                           "",
+                           island,
+                           island["city"].get<std::string>(),
+                           {"city"});
+            }
+            for (const auto& link : round["core_links"])
+            {
+                FlattenCsv(csv,
+                           roundHead + "core_link,",
+                           "",
+                           link,
+                           link["from"].get<std::string>() + ">" + link["to"].get<std::string>(),
+                           {"from", "to"});
+            }
+        }
+    }
+    return csv.str();
+}
+
+void
+WanResultWriter::CheckPath(const std::string& path)
+{
+    wantext::CheckOutputPath(path, "packet output");
+}
+
+void
+WanResultWriter::Write(const std::string& path) const
+{
+    CheckPath(path);
+    wantext::WriteFile(path, wantext::EndsWith(path, ".json") ? ToJson() : ToCsv());
+}
+
+} // namespace ns3

@@ -1,0 +1,110 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_RESULT_WRITER_H
+#define WAN_RESULT_WRITER_H
+
+#include "ns3/clique-experiment-helper.h"
+#include "ns3/wan-topology.h"
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief Writes packet-level results (WanExperimentResult) as a document
+ * that scripts read: JSON, or the same figures as a CSV table of one figure
+ * per row.
+ *
+ * The JSON document (schema "wan-training-packet-output", version 1):
+ * \code
+ * {"schema": "wan-training-packet-output", "version": 1,
+ *  "runs": [{"label", "parameters": {name: text}, "schedule", "feasible", "reason",
+ *            "planned_ms", "exact", "events", "disagreement", "peak_hbm_slots",
+ *            "peak_hbm_bytes", "evictions": {cause: n},
+ *            "lost_packets": {"core", "access", "post"},
+ *            "rounds": [{"round" (1 = first), "failed", "note", "planned_ms",
+ *                        "measured_ms", "idle_ms", "fault_link_packets",
+ *                        "evictions": {cause: n},
+ *                        "islands": [{"city", "completion_ms", "exact", "bytes_in",
+ *                                     "bytes_out", "packets_in", "partial_sums", "nacks",
+ *                                     "retransmissions", "expected", "delivered", "late",
+ *                                     "requested", "requests", "recovered", "given_up",
+ *                                     "repeats", "repairs_sent", "dropped"}],
+ *                        "core_links": [{"from", "to", "packets", "bytes",
+ *                                        "peak_queue_bytes", "peak_queue_ms"}]}]}]}
+ * \endcode
+ * Times are milliseconds; bytes are full-scale (multiplied back by the
+ * time-preserving scale); a core link direction's peak queue is the most
+ * bytes that waited in its queue disc and device queue for some time
+ * (a packet an idle link sends at once does not count), also as the time
+ * to send them at the link's rate; a time that never came (a round that did not
+ * complete) is null.  The CSV has the columns run, label, round, scope,
+ * subject, metric, value: scope "run" (round empty), "round", "island"
+ * (subject: the city code) or "core_link" (subject: "FROM>TO"); nested
+ * objects give dotted metrics ("evictions.timeout", "parameters.lossRate").
+ */
+class WanResultWriter
+{
+  public:
+    /// \param topo the topology the runs used (for city codes)
+    explicit WanResultWriter(const WanTopology& topo);
+
+    /**
+     * \brief Adds a run.
+     * \param label what the run is (e.g. "triangles, multicast + FPGA")
+     * \param result its measurements
+     */
+    void Add(const std::string& label, const WanExperimentResult& result);
+    /**
+     * \brief Adds a run with the settings that distinguish it.
+     * \param label what the run is
+     * \param result its measurements
+     * \param parameters settings by name (e.g. "lossRate" -> "0.01")
+     */
+    void Add(const std::string& label,
+             const WanExperimentResult& result,
+             const std::map<std::string, std::string>& parameters);
+    /** \return the runs added */
+    uint32_t GetN() const;
+
+    /** \return the JSON document, indented */
+    std::string ToJson() const;
+    /** \return the CSV table, a header row first */
+    std::string ToCsv() const;
+    /**
+     * \brief Writes the document; throws std::invalid_argument when the
+     * name ends in neither .json nor .csv, or the file cannot be written.
+     * \param path the file (.json or .csv)
+     */
+    void Write(const std::string& path) const;
+    /**
+     * \brief Checks a file name before a run: throws std::invalid_argument
+     * when it ends in neither .json nor .csv.
+     * \param path the file
+     */
+    static void CheckPath(const std::string& path);
+
+  private:
+    /// \return one run as JSON
+    nlohmann::json RunJson(const std::string& label,
+                           const WanExperimentResult& result,
+                           const std::map<std::string, std::string>& parameters) const;
+    /// \return one round as JSON
+    nlohmann::json RoundJson(const WanRoundResult& round) const;
+    /// \return the whole document
+    nlohmann::json Document() const;
+
+    std::vector<std::string> m_codes;   //!< city codes by index
+    std::vector<nlohmann::json> m_runs; //!< the runs added
+};
+
+} // namespace ns3
+
+#endif /* WAN_RESULT_WRITER_H */

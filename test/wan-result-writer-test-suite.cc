@@ -1,0 +1,279 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/clique-experiment-helper.h"
+#include "ns3/clique-schedule.h"
+#include "ns3/test.h"
+#include "ns3/wan-result-writer.h"
+#include "ns3/wan-training-text.h"
+
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+using namespace ns3;
+
+namespace
+{
+
+/// \return a topology of two cities, A and B, one link
+WanTopology
+TwoCities()
+{
+    WanTopology topo;
+    for (const char* code : {"A", "B"})
+    {
+        WanCity c;
+        c.code = code;
+        c.name = code;
+        c.region = "r";
+        c.ingressBps = 20e9;
+        c.egressBps = 20e9;
+        topo.AddCity(c);
+    }
+    topo.AddLink("A", "B", 0.01, 100e9);
+    return topo;
+}
+
+/// \return a hand-made result: round 1 complete, round 2 never completed at B
+WanExperimentResult
+HandResult()
+{
+    WanExperimentResult r;
+    r.schedule = "pair";
+    r.feasible = true;
+    r.plannedMs = 420.5;
+    r.events = 1234;
+    r.exact = false;
+    r.disagreement = 0.5;
+    r.peakSlots = 3;
+    r.peakHbmBytes = 27e3;
+    r.evictions = {{"completion", 7}, {"timeout", 2}};
+    r.lostPackets = {{"core", 1}, {"access", 0}, {"post", 0}};
+    WanRoundResult first;
+    first.round = 0;
+    first.plannedMs = 410;
+    first.measuredMs = 415.25;
+    first.idleMs = 5.25;
+    first.evictions = {{"completion", 7}, {"timeout", 0}};
+    first.corePackets = {{{0, 1}, 10}, {{1, 0}, 11}};
+    first.coreBytes = {{{0, 1}, 90000}, {{1, 0}, 99000}};
+    first.corePeakQueueBytes = {{{0, 1}, 18004}};
+    first.corePeakQueueMs = {{{0, 1}, 0.25}};
+    WanIslandRoundResult b;
+    b.city = 1;
+    b.completionMs = 415.25;
+    b.exact = true;
+    b.bytesIn = 1000;
+    b.bytesOut = 2000;
+    b.expected = 5;
+    b.delivered = 5;
+    b.discarded = 3;
+    b.givenUp = 0;
+    first.islands.push_back(b);
+    WanRoundResult second = first;
+    second.round = 1;
+    second.note = "re-planned, without A-B";
+    second.measuredMs = std::numeric_limits<double>::infinity();
+    second.idleMs = std::numeric_limits<double>::infinity();
+    second.evictions = {{"completion", 0}, {"timeout", 2}};
+    second.islands[0].completionMs = -1;
+    second.islands[0].exact = false;
+    second.islands[0].givenUp = 4;
+    r.rounds = {first, second};
+    return r;
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The JSON document holds every figure of a result, under the
+ * documented names, with rounds counted from 1 and a time that never came
+ * as null.
+ */
+class ResultWriterJsonTestCase : public TestCase
+{
+  public:
+    ResultWriterJsonTestCase()
+        : TestCase("JSON: every figure under its documented name")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanResultWriter writer(TwoCities());
+        writer.Add("pair, hand", HandResult(), {{"lossRate", "0.01"}});
+        NS_TEST_ASSERT_MSG_EQ(writer.GetN(), 1, "one run");
+        const auto doc = nlohmann::json::parse(writer.ToJson());
+        NS_TEST_EXPECT_MSG_EQ(doc["schema"].get<std::string>(),
+                              "wan-training-packet-output",
+                              "schema");
+        NS_TEST_EXPECT_MSG_EQ(doc["version"].get<int>(), 1, "version");
+        const auto& run = doc["runs"][0];
+        NS_TEST_EXPECT_MSG_EQ(run["label"].get<std::string>(), "pair, hand", "label");
+        NS_TEST_EXPECT_MSG_EQ(run["parameters"]["lossRate"].get<std::string>(), "0.01", "param");
+        NS_TEST_EXPECT_MSG_EQ(run["planned_ms"].get<double>(), 420.5, "planned T");
+        NS_TEST_EXPECT_MSG_EQ(run["events"].get<uint64_t>(), 1234, "events");
+        NS_TEST_EXPECT_MSG_EQ(run["exact"].get<bool>(), false, "exact");
+        NS_TEST_EXPECT_MSG_EQ(run["peak_hbm_slots"].get<uint64_t>(), 3, "slots");
+        NS_TEST_EXPECT_MSG_EQ(run["evictions"]["timeout"].get<uint64_t>(), 2, "timeouts");
+        NS_TEST_EXPECT_MSG_EQ(run["lost_packets"]["core"].get<uint64_t>(), 1, "core loss");
+        NS_TEST_ASSERT_MSG_EQ(run["rounds"].size(), 2, "two rounds");
+        const auto& first = run["rounds"][0];
+        NS_TEST_EXPECT_MSG_EQ(first["round"].get<int>(), 1, "rounds count from 1");
+        NS_TEST_EXPECT_MSG_EQ(first["measured_ms"].get<double>(), 415.25, "measured T");
+        NS_TEST_EXPECT_MSG_EQ(first["evictions"]["completion"].get<uint64_t>(), 7, "evictions");
+        const auto& island = first["islands"][0];
+        NS_TEST_EXPECT_MSG_EQ(island["city"].get<std::string>(), "B", "city code");
+        NS_TEST_EXPECT_MSG_EQ(island["bytes_out"].get<uint64_t>(), 2000, "bytes out");
+        NS_TEST_EXPECT_MSG_EQ(island["repeats"].get<uint64_t>(), 3, "repeats discarded");
+        NS_TEST_EXPECT_MSG_EQ(island.size(), 19, "every counter and the outcome");
+        const auto& ab = first["core_links"][0];
+        NS_TEST_EXPECT_MSG_EQ(ab["from"].get<std::string>() + ab["to"].get<std::string>(),
+                              "AB",
+                              "direction");
+        NS_TEST_EXPECT_MSG_EQ(ab["bytes"].get<uint64_t>(), 90000, "bytes");
+        NS_TEST_EXPECT_MSG_EQ(ab["peak_queue_bytes"].get<uint64_t>(), 18004, "queue");
+        NS_TEST_EXPECT_MSG_EQ(ab["peak_queue_ms"].get<double>(), 0.25, "queue time");
+        NS_TEST_EXPECT_MSG_EQ(first["core_links"][1]["peak_queue_bytes"].get<uint64_t>(),
+                              0,
+                              "B->A never queued");
+        const auto& second = run["rounds"][1];
+        NS_TEST_EXPECT_MSG_EQ(second["measured_ms"].is_null(), true, "never completed: null");
+        NS_TEST_EXPECT_MSG_EQ(second["islands"][0]["completion_ms"].is_null(), true, "null");
+        NS_TEST_EXPECT_MSG_EQ(second["islands"][0]["given_up"].get<uint64_t>(), 4, "given up");
+        NS_TEST_EXPECT_MSG_EQ(second["note"].get<std::string>(), "re-planned, without A-B", "");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The CSV table holds the same figures, one per row, and a file name
+ * that says neither format is refused.
+ */
+class ResultWriterCsvTestCase : public TestCase
+{
+  public:
+    ResultWriterCsvTestCase()
+        : TestCase("CSV: one figure per row; the file name says the format")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanResultWriter writer(TwoCities());
+        writer.Add("pair, hand", HandResult());
+        const auto csv = writer.ToCsv();
+        std::istringstream lines(csv);
+        std::string line;
+        std::getline(lines, line);
+        NS_TEST_EXPECT_MSG_EQ(line, "run,label,round,scope,subject,metric,value", "header");
+        uint32_t rows = 0;
+        while (std::getline(lines, line))
+        {
+            ++rows;
+        }
+        // run: 9 scalars (the label has its column), 2 evictions, 3 losses, no
+        // parameters; per round: 6 scalars, 2 evictions, 18 island figures
+        // (the city is the subject), 2 links x 4 figures.
+        NS_TEST_EXPECT_MSG_EQ(rows, 9 + 2 + 3 + 2 * (6 + 2 + 18 + 2 * 4), "figures");
+        for (const char* expected : {"1,\"pair, hand\",,run,,evictions.timeout,2\n",
+                                     "1,\"pair, hand\",1,island,B,repeats,3\n",
+                                     "1,\"pair, hand\",2,round,,measured_ms,\n",
+                                     "1,\"pair, hand\",2,round,,note,\"re-planned, without A-B\"\n",
+                                     "1,\"pair, hand\",1,core_link,A>B,peak_queue_bytes,18004\n",
+                                     "1,\"pair, hand\",1,core_link,B>A,packets,11\n"})
+        {
+            NS_TEST_EXPECT_MSG_NE(csv.find(expected), std::string::npos, "row " << expected);
+        }
+        bool thrown = false;
+        try
+        {
+            writer.Write("results.txt");
+        }
+        catch (const std::invalid_argument& e)
+        {
+            thrown = std::string(e.what()) == "packet output 'results.txt' must end in .csv or "
+                                              ".json";
+        }
+        NS_TEST_EXPECT_MSG_EQ(thrown, true, "a .txt file is refused, by name");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A packet-level run's rounds hold its evictions (each counted in its
+ * own round) and the core links' queues: two rounds of triangles at scale
+ * 1000 have no queue in round 1 and at most one packet waiting in round 2
+ * (a packet an idle link sends at once does not count).
+ */
+class ResultWriterRunTestCase : public TestCase
+{
+  public:
+    ResultWriterRunTestCase()
+        : TestCase("a run: evictions per round add up; core queues of triangles")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto topo = WanTopology::NineCity();
+        CliqueExperimentHelper experiment(topo, PlannerConfig{});
+        experiment.SetScale(1000);
+        experiment.SetRounds(2);
+        const auto result = experiment.Run(CliqueSchedule::Builtin("triangles", topo));
+        NS_TEST_ASSERT_MSG_EQ(result.rounds.size(), 2, "two rounds");
+        for (const auto& [cause, total] : result.evictions)
+        {
+            NS_TEST_EXPECT_MSG_EQ(result.rounds[0].evictions.at(cause) +
+                                      result.rounds[1].evictions.at(cause),
+                                  total,
+                                  cause << ": the rounds add up to the run");
+        }
+        NS_TEST_EXPECT_MSG_EQ(result.rounds[0].evictions.at("completion"), 1008, "9 x 112");
+        uint64_t peakFirst = 0;
+        uint64_t peakSecond = 0;
+        for (const auto& [hop, bytes] : result.rounds[0].corePeakQueueBytes)
+        {
+            peakFirst = std::max(peakFirst, bytes);
+        }
+        for (const auto& [hop, bytes] : result.rounds[1].corePeakQueueBytes)
+        {
+            peakSecond = std::max(peakSecond, bytes);
+        }
+        NS_TEST_EXPECT_MSG_EQ(peakFirst, 0, "round 1: no packet waits");
+        // One 9000-byte IP packet and its 2-byte PPP header, times the scale.
+        NS_TEST_EXPECT_MSG_EQ(peakSecond, 9002 * 1000, "round 2: one packet waits at most");
+        const WanHop nycLon{topo.FindCity("NYC"), topo.FindCity("LON")};
+        NS_TEST_EXPECT_MSG_EQ_TOL(result.rounds[1].corePeakQueueMs.at(nycLon),
+                                  9002 * 8 / 100e6 * 1e3,
+                                  1e-9,
+                                  "NYC->LON: one packet's time at 100 Mbps (scaled)");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Packet-level results as JSON and CSV (WanResultWriter).
+ */
+class WanResultWriterTestSuite : public TestSuite
+{
+  public:
+    WanResultWriterTestSuite()
+        : TestSuite("wan-training-result-writer", Type::UNIT)
+    {
+        AddTestCase(new ResultWriterJsonTestCase);
+        AddTestCase(new ResultWriterCsvTestCase);
+        AddTestCase(new ResultWriterRunTestCase);
+    }
+};
+
+/// The suite's one instance.
+static WanResultWriterTestSuite g_wanResultWriterTestSuite;
