@@ -6,8 +6,10 @@
 #define WAN_PACKET_TRACE_OPTIONS_H
 
 // What the packet-level programs (nine-city-cliques, wan-impairments) share:
-// the packet trace options --pcap, --ascii and --traceLinks, their checks,
-// and each run's file names.
+// the packet trace options --pcap, --ascii, --tracePrefix and --traceLinks
+// (switches and a prefix, as ns-3's examples have them: no option needs an
+// empty value, which ns-3's command line refuses), their checks, and each
+// run's file names.
 
 #include "ns3/clique-experiment-helper.h"
 #include "ns3/command-line.h"
@@ -25,24 +27,29 @@ namespace wantrace
 /// The packet trace options of a packet-level program.
 struct PacketTraceOptions
 {
-    std::string pcap;                      //!< pcap file prefix (empty: none)
-    std::string ascii;                     //!< ASCII trace prefix (empty: none)
+    bool pcap{false};                      //!< write pcap files
+    bool ascii{false};                     //!< write ASCII traces
+    std::string prefix{"wan-training"};    //!< the files' prefix, with its folder
     std::string links{"core,access,post"}; //!< link classes and cities to trace
 
     /**
-     * \brief Declares --pcap, --ascii and --traceLinks.
+     * \brief Declares --pcap, --ascii, --tracePrefix and --traceLinks.
      * \param cmd the program's command line
      */
     void AddTo(ns3::CommandLine& cmd)
     {
         cmd.AddValue("pcap",
                      "Packet-level: write pcap files PREFIX-<run>-<node>-<device>.pcap of the "
-                     "traceLinks (empty: none)",
+                     "traceLinks",
                      pcap);
         cmd.AddValue("ascii",
                      "Packet-level: write ns-3 ASCII traces PREFIX-<run>-<node>-<device>.tr of "
-                     "the traceLinks (empty: none)",
+                     "the traceLinks",
                      ascii);
+        cmd.AddValue("tracePrefix",
+                     "Packet-level: PREFIX of the pcap files and ASCII traces (a folder in it "
+                     "must exist)",
+                     prefix);
         cmd.AddValue("traceLinks",
                      "Packet-level: devices traced: comma list of link classes (core, access, "
                      "post) and city codes",
@@ -56,13 +63,9 @@ struct PacketTraceOptions
      */
     void Check(const ns3::WanTopology& topo) const
     {
-        for (const auto& [prefix, option] :
-             {std::pair{pcap, "--pcap"}, std::pair{ascii, "--ascii"}})
+        if (pcap || ascii)
         {
-            if (!prefix.empty())
-            {
-                Named(option, [&prefix] { ns3::WanNetworkHelper::CheckTracePrefix(prefix); });
-            }
+            Named("--tracePrefix", [this] { ns3::WanNetworkHelper::CheckTracePrefix(prefix); });
         }
         Named("--traceLinks",
               [this, &topo] { ns3::WanNetworkHelper(topo).ParseTraceSelection(links); });
@@ -78,18 +81,16 @@ struct PacketTraceOptions
      */
     void Apply(ns3::CliqueExperimentHelper& experiment, const std::string& run) const
     {
-        if (pcap.empty() && ascii.empty())
+        if (!pcap && !ascii)
         {
             return;
         }
-        if (!ascii.empty())
+        if (ascii)
         {
             ns3::Packet::EnablePrinting(); // before the first packet of the program
         }
-        const std::string tag = Tag(run);
-        experiment.EnablePacketTraces(pcap.empty() ? "" : pcap + "-" + tag,
-                                      ascii.empty() ? "" : ascii + "-" + tag,
-                                      links);
+        const std::string name = prefix + "-" + Tag(run);
+        experiment.EnablePacketTraces(pcap ? name : "", ascii ? name : "", links);
     }
 
     /**

@@ -3,7 +3,8 @@
 """A SEM (ns-3 Simulation Execution Manager) campaign over the loss sweep:
 runs the wan-impairments example for each parameter combination that the
 campaign database does not hold yet, with SEM's parallel runner, and writes the
-collected results as sem-campaign.csv.
+collected results as sem-campaign.csv, with the packets lost per link class
+from each run's --packetOutput document.
 
     python3 scripts/sem_campaign.py
     python3 scripts/sem_campaign.py --lossRate 0 0.001 0.01 --runs 2 --campaign results/sem
@@ -15,6 +16,7 @@ missing.  scripts/setup.sh installs SEM from PyPI.
 import argparse
 import csv
 import io
+import json
 import os
 import sys
 
@@ -49,14 +51,22 @@ def main(argv=None):
         "rounds": [1],
         "scale": [1000],
         "output": ["impairments.csv"],
+        # Every option has a value: SEM would pass an empty default as "None".
+        "packetOutput": ["packets.json"],
+        "pcap": [""],
+        "ascii": [""],
     }
     campaign.run_missing_simulations(sem.list_param_combinations(params), runs=args.runs)
 
     rows = []
     for result in campaign.db.get_complete_results(params):
         table = csv.DictReader(io.StringIO(result["output"]["impairments.csv"]))
-        for r in table:
+        # The per-round results (--packetOutput) hold one run per table row.
+        runs = json.loads(result["output"]["packets.json"])["runs"]
+        for r, run in zip(table, runs):
             r["RngRun"] = result["params"]["RngRun"]
+            for link_class, lost in sorted(run["lost_packets"].items()):
+                r["lost_" + link_class] = lost
             rows.append(r)
     os.makedirs(args.output, exist_ok=True)
     path = os.path.join(args.output, "sem-campaign.csv")

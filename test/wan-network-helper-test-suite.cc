@@ -20,7 +20,6 @@
 #include "ns3/wan-network-helper.h"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -427,29 +426,17 @@ class UnicastPathTestCase : public TestCase
 /**
  * \ingroup wan-training-tests
  * \brief Packet traces: which devices a selection names, ns-3's file names,
- * one pcap record (PPP) and one ASCII line per event, and bad selections.
+ * one pcap record (PPP) per packet sent or received, and bad selections.
  */
 class NetworkTraceTestCase : public TestCase
 {
   public:
     NetworkTraceTestCase()
-        : TestCase("packet traces: selections, file names, pcap records and ASCII lines")
+        : TestCase("packet traces: selections, file names, pcap records")
     {
     }
 
   private:
-    /// \return the first character of every line of a text file
-    static std::string LineKinds(const std::string& path)
-    {
-        std::ifstream in(path);
-        std::string kinds;
-        for (std::string line; std::getline(in, line);)
-        {
-            kinds += line.substr(0, 1);
-        }
-        return kinds;
-    }
-
     /**
      * \brief Traces the islands of a three-island line while island A sends
      * 1000 bytes to island C; the network is gone (its files closed) on return.
@@ -462,7 +449,6 @@ class NetworkTraceTestCase : public TestCase
         WanNetworkHelper net(LineTopology({"A", "B", "C"}, {10, 20}));
         net.Install();
         net.EnablePcap(prefix, net.ParseTraceSelection("post"));
-        net.EnableAscii(prefix, net.ParseTraceSelection("post"));
         Receptions rx;
         ListenOnIslands(net, rx);
         SendOne(net, 0, net.GetIslandAddress(2), 1000);
@@ -497,20 +483,18 @@ class NetworkTraceTestCase : public TestCase
 
         // One 1000-byte packet from island A to island C: the islands' pcap
         // files hold its sending (A) and its arrival (C): 1000 B + UDP 8 +
-        // IP 20 + PPP 2; the ASCII traces its enqueue and dequeue at A and
-        // its reception at C.
+        // IP 20 + PPP 2.  (ASCII traces need packet printing enabled before
+        // the first packet of the process, which earlier cases have sent;
+        // test/python/test_pcap.py checks them through the programs.)
         const std::string prefix = CreateTempDirFilename("trace");
         const auto names = SendTraced(prefix);
-        const std::vector<std::pair<std::vector<uint32_t>, std::string>> expected{{{1030}, "+-"},
-                                                                                  {{}, ""},
-                                                                                  {{1030}, "r"}};
+        const std::vector<std::vector<uint32_t>> expected{{1030}, {}, {1030}};
         for (uint32_t c = 0; c < 3; ++c)
         {
             uint32_t linkType = 0;
             const auto records = PcapRecordLengths(names[c] + ".pcap", linkType);
             NS_TEST_EXPECT_MSG_EQ(linkType, PcapHelper::DLT_PPP, names[c] << ".pcap: PPP");
-            NS_TEST_EXPECT_MSG_EQ((records == expected[c].first), true, names[c] << ".pcap");
-            NS_TEST_EXPECT_MSG_EQ(LineKinds(names[c] + ".tr"), expected[c].second, names[c]);
+            NS_TEST_EXPECT_MSG_EQ((records == expected[c]), true, names[c] << ".pcap");
         }
 
         std::string e = ErrorOf([&] { net.ParseTraceSelection("core,XYZ"); });

@@ -78,7 +78,7 @@ def test_triangles_pcap_shows_every_data_and_merged_packet(tmp_path):
     prefix = tmp_path / "tri"
     run_program("nine-city-cliques --schedule=triangles --hbmGB=0 --packetSchedule=triangles "
                 "--baselines=false --scale=1000 --rounds=1 --quiet --traceLinks=post "
-                "--pcap=%s" % prefix)
+                "--pcap --tracePrefix=%s" % prefix)
     # Islands are nodes 18 to 26 (after 9 routers and 9 edge nodes); device 0
     # is the loopback.
     names = ["%s-triangles-multicast-fpga-%d-1.pcap" % (prefix, 18 + c) for c in range(9)]
@@ -140,7 +140,7 @@ def test_traces_decode_as_ns3_sent_them(tmp_path):
     run_program("nine-city-cliques --schedule=triangles --hbmGB=0 --packetSchedule=triangles "
                 "--baselines=false --scale=1000 --rounds=1 --quiet --lossRate=0.05 "
                 "--lossLinks=access,post --recovery=rerequest --traceLinks=NYC "
-                "--pcap=%s --ascii=%s" % (prefix, prefix))
+                "--pcap --ascii --tracePrefix=%s" % prefix)
     pcaps = sorted(glob.glob("%s-triangles-multicast-fpga-*.pcap" % prefix))
     # NYC: router 0 (three core links, one to its edge node), edge node 9, island 18.
     assert [os.path.basename(p).split("fpga-")[1] for p in pcaps] == [
@@ -271,7 +271,7 @@ def test_wan_impairments_traces_each_run(tmp_path):
     setting; bad trace options are refused before anything runs."""
     prefix = tmp_path / "sweep"
     run_program("wan-impairments --schedule=triangles --lossRate=none --jitterMs=none "
-                "--rounds=1 --quiet --traceLinks=SIN --pcap=%s" % prefix)
+                "--rounds=1 --quiet --traceLinks=SIN --pcap --tracePrefix=%s" % prefix)
     island = decode("%s-triangles-none-26-1.pcap" % prefix)  # SIN is city 8: node 26
     kinds = [f["wan.kind"] for f in island]
     assert kinds.count("0") == kinds.count("1") == CHUNKS
@@ -279,7 +279,7 @@ def test_wan_impairments_traces_each_run(tmp_path):
 
     for program in ("nine-city-cliques --packetLevel=false", "wan-impairments"):
         for option, message in (("--traceLinks=core,XYZ", 'cannot trace "XYZ"'),
-                                ("--pcap=%s/none/x" % tmp_path, "no folder")):
+                                ("--pcap --tracePrefix=%s/none/x" % tmp_path, "no folder")):
             done = subprocess.run([os.path.join(ns3_dir(), "ns3"), "run", "--no-build",
                                    "%s %s" % (program, option)], cwd=ns3_dir(),
                                   capture_output=True, text=True, timeout=600)

@@ -323,6 +323,11 @@ def test_sem_campaign(tmp_path):
     # four attempts.
     assert int(loss[0]["requested"]) > 0
     assert loss[0]["recovered"] == loss[0]["requested"]
+    # The packets lost per link class, from the runs' --packetOutput documents,
+    # add up to the table's count; the lossless run lost none.
+    assert sum(int(loss[0]["lost_" + c]) for c in ("access", "core", "post")) == \
+        int(loss[0]["packets_lost"]) > 0
+    assert [none[0]["lost_" + c] for c in ("access", "core", "post")] == ["0", "0", "0"]
     assert 544.07 * 1.1 < measured < 544.07 * 1.1 + 3 * 400 + 2 * 88.74
 
     # The campaign database holds one run (one parameter combination, one
