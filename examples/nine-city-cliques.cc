@@ -48,6 +48,7 @@ struct Options
     bool multicast{true};
     bool aggregation{true};
     std::string hbmGB{"0,32"};
+    double jitterAllowanceMs{0};
     double computeMs{250};
     double stalenessMs{1000};
     bool includeNewborn{true};
@@ -63,6 +64,7 @@ struct Options
     bool baselines{true};
     WanLinkImpairment impairment;
     double jitterMs{0};
+    double jitterCorrelationMs{WanLinkImpairment{}.jitterCorrelationSeconds * 1e3};
     std::string lossLinks{"core"};
     std::string jitterLinks{"core"};
     std::string recovery{"accept"};
@@ -98,6 +100,9 @@ AddTableOptions(CommandLine& cmd, Options& o)
     cmd.AddValue("multicast", "Replicate inside the network (false: unicast copies)", o.multicast);
     cmd.AddValue("aggregation", "Sum inbound streams on the edge FPGA", o.aggregation);
     cmd.AddValue("hbmGB", "FPGA memory sizes to compare, GB (comma list)", o.hbmGB);
+    cmd.AddValue("jitterAllowanceMs",
+                 "Arrival skew each receiver of two or more streams absorbs in FPGA memory, ms",
+                 o.jitterAllowanceMs);
     cmd.AddValue("computeMs", "Compute time per training step, ms (synchronous SGD)", o.computeMs);
     cmd.AddValue("stalenessMs",
                  "Staleness tolerated, ms (synchronous SGD comparison)",
@@ -133,7 +138,16 @@ AddPacketOptions(CommandLine& cmd, Options& o)
     cmd.AddValue("jitterDistribution",
                  "Packet-level: exponential, uniform or normal",
                  o.impairment.jitterDistribution);
-    cmd.AddValue("reorder", "Packet-level: jitter may reorder packets", o.impairment.reorder);
+    cmd.AddValue("jitterModel",
+                 "Packet-level: correlated (each link direction's delay varies in time, with "
+                 "--jitterCorrelationMs) or independent (a draw per packet: multipath)",
+                 o.impairment.jitterModel);
+    cmd.AddValue("jitterCorrelationMs",
+                 "Packet-level: correlation time of the correlated jitter, ms",
+                 o.jitterCorrelationMs);
+    cmd.AddValue("reorder",
+                 "Packet-level: independent jitter may reorder packets",
+                 o.impairment.reorder);
     cmd.AddValue("jitterLinks",
                  "Packet-level: links with jitter: comma list of core, access",
                  o.jitterLinks);
@@ -175,6 +189,7 @@ void
 CheckRanges(const Options& o)
 {
     bounds::kPayloadBytes.Check(o.payloadBytes, "--payload");
+    bounds::kJitterMs.Check(o.jitterAllowanceMs, "--jitterAllowanceMs");
     for (const auto& [text, option] :
          {std::pair{o.accessGbps, "--accessGbps"}, std::pair{o.coreGbps, "--coreGbps"}})
     {
@@ -203,6 +218,11 @@ CheckRanges(const Options& o)
     bounds::kLossRate.Check(o.impairment.lossRate, "--lossRate");
     bounds::kLossBurst.Check(o.impairment.burstLength, "--lossBurst");
     bounds::kJitterMs.Check(o.jitterMs, "--jitterMs");
+    bounds::kJitterCorrelationMs.Check(o.jitterCorrelationMs, "--jitterCorrelationMs");
+    if (o.impairment.reorder && o.impairment.jitterModel != "independent")
+    {
+        throw std::invalid_argument("--reorder needs --jitterModel=independent");
+    }
 }
 
 /// Splits "x@a-b" (or "x@a" when not a range) into x, a and b; throws naming the
@@ -280,6 +300,8 @@ Impairments(const Options& o)
         auto& imp = impairments[WanNetworkHelper::ParseLinkClass(item)];
         imp.jitterSeconds = o.jitterMs * 1e-3;
         imp.jitterDistribution = o.impairment.jitterDistribution;
+        imp.jitterModel = o.impairment.jitterModel;
+        imp.jitterCorrelationSeconds = o.jitterCorrelationMs * 1e-3;
         imp.reorder = o.impairment.reorder;
     }
     return impairments;
@@ -293,6 +315,7 @@ Config(const Options& o)
     config.payloadBytes = o.payloadBytes;
     config.multicast = o.multicast;
     config.aggregation = o.aggregation;
+    config.jitterAllowance = o.jitterAllowanceMs / 1e3;
     if (!o.accessGbps.empty())
     {
         config.accessBps = wantext::ParseNumber(o.accessGbps, "--accessGbps") * 1e9;

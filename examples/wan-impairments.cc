@@ -19,6 +19,7 @@
 #include "ns3/wan-training-module.h"
 #include "ns3/wan-training-text.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -38,6 +39,8 @@ struct Options
     std::string schedules{"triangles,all-to-all"};
     std::string lossRates{"0.001,0.01,0.05"};
     std::string jitterMs{"1,10"};
+    std::string jitterModels{WanLinkImpairment{}.jitterModel};
+    double jitterCorrelationMs{WanLinkImpairment{}.jitterCorrelationSeconds * 1e3};
     std::string lossLinks{"core,access,post"};
     std::string recovery{"rerequest"};
     double scale{1000};
@@ -82,13 +85,21 @@ Settings(const Options& o)
         label << "loss " << rate * 100 << "%";
         settings.emplace_back(label.str(), classes);
     }
-    for (double ms : SweptValues(o.jitterMs, wantext::bounds::kJitterMs, "--jitterMs"))
+    const std::string defaultModel = WanLinkImpairment{}.jitterModel;
+    for (const auto& model : wantext::SplitList(o.jitterModels))
     {
-        WanLinkImpairment imp;
-        imp.jitterSeconds = ms * 1e-3;
-        std::ostringstream label;
-        label << "jitter " << ms << " ms";
-        settings.emplace_back(label.str(), Impairments{{WanNetworkHelper::CORE, imp}});
+        for (double ms : SweptValues(o.jitterMs, wantext::bounds::kJitterMs, "--jitterMs"))
+        {
+            WanLinkImpairment imp;
+            imp.jitterSeconds = ms * 1e-3;
+            imp.jitterModel = model;
+            imp.jitterCorrelationSeconds = o.jitterCorrelationMs * 1e-3;
+            imp.Validate("--jitterModel");
+            // The default model keeps the short label.
+            std::ostringstream label;
+            label << "jitter " << ms << " ms" << (model == defaultModel ? "" : " " + model);
+            settings.emplace_back(label.str(), Impairments{{WanNetworkHelper::CORE, imp}});
+        }
     }
     return settings;
 }
@@ -182,24 +193,30 @@ RunSweep(const Options& o,
 void
 PrintRows(const std::vector<Row>& rows)
 {
-    std::cout << std::left << std::setw(12) << "schedule" << std::setw(6) << "HBM" << std::setw(13)
-              << "impairment" << std::right << std::setw(10) << "T plan ms" << std::setw(11)
-              << "T meas ms" << std::setw(11) << "inflation" << std::setw(9) << "expected"
-              << std::setw(10) << "delivered" << std::setw(6) << "late" << std::setw(11)
-              << "requested" << std::setw(10) << "recovered" << std::setw(9) << "given up"
-              << std::setw(8) << "lost"
+    // The impairment column fits its longest label ("jitter 10 ms independent").
+    int width = 13;
+    for (const auto& r : rows)
+    {
+        width = std::max(width, static_cast<int>(r.impairment.size()) + 1);
+    }
+    std::cout << std::left << std::setw(12) << "schedule" << std::setw(6) << "HBM"
+              << std::setw(width) << "impairment" << std::right << std::setw(10) << "T plan ms"
+              << std::setw(11) << "T meas ms" << std::setw(11) << "inflation" << std::setw(9)
+              << "expected" << std::setw(10) << "delivered" << std::setw(6) << "late"
+              << std::setw(11) << "requested" << std::setw(10) << "recovered" << std::setw(9)
+              << "given up" << std::setw(8) << "lost"
               << "  sums\n";
     std::cout << std::fixed;
     for (const auto& r : rows)
     {
         std::cout << std::left << std::setw(12) << r.schedule << std::setw(6)
-                  << std::setprecision(0) << r.hbmGB << std::setw(13) << r.impairment << std::right
-                  << std::setprecision(1) << std::setw(10) << r.plannedMs << std::setw(11)
-                  << r.measuredMs << std::setw(10) << r.inflation << "%" << std::setw(9)
-                  << r.counts.expected << std::setw(10) << r.counts.delivered << std::setw(6)
-                  << r.counts.late << std::setw(11) << r.counts.requested << std::setw(10)
-                  << r.counts.recovered << std::setw(9) << r.counts.givenUp << std::setw(8)
-                  << r.lost << "  " << (r.exact ? "exact" : "NOT exact") << "\n";
+                  << std::setprecision(0) << r.hbmGB << std::setw(width) << r.impairment
+                  << std::right << std::setprecision(1) << std::setw(10) << r.plannedMs
+                  << std::setw(11) << r.measuredMs << std::setw(10) << r.inflation << "%"
+                  << std::setw(9) << r.counts.expected << std::setw(10) << r.counts.delivered
+                  << std::setw(6) << r.counts.late << std::setw(11) << r.counts.requested
+                  << std::setw(10) << r.counts.recovered << std::setw(9) << r.counts.givenUp
+                  << std::setw(8) << r.lost << "  " << (r.exact ? "exact" : "NOT exact") << "\n";
     }
 }
 
@@ -239,8 +256,15 @@ Run(int argc, char* argv[])
                  o.lossLinks);
     cmd.AddValue("jitterMs",
                  "Jitter standard deviations to sweep, ms (comma list, exponential, on core "
-                 "links, FIFO; none: no jitter runs)",
+                 "links; none: no jitter runs)",
                  o.jitterMs);
+    cmd.AddValue("jitterModel",
+                 "Jitter models to sweep: comma list of correlated (each link direction's "
+                 "delay varies in time) and independent (a draw per packet)",
+                 o.jitterModels);
+    cmd.AddValue("jitterCorrelationMs",
+                 "Correlation time of the correlated jitter, ms",
+                 o.jitterCorrelationMs);
     cmd.AddValue("recovery", "accept or rerequest", o.recovery);
     cmd.AddValue("scale", "Time-preserving scale (D and rates / scale)", o.scale);
     cmd.AddValue("rounds", "Rounds per run (0: one period)", o.rounds);
@@ -257,6 +281,7 @@ Run(int argc, char* argv[])
 
     // Everything is checked before the first run.
     wantext::bounds::kScale.Check(o.scale, "--scale");
+    wantext::bounds::kJitterCorrelationMs.Check(o.jitterCorrelationMs, "--jitterCorrelationMs");
     wantext::bounds::kRounds.Check(o.rounds, "--rounds");
     wantext::bounds::kMaxRequests.Check(o.maxRequests, "--maxRequests");
     const auto settings = Settings(o);

@@ -26,6 +26,7 @@ namespace po = boost::program_options;
 
 /**
  * \brief Declares the planner's capability options: --payload, --hbmGB,
+ * --jitterAllowanceMs,
  * --accessGbps, --coreGbps, --multicast, --aggregation.
  * \param options the tool's options
  */
@@ -37,6 +38,8 @@ AddCapabilityOptions(po::options_description& options)
         ("payload", po::value<double>()->default_value(1e9),
          "model state D per island and round, bytes")
         ("hbmGB", po::value<double>()->default_value(0), "FPGA memory per receiver, GB")
+        ("jitterAllowanceMs", po::value<double>()->default_value(0),
+         "arrival skew each receiver of two or more streams absorbs in FPGA memory, ms")
         ("accessGbps", po::value<double>(),
          "access rate of every island, Gbps (default: the topology's)")
         ("coreGbps", po::value<double>(),
@@ -75,6 +78,7 @@ CapabilityConfig(const po::variables_map& vm)
     ns3::PlannerConfig config;
     config.payloadBytes = Bounded<double>(vm, "payload", bounds::kPayloadBytes);
     config.hbmBytes = Bounded<double>(vm, "hbmGB", bounds::kHbmGB) * 1e9;
+    config.jitterAllowance = Bounded<double>(vm, "jitterAllowanceMs", bounds::kJitterMs) / 1e3;
     config.multicast = vm["multicast"].as<bool>();
     config.aggregation = vm["aggregation"].as<bool>();
     if (vm.count("accessGbps"))

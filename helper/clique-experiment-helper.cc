@@ -22,6 +22,7 @@
 #include "ns3/string.h"
 #include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
+#include "ns3/wan-chunk-header.h"
 #include "ns3/wan-contribution.h"
 #include "ns3/wan-island-application.h"
 #include "ns3/wan-island-helper.h"
@@ -394,6 +395,14 @@ CliqueExperimentHelper::AddRounds(WanNetworkHelper& net,
     {
         for (const auto& s : round.streams)
         {
+            if (s.members.size() > WanChunkHeader::MAX_SOURCE_BITS)
+            {
+                throw std::invalid_argument("round " + std::to_string(round.round) +
+                                            ": a clique of " + std::to_string(s.members.size()) +
+                                            " islands; at packet level at most " +
+                                            std::to_string(WanChunkHeader::MAX_SOURCE_BITS) +
+                                            " (the chunk header's sources)");
+            }
             auto app = DynamicCast<WanIslandApplication>(islands.Get(s.sender));
             const auto dataPort = static_cast<uint16_t>(UintegerAttribute(app, "DataPort"));
             const auto mergedPort = static_cast<uint16_t>(UintegerAttribute(app, "MergedPort"));

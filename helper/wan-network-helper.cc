@@ -6,6 +6,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/callback.h"
+#include "ns3/enum.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-routing-table-entry.h"
@@ -313,6 +314,10 @@ WanNetworkHelper::Impair(const NetDeviceContainer& devices,
         a->GetChannel()->GetAttribute("Delay", delay);
         auto channel = CreateObject<WanJitterChannel>();
         channel->SetAttribute("Delay", delay);
+        channel->SetAttribute("Model",
+                              EnumValue(impairment.IsCorrelated() ? WanJitterChannel::CORRELATED
+                                                                  : WanJitterChannel::INDEPENDENT));
+        channel->SetAttribute("DelayProcess", ObjectFactoryValue(impairment.MakeDelayProcess()));
         channel->SetAttribute("Jitter", PointerValue(impairment.MakeJitter()));
         channel->SetAttribute("Reorder", BooleanValue(impairment.reorder));
         a->Attach(channel);

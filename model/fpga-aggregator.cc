@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace ns3
 {
@@ -239,20 +238,13 @@ FpgaAggregator::Aggregate(Ptr<const Packet> packet, const WanChunkHeader& header
         Drop(packet, "bad sources");
         return;
     }
-    // The slot table keeps a sum's senders as one bit per position in a
-    // fixed-width mask; a clique wider than the mask is summed without them
-    // (the island then audits those sums by count).
-    using Mask = decltype(FpgaPartialSum::sources);
-    const Mask source = header.GetExpected() < std::numeric_limits<Mask>::digits
-                            ? Mask{1} << header.GetPosition()
-                            : Mask{0};
     FpgaChunkId id{header.GetRound(), header.GetClique(), header.GetChunk()};
     auto out = m_table->Add(id,
                             header.GetValue(),
                             packet->GetSize() - header.GetSerializedSize(),
                             header.GetExpected(),
                             Simulator::Now().GetSeconds(),
-                            source);
+                            WanSourceSet::Of(header.GetPosition()));
     m_peakOccupancy = m_table->GetPeakOccupancy();
     m_occupancyTrace(m_table->GetOccupancy());
     Forward(out);
@@ -280,14 +272,8 @@ FpgaAggregator::Forward(const std::vector<FpgaPartialSum>& sums)
         h.SetSequence(m_nextSequence++);
         h.SetContributions(static_cast<uint16_t>(s.contributions));
         h.SetExpected(static_cast<uint16_t>(s.expected));
-        // The senders as one element per position, up to the last one held.
-        using Mask = decltype(s.sources);
-        std::vector<bool> sources;
-        for (int p = 0; p < std::numeric_limits<Mask>::digits && (s.sources >> p) != 0; ++p)
-        {
-            sources.push_back(((s.sources >> p) & 1u) != 0);
-        }
-        h.SetSources(sources);
+        // The senders, up to the highest position held.
+        h.SetSourceSet(s.sources);
         h.SetValue(s.sum);
         auto packet = Create<Packet>(s.bytes);
         packet->AddHeader(h);

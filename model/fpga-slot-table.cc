@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace ns3
 {
@@ -77,8 +78,9 @@ FpgaPartialSum
 FpgaSlotTable::Evict(uint64_t index, FpgaEviction cause)
 {
     auto it = m_slots.find(index);
-    const Slot& s = it->second;
-    FpgaPartialSum out{s.id, s.sum, s.contributions, s.expected, s.bytes, cause, s.sources};
+    Slot& s = it->second;
+    FpgaPartialSum
+        out{s.id, s.sum, s.contributions, s.expected, s.bytes, cause, std::move(s.sources)};
     m_slots.erase(it);
     ++m_evictions[static_cast<int>(cause)];
     if (cause == FpgaEviction::COMPLETION)
@@ -111,7 +113,7 @@ FpgaSlotTable::Add(const FpgaChunkId& id,
                    uint32_t bytes,
                    uint32_t expected,
                    double now,
-                   uint32_t sources)
+                   const WanSourceSet& sources)
 {
     if (expected == 0)
     {

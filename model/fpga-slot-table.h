@@ -5,6 +5,8 @@
 #ifndef FPGA_SLOT_TABLE_H
 #define FPGA_SLOT_TABLE_H
 
+#include "wan-source-set.h"
+
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -77,7 +79,7 @@ struct FpgaPartialSum
     uint32_t expected{0};      //!< how many complete the chunk
     uint32_t bytes{0};         //!< chunk size (the sum is as large as one contribution)
     FpgaEviction cause{FpgaEviction::COMPLETION}; //!< why it left
-    uint32_t sources{0}; //!< which senders it holds (bit = position in the clique)
+    WanSourceSet sources; //!< which senders it holds (positions in the clique)
 };
 
 /**
@@ -118,9 +120,9 @@ class FpgaSlotTable
      * \param bytes chunk size
      * \param expected contributions that complete the chunk, >= 1
      * \param now current time, seconds
-     * \param sources the contribution's sender as a bit (its position in the
-     *        clique), OR-ed into the slot so the island knows whose
-     *        contributions a sum holds (0: not tracked)
+     * \param sources the contribution's sender (its position in the
+     *        clique), added to the slot's so the island knows whose
+     *        contributions a sum holds (empty: not tracked)
      * \return the sums this forwards: a conflict victim and/or this chunk on
      *         completion, in that order
      */
@@ -129,7 +131,7 @@ class FpgaSlotTable
                                     uint32_t bytes,
                                     uint32_t expected,
                                     double now,
-                                    uint32_t sources = 0);
+                                    const WanSourceSet& sources = WanSourceSet());
     /**
      * \param now current time, seconds
      * \return the sums of every slot whose timeout has passed, oldest first
@@ -168,7 +170,7 @@ class FpgaSlotTable
         uint32_t contributions{0}; //!< contributions held
         uint32_t bytes{0};         //!< chunk size
         uint32_t expected{0};      //!< contributions that complete it
-        uint32_t sources{0};       //!< senders held (bit = position in the clique)
+        WanSourceSet sources;      //!< senders held (positions in the clique)
         double expiry{0};          //!< timeout instant
         uint64_t generation{0};    //!< distinguishes refills of one slot
     };

@@ -75,6 +75,7 @@ RoundPlanner::RoundPlanner(const WanTopology& topo, const PlannerConfig& config)
         throw std::invalid_argument("FPGA memory must be zero or positive (got " +
                                     wantext::Num(config.hbmBytes) + " bytes)");
     }
+    wantext::bounds::kJitterMs.Check(config.jitterAllowance * 1e3, "jitter allowance");
     if (config.accessBps)
     {
         m_topo.SetAccessRate(*config.accessBps);
@@ -222,6 +223,8 @@ RoundPlanner::BuildCliqueLp(const CliquePlan& cp) const
         c.offset.push_back(c.lp.AddVariable("s" + m_topo.GetCity(j).code));
     }
     const double gbPerMs = cp.rateBps / 8 / 1e9 / kMs;
+    // A receiver of two or more streams also absorbs the jitter allowance.
+    const double allowanceGb = m.size() > 2 ? gbPerMs * m_config.jitterAllowance * kMs : 0;
     for (size_t ii = 0; ii < m.size(); ++ii)
     {
         uint32_t hi = 0;
@@ -231,10 +234,10 @@ RoundPlanner::BuildCliqueLp(const CliquePlan& cp) const
             hi = c.lp.AddVariable("hi", -WanLinearProgram::kInf, WanLinearProgram::kInf);
             lo = c.lp.AddVariable("lo", -WanLinearProgram::kInf, WanLinearProgram::kInf);
             c.window.emplace_back(hi, lo);
-            // r (hi - lo) <= z <= M
+            // r (hi - lo + allowance) <= z <= M
             c.lp.AddConstraint({{hi, gbPerMs}, {lo, -gbPerMs}, {c.z, -1}},
                                -WanLinearProgram::kInf,
-                               0);
+                               -allowanceGb);
         }
         for (size_t jj = 0; jj < m.size(); ++jj)
         {
@@ -402,7 +405,8 @@ RoundPlanner::ExplainMisalignment(RoundPlan& plan,
         {
             const auto& [hi, lo] = lps[c].window[ii];
             double bytes =
-                plan.cliques[c].rateBps / 8 * (relaxed.GetValue(hi) - relaxed.GetValue(lo)) / kMs;
+                plan.cliques[c].rateBps / 8 * (relaxed.GetValue(hi) - relaxed.GetValue(lo)) / kMs +
+                AllowanceBytes(plan.cliques[c]);
             if (bytes > widest * (1 + 1e-9))
             {
                 widest = bytes;
@@ -412,16 +416,27 @@ RoundPlanner::ExplainMisalignment(RoundPlan& plan,
         }
     }
     plan.feasible = false;
+    const std::string allowance =
+        m_config.jitterAllowance > 0
+            ? ", with a jitter allowance of " + Ms(m_config.jitterAllowance) + ","
+            : "";
     if (m_config.hbmBytes == 0)
     {
-        plan.reason = "arrivals at " + receiver + " in " + clique +
+        plan.reason = "arrivals at " + receiver + " in " + clique + allowance +
                       " cannot be aligned without FPGA memory (needs at least " + Gb(needed) + ")";
     }
     else
     {
-        plan.reason = "arrivals at " + receiver + " in " + clique + " need " + Gb(needed) +
-                      " of FPGA memory, more than the " + Gb(m_config.hbmBytes) + " available";
+        plan.reason = "arrivals at " + receiver + " in " + clique + allowance + " need " +
+                      Gb(needed) + " of FPGA memory, more than the " + Gb(m_config.hbmBytes) +
+                      " available";
     }
+}
+
+double
+RoundPlanner::AllowanceBytes(const CliquePlan& cp) const
+{
+    return cp.members.size() > 2 ? cp.rateBps / 8 * m_config.jitterAllowance : 0;
 }
 
 void
@@ -462,7 +477,7 @@ RoundPlanner::SetTimes(RoundPlan& plan, const std::vector<CliqueLp>& lps) const
             }
             if (m_config.aggregation)
             {
-                cp.memoryBytes[ii] = cp.rateBps / 8 * (last - first);
+                cp.memoryBytes[ii] = cp.rateBps / 8 * (last - first) + AllowanceBytes(cp);
                 plan.peakMemoryBytes = std::max(plan.peakMemoryBytes, cp.memoryBytes[ii]);
             }
             double finish = last + cp.serialization;

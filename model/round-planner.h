@@ -34,6 +34,11 @@ struct PlannerConfig
     bool aggregation{true};
     /// FPGA (HBM) memory per receiver, bytes (M); >= 0.
     double hbmBytes{0};
+    /// Arrival skew, seconds, that each receiver of two or more streams must
+    /// absorb beyond the planned misalignment (the network's jitter); >= 0.
+    /// It needs r_c x allowance of FPGA memory at that receiver, so with an
+    /// allowance above 0 no clique of three or more fits in 0 bytes.
+    double jitterAllowance{0};
     /// Override of every island's access rate, bit/s; > 0 when set.
     std::optional<double> accessBps;
     /// Override of every core link's capacity, bit/s; > 0 when set.
@@ -194,6 +199,12 @@ class RoundPlanner
                              const std::vector<bool>& aligned) const;
     /// Fills offsets, memory, finish times, T and what binds it from the solved LPs.
     void SetTimes(RoundPlan& plan, const std::vector<CliqueLp>& lps) const;
+    /**
+     * \param cp a clique's plan (its rate set)
+     * \return the FPGA memory each of its receivers needs for the jitter
+     *         allowance: r_c x allowance when it receives two or more streams
+     */
+    double AllowanceBytes(const CliquePlan& cp) const;
     /**
      * \param cp a clique with its rate
      * \return its LP: minimise T_c subject to arrival, serialization and memory

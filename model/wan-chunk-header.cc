@@ -5,8 +5,8 @@
 #include "wan-chunk-header.h"
 
 #include <cstring>
-#include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace ns3
 {
@@ -25,6 +25,20 @@ const uint32_t kSourceCountBytes = 2;
 const uint32_t kSourceAlignment = 4;
 /// Bits per bitmap byte.
 const uint32_t kBitsPerByte = 8;
+/// Bitmap bytes per word of a WanSourceSet.
+const uint32_t kBytesPerWord = WanSourceSet::WORD_BITS / kBitsPerByte;
+
+/// Refuses a sources bitmap longer than its 2-byte count can say.
+void
+CheckSourceBits(size_t bits)
+{
+    if (bits > WanChunkHeader::MAX_SOURCE_BITS)
+    {
+        throw std::invalid_argument("a chunk header names at most " +
+                                    std::to_string(WanChunkHeader::MAX_SOURCE_BITS) +
+                                    " sources (got " + std::to_string(bits) + ")");
+    }
+}
 
 /// \return bytes of a bitmap of `bits` bits
 uint32_t
@@ -68,7 +82,7 @@ WanChunkHeader::SerializedSize(uint32_t sourceBits)
 uint32_t
 WanChunkHeader::GetSerializedSize() const
 {
-    return SerializedSize(static_cast<uint32_t>(m_sources.size()));
+    return SerializedSize(m_sourceBits);
 }
 
 void
@@ -87,16 +101,13 @@ WanChunkHeader::Serialize(Buffer::Iterator i) const
     uint64_t bits;
     std::memcpy(&bits, &m_value, sizeof(bits));
     i.WriteHtonU64(bits);
-    const auto n = static_cast<uint32_t>(m_sources.size());
-    i.WriteHtonU16(static_cast<uint16_t>(n));
+    const uint32_t n = m_sourceBits;
+    i.WriteHtonU16(m_sourceBits);
+    // Byte b holds positions 8 b to 8 b + 7, the lowest in its lowest bit.
     for (uint32_t b = 0; b < BitmapBytes(n); ++b)
     {
-        uint8_t byte = 0;
-        for (uint32_t k = 0; k < kBitsPerByte && b * kBitsPerByte + k < n; ++k)
-        {
-            byte |= m_sources[b * kBitsPerByte + k] ? 1u << k : 0u;
-        }
-        i.WriteU8(byte);
+        const uint64_t word = m_sources.GetWord(b / kBytesPerWord);
+        i.WriteU8(static_cast<uint8_t>(word >> (b % kBytesPerWord * kBitsPerByte)));
     }
     i.WriteU8(0, SourceBlockBytes(n) - kSourceCountBytes - BitmapBytes(n));
 }
@@ -132,17 +143,21 @@ WanChunkHeader::Deserialize(Buffer::Iterator start)
     {
         return 0;
     }
-    h.m_sources.assign(n, false);
+    h.m_sourceBits = static_cast<uint16_t>(n);
+    // Byte b holds positions 8 b to 8 b + 7; bits past the count are padding.
     for (uint32_t b = 0; b < BitmapBytes(n); ++b)
     {
-        const uint8_t byte = i.ReadU8();
-        for (uint32_t k = 0; k < kBitsPerByte && b * kBitsPerByte + k < n; ++k)
+        uint64_t byte = i.ReadU8();
+        const uint32_t first = b * kBitsPerByte;
+        if (n - first < kBitsPerByte)
         {
-            h.m_sources[b * kBitsPerByte + k] = (byte >> k) & 1u;
+            byte &= (uint64_t{1} << (n - first)) - 1;
         }
+        const uint32_t k = b / kBytesPerWord;
+        h.m_sources.SetWord(k, h.m_sources.GetWord(k) | byte << (b % kBytesPerWord * kBitsPerByte));
     }
     i.Next(SourceBlockBytes(n) - kSourceCountBytes - BitmapBytes(n));
-    *this = h;
+    *this = std::move(h);
     return i.GetDistanceFrom(start);
 }
 
@@ -154,12 +169,12 @@ WanChunkHeader::Print(std::ostream& os) const
        << " sender=" << m_sender << " position=" << m_position << " chunk=" << m_chunk
        << " seq=" << m_sequence << " contributions=" << m_contributions << "/" << m_expected
        << " value=" << m_value;
-    if (!m_sources.empty())
+    if (m_sourceBits > 0)
     {
         os << " sources=";
-        for (bool s : m_sources)
+        for (uint32_t p = 0; p < m_sourceBits; ++p)
         {
-            os << (s ? '1' : '0');
+            os << (m_sources.Test(p) ? '1' : '0');
         }
     }
 }
@@ -275,18 +290,36 @@ WanChunkHeader::GetPosition() const
 void
 WanChunkHeader::SetSources(const std::vector<bool>& sources)
 {
-    if (sources.size() > std::numeric_limits<uint16_t>::max())
-    {
-        throw std::invalid_argument("a chunk header names at most 65535 sources (got " +
-                                    std::to_string(sources.size()) + ")");
-    }
-    m_sources = sources;
+    CheckSourceBits(sources.size());
+    m_sources = WanSourceSet::FromBits(sources);
+    m_sourceBits = static_cast<uint16_t>(sources.size());
 }
 
-const std::vector<bool>&
+std::vector<bool>
 WanChunkHeader::GetSources() const
 {
+    return m_sources.ToBits(m_sourceBits);
+}
+
+void
+WanChunkHeader::SetSourceSet(const WanSourceSet& sources)
+{
+    const uint32_t bits = sources.GetSpan();
+    CheckSourceBits(bits);
+    m_sources = sources;
+    m_sourceBits = static_cast<uint16_t>(bits);
+}
+
+const WanSourceSet&
+WanChunkHeader::GetSourceSet() const
+{
     return m_sources;
+}
+
+uint16_t
+WanChunkHeader::GetSourceBits() const
+{
+    return m_sourceBits;
 }
 
 void

@@ -5,6 +5,8 @@
 #ifndef WAN_CHUNK_HEADER_H
 #define WAN_CHUNK_HEADER_H
 
+#include "wan-source-set.h"
+
 #include "ns3/header.h"
 
 #include <cstdint>
@@ -34,6 +36,10 @@ namespace ns3
 class WanChunkHeader : public Header
 {
   public:
+    /// Most positions the sources bitmap holds (its count is 2 bytes), so
+    /// the largest clique whose sums name their senders.
+    static constexpr uint32_t MAX_SOURCE_BITS = 65535;
+
     /// What the packet is.
     enum Kind : uint8_t
     {
@@ -107,28 +113,40 @@ class WanChunkHeader : public Header
     uint16_t GetPosition() const;
     /**
      * \param sources the senders a sum holds, one element per position in
-     *        the clique (empty: not tracked); at most 65535 positions
+     *        the clique (empty: not tracked); at most MAX_SOURCE_BITS
+     *        positions
      */
     void SetSources(const std::vector<bool>& sources);
-    /** \return the senders a sum holds, one element per position */
-    const std::vector<bool>& GetSources() const;
+    /** \return the senders a sum holds, one element per bitmap position */
+    std::vector<bool> GetSources() const;
+    /**
+     * \param sources the senders a sum holds (empty: not tracked); the
+     *        bitmap spans them, up to the highest, which must be below
+     *        MAX_SOURCE_BITS
+     */
+    void SetSourceSet(const WanSourceSet& sources);
+    /** \return the senders a sum holds */
+    const WanSourceSet& GetSourceSet() const;
+    /** \return the positions in the sources bitmap (0: not tracked) */
+    uint16_t GetSourceBits() const;
     /** \param value the contribution (or sum) */
     void SetValue(double value);
     /** \return the contribution (or sum) */
     double GetValue() const;
 
   private:
-    Kind m_kind{DATA};             //!< kind
-    uint16_t m_position{0};        //!< sender's position in the clique
-    uint32_t m_round{0};           //!< round
-    uint16_t m_clique{0};          //!< clique
-    uint16_t m_sender{0};          //!< sender
-    uint32_t m_chunk{0};           //!< chunk
-    uint32_t m_sequence{0};        //!< sequence number
-    uint16_t m_contributions{1};   //!< contributions summed
-    uint16_t m_expected{1};        //!< contributions expected
-    double m_value{0};             //!< value
-    std::vector<bool> m_sources{}; //!< senders held, one element per position
+    Kind m_kind{DATA};           //!< kind
+    uint16_t m_position{0};      //!< sender's position in the clique
+    uint32_t m_round{0};         //!< round
+    uint16_t m_clique{0};        //!< clique
+    uint16_t m_sender{0};        //!< sender
+    uint32_t m_chunk{0};         //!< chunk
+    uint32_t m_sequence{0};      //!< sequence number
+    uint16_t m_contributions{1}; //!< contributions summed
+    uint16_t m_expected{1};      //!< contributions expected
+    double m_value{0};           //!< value
+    uint16_t m_sourceBits{0};    //!< positions in the sources bitmap
+    WanSourceSet m_sources;      //!< senders held
 };
 
 } // namespace ns3

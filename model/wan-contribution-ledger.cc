@@ -83,7 +83,7 @@ WanContributionLedger::Find(uint32_t round) const
 WanContributionLedger::Verdict
 WanContributionLedger::Offer(uint32_t round,
                              uint32_t chunk,
-                             const std::vector<bool>& sources,
+                             const WanSourceSet& sources,
                              uint32_t contributions,
                              double value,
                              bool pastDeadline)
@@ -98,22 +98,9 @@ WanContributionLedger::Offer(uint32_t round,
         return Verdict::CHUNK_OUT_OF_RANGE;
     }
     auto& account = r->account;
-    std::vector<uint32_t> named;
-    for (uint32_t p = 0; p < sources.size(); ++p)
+    if (sources.IsEmpty())
     {
-        if (!sources[p])
-        {
-            continue;
-        }
-        if (p >= r->members || p == r->position)
-        {
-            return Verdict::BAD_SOURCES;
-        }
-        named.push_back(p);
-    }
-    if (named.empty())
-    {
-        if (!sources.empty() || contributions == 0)
+        if (contributions == 0)
         {
             return Verdict::BAD_SOURCES;
         }
@@ -123,25 +110,24 @@ WanContributionLedger::Offer(uint32_t round,
         account.sum += value;
         return Verdict::ACCEPTED;
     }
-    if (named.size() != contributions)
+    if (sources.GetSpan() > r->members || sources.Test(r->position) ||
+        sources.Count() != contributions)
     {
         return Verdict::BAD_SOURCES;
     }
     const size_t base = static_cast<size_t>(chunk) * r->members;
-    for (uint32_t p : named)
+    bool repeated = false;
+    sources.ForEach([&](uint32_t p) { repeated = repeated || r->held[base + p]; });
+    if (repeated)
     {
-        if (r->held[base + p])
-        {
-            ++account.counters.discarded;
-            return Verdict::REPEATED;
-        }
+        ++account.counters.discarded;
+        return Verdict::REPEATED;
     }
-    for (uint32_t p : named)
-    {
+    sources.ForEach([&](uint32_t p) {
         r->held[base + p] = true;
         CountArrival(*r, chunk, p, pastDeadline);
-    }
-    account.counters.delivered += named.size();
+    });
+    account.counters.delivered += contributions;
     account.sum += value;
     if (ChunkComplete(*r, chunk))
     {
@@ -157,9 +143,12 @@ WanContributionLedger::OfferOne(uint32_t round,
                                 double value,
                                 bool pastDeadline)
 {
-    std::vector<bool> sources(position + 1, false);
-    sources[position] = true;
-    return Offer(round, chunk, sources, 1, value, pastDeadline);
+    const Round* r = Find(round);
+    if (r != nullptr && chunk < r->chunks && position >= r->members)
+    {
+        return Verdict::BAD_SOURCES; // before a set as wide as the position is built
+    }
+    return Offer(round, chunk, WanSourceSet::Of(position), 1, value, pastDeadline);
 }
 
 void

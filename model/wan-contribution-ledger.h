@@ -6,6 +6,7 @@
 #define WAN_CONTRIBUTION_LEDGER_H
 
 #include "wan-round-counters.h"
+#include "wan-source-set.h"
 
 #include <cstdint>
 #include <map>
@@ -40,8 +41,8 @@ struct WanLedgerAccount
  *
  * A round has `chunks` chunks and a clique of `members` islands, this one at
  * `position`; every other position owes one contribution per chunk.  A
- * packet offers a value and the positions it holds (one for a DATA chunk or
- * a REPAIR, those of the sum for a MERGED packet).  It is accepted unless it
+ * packet offers a value and the positions it holds (a WanSourceSet: one
+ * for a DATA chunk or a REPAIR, those of the sum for a MERGED packet).  It is accepted unless it
  * repeats a position the chunk already holds (then it is discarded whole: a
  * sum cannot be split), names a position outside the clique or this island's
  * own, or names a round or chunk that does not exist.  The set of positions
@@ -94,18 +95,17 @@ class WanContributionLedger
      * \brief Offers a sum of contributions to one chunk.
      * \param round the round
      * \param chunk the chunk
-     * \param sources the positions it holds, one element per position (may be
-     *        longer than the clique if the extra elements are false; empty:
-     *        not tracked, counted as `contributions`)
-     * \param contributions how many contributions it holds (used only when
-     *        `sources` is empty)
+     * \param sources the positions it holds (empty: not tracked, counted as
+     *        `contributions`)
+     * \param contributions how many contributions it holds: as many as
+     *        `sources` names, or at least one when it names none
      * \param value its value
      * \param pastDeadline true when it arrives after the round's deadline
      * \return what became of it
      */
     Verdict Offer(uint32_t round,
                   uint32_t chunk,
-                  const std::vector<bool>& sources,
+                  const WanSourceSet& sources,
                   uint32_t contributions,
                   double value,
                   bool pastDeadline);

@@ -139,6 +139,12 @@ WanIslandApplication::AddRound(const WanIslandRound& round)
     {
         throw std::invalid_argument(name + " needs a positive payload and rate");
     }
+    if (round.peers >= WanChunkHeader::MAX_SOURCE_BITS)
+    {
+        throw std::invalid_argument(name + ": a clique of " + std::to_string(round.peers + 1u) +
+                                    " islands; the chunk header names at most " +
+                                    std::to_string(WanChunkHeader::MAX_SOURCE_BITS) + " sources");
+    }
     if (round.position > round.peers)
     {
         throw std::invalid_argument(name + ": position " + std::to_string(round.position) +
@@ -425,11 +431,16 @@ WanIslandApplication::Account(Ptr<const Packet> packet, const WanChunkHeader& h,
     const bool pastDeadline =
         r.deadline.IsStrictlyPositive() && Simulator::Now() > r.start + r.deadline;
     const bool merged = h.GetKind() == WanChunkHeader::MERGED;
+    if (merged && h.GetSourceBits() > 0 && h.GetSourceSet().IsEmpty())
+    {
+        Drop(packet, "bad sources", &state); // a bitmap that names nobody
+        return;
+    }
     const auto verdict =
         merged
             ? m_ledger.Offer(r.round,
                              h.GetChunk(),
-                             h.GetSources(),
+                             h.GetSourceSet(),
                              h.GetContributions(),
                              h.GetValue(),
                              pastDeadline)

@@ -4,7 +4,10 @@
 
 #include "wan-jitter-channel.h"
 
+#include "wan-training-compat.h"
+
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -14,6 +17,7 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -21,6 +25,22 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("WanJitterChannel");
 
 NS_OBJECT_ENSURE_REGISTERED(WanJitterChannel);
+
+namespace
+{
+
+/// \return a factory of WanDelayProcess with its default attributes
+ObjectFactory
+DefaultDelayProcess()
+{
+    // By TypeId, not by name: the name may not be registered yet while the
+    // static TypeIds are built.
+    ObjectFactory factory;
+    factory.SetTypeId(WanDelayProcess::GetTypeId());
+    return factory;
+}
+
+} // namespace
 
 TypeId
 WanJitterChannel::GetTypeId()
@@ -30,26 +50,52 @@ WanJitterChannel::GetTypeId()
             .SetParent<PointToPointChannel>()
             .SetGroupName("WanTraining")
             .AddConstructor<WanJitterChannel>()
+            .AddAttribute("Model",
+                          "Where the extra delay comes from: correlated (a DelayProcess per "
+                          "direction, sampled at each send time) or independent (a Jitter "
+                          "draw per packet: multipath, reordering).",
+                          EnumValue(WanJitterChannel::CORRELATED),
+                          wancompat::MakeEnumMemberAccessor(&WanJitterChannel::m_model),
+                          MakeEnumChecker(WanJitterChannel::CORRELATED,
+                                          "correlated",
+                                          WanJitterChannel::INDEPENDENT,
+                                          "independent"))
+            .AddAttribute("DelayProcess",
+                          "Correlated model: the factory of each direction's delay "
+                          "process (ns3::WanDelayProcess and its attributes); both "
+                          "directions alike, each with its own random stream.",
+                          ObjectFactoryValue(DefaultDelayProcess()),
+                          MakeObjectFactoryAccessor(&WanJitterChannel::GetDelayProcessFactory,
+                                                    &WanJitterChannel::SetDelayProcessFactory),
+                          MakeObjectFactoryChecker())
             .AddAttribute("Jitter",
-                          "Extra delay of each packet, seconds (a negative draw counts as 0).",
+                          "Independent model: extra delay of each packet, seconds (a "
+                          "negative draw counts as 0).",
                           StringValue("ns3::ConstantRandomVariable[Constant=0]"),
                           MakePointerAccessor(&WanJitterChannel::m_jitter),
                           MakePointerChecker<RandomVariableStream>())
             .AddAttribute("Reorder",
                           "Let a packet overtake an earlier one (false: FIFO order in "
-                          "each direction).",
+                          "each direction, a packet that would overtake is held).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&WanJitterChannel::m_reorder),
                           MakeBooleanChecker())
             .AddTraceSource("Jitter",
                             "A packet takes an extra delay (after FIFO ordering).",
                             MakeTraceSourceAccessor(&WanJitterChannel::m_jitterTrace),
-                            "ns3::WanJitterChannel::JitterCallback");
+                            "ns3::WanJitterChannel::JitterCallback")
+            .AddTraceSource("Hold",
+                            "A packet is held so as not to overtake the one sent before it: "
+                            "how much later it arrives than its own extra delay says.",
+                            MakeTraceSourceAccessor(&WanJitterChannel::m_holdTrace),
+                            "ns3::WanJitterChannel::HoldCallback");
     return tid;
 }
 
 WanJitterChannel::WanJitterChannel()
-    : m_reorder(false)
+    : m_model(CORRELATED),
+      m_processFactory(DefaultDelayProcess()),
+      m_reorder(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -59,14 +105,82 @@ WanJitterChannel::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_jitter = nullptr;
+    for (auto& process : m_process)
+    {
+        if (process)
+        {
+            process->Dispose();
+            process = nullptr;
+        }
+    }
     PointToPointChannel::DoDispose();
 }
 
 int64_t
 WanJitterChannel::AssignStreams(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     m_jitter->SetStream(stream);
-    return 1;
+    GetDelayProcess(0)->AssignStreams(stream + 1);
+    GetDelayProcess(1)->AssignStreams(stream + 2);
+    return 3;
+}
+
+Ptr<WanDelayProcess>
+WanJitterChannel::GetDelayProcess(uint32_t direction)
+{
+    if (direction > 1)
+    {
+        throw std::invalid_argument("a point-to-point channel has directions 0 and 1, not " +
+                                    std::to_string(direction));
+    }
+    if (!m_process[direction])
+    {
+        m_process[direction] = DynamicCast<WanDelayProcess>(m_processFactory.Create());
+        if (!m_process[direction])
+        {
+            throw std::invalid_argument(
+                "WanJitterChannel DelayProcess: " + m_processFactory.GetTypeId().GetName() +
+                " is not a ns3::WanDelayProcess");
+        }
+    }
+    return m_process[direction];
+}
+
+void
+WanJitterChannel::SetDelayProcessFactory(ObjectFactory factory)
+{
+    NS_LOG_FUNCTION(this);
+    m_processFactory = factory;
+    m_process = {};
+}
+
+ObjectFactory
+WanJitterChannel::GetDelayProcessFactory() const
+{
+    return m_processFactory;
+}
+
+uint64_t
+WanJitterChannel::GetPackets() const
+{
+    return m_packets;
+}
+
+uint64_t
+WanJitterChannel::GetHeldPackets() const
+{
+    return m_held;
+}
+
+Time
+WanJitterChannel::DrawExtra(uint32_t direction)
+{
+    if (m_model == CORRELATED)
+    {
+        return GetDelayProcess(direction)->Sample(Simulator::Now());
+    }
+    return Seconds(std::max(0.0, m_jitter->GetValue()));
 }
 
 bool
@@ -77,10 +191,13 @@ WanJitterChannel::TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetDevice> 
     const uint32_t wire = src == GetSource(0) ? 0 : 1;
     Ptr<PointToPointNetDevice> dst = GetDestination(wire);
     const Time now = Simulator::Now();
-    Time arrival = now + txTime + GetDelay() + Seconds(std::max(0.0, m_jitter->GetValue()));
-    if (!m_reorder)
+    Time arrival = now + txTime + GetDelay() + DrawExtra(wire);
+    ++m_packets;
+    if (!m_reorder && arrival < m_lastArrival[wire])
     {
-        arrival = std::max(arrival, m_lastArrival[wire]);
+        m_holdTrace(p, m_lastArrival[wire] - arrival);
+        arrival = m_lastArrival[wire];
+        ++m_held;
     }
     m_lastArrival[wire] = std::max(m_lastArrival[wire], arrival);
     const Time extra = arrival - (now + txTime + GetDelay());

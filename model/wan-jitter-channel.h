@@ -6,10 +6,12 @@
 #define WAN_JITTER_CHANNEL_H
 
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
+#include "ns3/wan-delay-process.h"
 
 #include <array>
 
@@ -21,12 +23,23 @@ namespace ns3
  * \brief A point-to-point channel whose packets take a random extra delay.
  *
  * Each packet arrives after the transmission time, the channel's Delay and an
- * extra delay drawn from the Jitter random variable (seconds; a negative draw
- * counts as 0).  With Reorder false (the default) the channel keeps FIFO order
- * in each direction: a packet never arrives before the one sent before it, as
- * on a single path whose queueing varies.  With Reorder true every packet
- * keeps its own draw, so a later packet may overtake an earlier one, as on a
- * path that load-balances over several routes.
+ * extra delay, which Model chooses:
+ *
+ * - correlated (the default): each direction has its own WanDelayProcess
+ *   (made from the DelayProcess factory), sampled at the packet's send time,
+ *   so the delay is a function of time that varies on the process's
+ *   correlation time, as a single path's queueing does;
+ * - independent: each packet draws its own delay from the Jitter random
+ *   variable (seconds; a negative draw counts as 0), as on a path that
+ *   load-balances over routes of different delays (multipath).  With Reorder
+ *   it lets packets overtake each other.  Without it, FIFO order makes every
+ *   packet wait for the latest arrival so far: the delay becomes the running
+ *   maximum of the draws over a window whose packet count grows with the
+ *   packet rate, an artefact of independent draws on a single path.
+ *
+ * With Reorder false (the default) the channel keeps FIFO order in each
+ * direction: a packet that would arrive before the one sent before it is
+ * held until that one arrives (GetHeldPackets counts them).
  *
  * Use it in place of PointToPointChannel (PointToPointNetDevice::Attach, or
  * WanNetworkHelper, which installs it on the links given jitter).
@@ -34,6 +47,13 @@ namespace ns3
 class WanJitterChannel : public PointToPointChannel
 {
   public:
+    /// Where each packet's extra delay comes from.
+    enum Model
+    {
+        CORRELATED, //!< a WanDelayProcess per direction, sampled at send times
+        INDEPENDENT //!< an independent draw per packet (multipath, reordering)
+    };
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -45,11 +65,28 @@ class WanJitterChannel : public PointToPointChannel
     bool TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetDevice> src, Time txTime) override;
 
     /**
-     * \brief Fixes the random stream of the jitter.
+     * \brief Fixes the random streams of the jitter: the independent draw
+     * and the delay process of each direction, whatever the Model.
      * \param stream first stream index to use
-     * \return the number of streams used (1)
+     * \return the number of streams used (3)
      */
     int64_t AssignStreams(int64_t stream);
+
+    /**
+     * \param direction 0 for the packets device 0 sends, 1 for device 1's
+     * \return that direction's delay process (made from DelayProcess on
+     *         first use)
+     */
+    Ptr<WanDelayProcess> GetDelayProcess(uint32_t direction);
+
+    /** \return the packets sent on the channel, both directions */
+    uint64_t GetPackets() const;
+
+    /**
+     * \return the packets held so as not to overtake the one sent before
+     *         them (FIFO order), both directions
+     */
+    uint64_t GetHeldPackets() const;
 
     /**
      * TracedCallback signature for a packet's extra delay.
@@ -58,14 +95,42 @@ class WanJitterChannel : public PointToPointChannel
      */
     typedef void (*JitterCallback)(Ptr<const Packet> packet, Time extra);
 
+    /**
+     * TracedCallback signature for a packet held for FIFO order.
+     * \param [in] packet the packet
+     * \param [in] held how much later it arrives than its own delay says
+     */
+    typedef void (*HoldCallback)(Ptr<const Packet> packet, Time held);
+
   protected:
     void DoDispose() override;
 
   private:
-    Ptr<RandomVariableStream> m_jitter;                    //!< extra delay, seconds
+    /**
+     * \brief Sets the DelayProcess factory; processes already made are
+     * dropped, so the next packet or AssignStreams makes them anew.
+     * \param factory a factory of WanDelayProcess
+     */
+    void SetDelayProcessFactory(ObjectFactory factory);
+    /** \return the DelayProcess factory */
+    ObjectFactory GetDelayProcessFactory() const;
+
+    /**
+     * \param direction 0 or 1
+     * \return the extra delay of a packet sent now in that direction
+     */
+    Time DrawExtra(uint32_t direction);
+
+    Model m_model;                                         //!< correlated or independent
+    ObjectFactory m_processFactory;                        //!< makes the delay processes
+    std::array<Ptr<WanDelayProcess>, 2> m_process;         //!< per direction (correlated)
+    Ptr<RandomVariableStream> m_jitter;                    //!< extra delay, seconds (independent)
     bool m_reorder;                                        //!< allow overtaking
     std::array<Time, 2> m_lastArrival;                     //!< per direction, for FIFO order
+    uint64_t m_packets{0};                                 //!< packets sent
+    uint64_t m_held{0};                                    //!< packets held for FIFO order
     TracedCallback<Ptr<const Packet>, Time> m_jitterTrace; //!< extra delay per packet
+    TracedCallback<Ptr<const Packet>, Time> m_holdTrace;   //!< FIFO hold per held packet
 };
 
 } // namespace ns3

@@ -4,10 +4,13 @@
 
 #include "wan-link-impairment.h"
 
+#include "wan-delay-process.h"
 #include "wan-training-text.h"
 
 #include "ns3/double.h"
+#include "ns3/nstime.h"
 #include "ns3/pointer.h"
+#include "ns3/string.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -29,6 +32,24 @@ WanLinkImpairment::Validate(const std::string& where) const
                                     jitterDistribution +
                                     "\" (expected exponential, uniform or normal)");
     }
+    if (jitterModel != "correlated" && jitterModel != "independent")
+    {
+        throw std::invalid_argument(where + ": unknown jitter model \"" + jitterModel +
+                                    "\" (expected correlated or independent)");
+    }
+    bounds::kJitterCorrelationMs.Check(jitterCorrelationSeconds * 1e3,
+                                       where + ": jitter correlation time");
+    if (reorder && IsCorrelated())
+    {
+        throw std::invalid_argument(where + ": reorder needs the independent jitter model (a "
+                                            "correlated delay is one path's, which keeps order)");
+    }
+}
+
+bool
+WanLinkImpairment::IsCorrelated() const
+{
+    return jitterModel == "correlated";
 }
 
 bool
@@ -68,6 +89,17 @@ WanLinkImpairment::MakeErrorModel() const
     model->SetAttribute("BurstSize", PointerValue(size));
     model->SetBurstRate(p);
     return model;
+}
+
+ObjectFactory
+WanLinkImpairment::MakeDelayProcess() const
+{
+    ObjectFactory factory;
+    factory.SetTypeId(WanDelayProcess::GetTypeId());
+    factory.Set("StdDev", TimeValue(Seconds(jitterSeconds)));
+    factory.Set("CorrelationTime", TimeValue(Seconds(jitterCorrelationSeconds)));
+    factory.Set("Distribution", StringValue(jitterDistribution));
+    return factory;
 }
 
 Ptr<RandomVariableStream>

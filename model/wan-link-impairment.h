@@ -6,6 +6,7 @@
 #define WAN_LINK_IMPAIRMENT_H
 
 #include "ns3/error-model.h"
+#include "ns3/object-factory.h"
 #include "ns3/ptr.h"
 #include "ns3/random-variable-stream.h"
 
@@ -25,10 +26,16 @@ namespace ns3
  * chosen so that the long-run loss fraction is still lossRate.
  *
  * Jitter: each packet takes an extra delay with standard deviation
- * jitterSeconds, from the distribution jitterDistribution: "exponential"
- * (mean = standard deviation), "uniform" (on [0, sqrt(12) sd]) or "normal"
- * (mean 3 sd, truncated to [0, 6 sd]).  Links with jitter use a
- * WanJitterChannel; reorder lets packets overtake each other.
+ * jitterSeconds and the stationary distribution jitterDistribution:
+ * "exponential" (mean = standard deviation), "uniform" (on [0, sqrt(12) sd])
+ * or "normal" (mean 3 sd, truncated to [0, 6 sd]).  jitterModel says how the
+ * delays of successive packets relate: "correlated" (the default) makes the
+ * delay a process in time with correlation time jitterCorrelationSeconds
+ * (WanDelayProcess, one per link direction), as a single path's queueing
+ * varies; "independent" draws each packet's delay on its own, as a path that
+ * balances over routes does, and with reorder lets packets overtake each
+ * other (reorder needs the independent model).  Links with jitter use a
+ * WanJitterChannel.
  */
 struct WanLinkImpairment
 {
@@ -36,12 +43,16 @@ struct WanLinkImpairment
     double burstLength{1};                         //!< mean packets per loss event, 1 to 1000
     double jitterSeconds{0};                       //!< extra delay's standard deviation, 0 to 1 s
     std::string jitterDistribution{"exponential"}; //!< exponential, uniform or normal
-    bool reorder{false};                           //!< allow packets to overtake
+    std::string jitterModel{"correlated"};         //!< correlated or independent
+    double jitterCorrelationSeconds{0.01};         //!< correlated: tau, 1 us to 1000 s
+    bool reorder{false};                           //!< independent: allow packets to overtake
 
     /**
      * \brief Checks the values against their ranges (loss rate 0 to less
-     * than 1, burst 1 to 1000 packets, jitter 0 to 1000 ms); throws
-     * std::invalid_argument naming the value, its range and the link.
+     * than 1, burst 1 to 1000 packets, jitter 0 to 1000 ms, correlation time
+     * 0.001 to 1e6 ms) and the names (distribution, model; reorder only
+     * with the independent model); throws std::invalid_argument naming the
+     * value, its range and the link.
      * \param where the link or link class, for the message
      */
     void Validate(const std::string& where) const;
@@ -51,8 +62,15 @@ struct WanLinkImpairment
     bool HasJitter() const;
     /** \return a receive error model for the loss (null without loss) */
     Ptr<ErrorModel> MakeErrorModel() const;
-    /** \return the extra-delay random variable (seconds) */
+    /** \return true for the correlated jitter model */
+    bool IsCorrelated() const;
+    /** \return the independent model's extra-delay random variable (seconds) */
     Ptr<RandomVariableStream> MakeJitter() const;
+    /**
+     * \return the correlated model's delay process, as a factory of
+     *         WanDelayProcess (one per link direction)
+     */
+    ObjectFactory MakeDelayProcess() const;
 };
 
 } // namespace ns3

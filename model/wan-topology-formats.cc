@@ -54,8 +54,13 @@ AMS,FRA,2.23,100,geodesic
 bool
 Impaired(const json& obj)
 {
-    for (const char* key :
-         {"loss_rate", "loss_burst", "jitter_ms", "jitter_distribution", "reorder"})
+    for (const char* key : {"loss_rate",
+                            "loss_burst",
+                            "jitter_ms",
+                            "jitter_distribution",
+                            "jitter_model",
+                            "jitter_correlation_ms",
+                            "reorder"})
     {
         if (obj.contains(key))
         {
@@ -73,6 +78,8 @@ ImpairmentJson(const WanLinkImpairment& imp)
             {"loss_burst", imp.burstLength},
             {"jitter_ms", imp.jitterSeconds * 1e3},
             {"jitter_distribution", imp.jitterDistribution},
+            {"jitter_model", imp.jitterModel},
+            {"jitter_correlation_ms", imp.jitterCorrelationSeconds * 1e3},
             {"reorder", imp.reorder}};
 }
 
@@ -118,6 +125,13 @@ ImpairmentFromJson(const json& obj, const std::string& where)
     imp.burstLength = NumberOr(obj, "loss_burst", where, bounds::kLossBurst, 1.0);
     imp.jitterSeconds = NumberOr(obj, "jitter_ms", where, bounds::kJitterMs, 0.0) * 1e-3;
     imp.jitterDistribution = TextOr(obj, "jitter_distribution", "exponential");
+    imp.jitterModel = TextOr(obj, "jitter_model", imp.jitterModel);
+    imp.jitterCorrelationSeconds = NumberOr(obj,
+                                            "jitter_correlation_ms",
+                                            where,
+                                            bounds::kJitterCorrelationMs,
+                                            imp.jitterCorrelationSeconds * 1e3) *
+                                   1e-3;
     if (obj.contains("reorder"))
     {
         if (!obj["reorder"].is_boolean())

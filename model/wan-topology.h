@@ -120,7 +120,8 @@ class WanTopology
      * Format: {"cities": [{"code", "name", "region", "lat", "lon",
      * "ingress_gbps", "egress_gbps", "access": {...}, "post": {...}}...],
      * "links": [{"a", "b", "one_way_ms", "capacity_gbps", "loss_rate",
-     * "loss_burst", "jitter_ms", "jitter_distribution", "reorder"}...],
+     * "loss_burst", "jitter_ms", "jitter_distribution", "jitter_model",
+     * "jitter_correlation_ms", "reorder"}...],
      * "access_gbps": 20}.  Only "code" (cities) and "a", "b", "one_way_ms",
      * "capacity_gbps" (links) are required.  A city's "access" and "post"
      * objects take the same loss and jitter fields as a link (no jitter on

@@ -99,6 +99,7 @@ inline constexpr Range kPayloadBytes{1, 1e12, "bytes"};        //!< model state 
 inline constexpr Range kLossRate{0, 1, "", false, true};       //!< packet loss probability
 inline constexpr Range kLossBurst{1, 1000, "packets"};         //!< mean packets per loss event
 inline constexpr Range kJitterMs{0, 1000, "ms"};               //!< jitter standard deviation
+inline constexpr Range kJitterCorrelationMs{0.001, 1e6, "ms"}; //!< jitter correlation time
 inline constexpr Range kHbmGB{0, 1000, "GB"};                  //!< FPGA memory per receiver
 inline constexpr Range kScale{1, 1e9, ""};                     //!< time-preserving scale
 inline constexpr Range kLatitude{-90, 90, "degrees"};          //!< a city's latitude

@@ -9,7 +9,10 @@
 #   4. the same round's packets through plain ns-3 UDP applications
 #      (wan-udp-baseline), and the ratio of wall time per packet sent.
 # For each it prints wall time, simulated events, events per second and peak
-# resident memory.  Figures, not pass/fail: this is not a test.
+# resident memory.  When the optimized build is there (scripts/setup.sh
+# --optimized), every run is repeated with it, side by side, and the speedup of
+# the optimized profile and both per-packet ratios close the report.  Figures,
+# not pass/fail: this is not a test.
 #
 # Usage: scripts/benchmark.sh [-h|--help]
 set -euo pipefail
@@ -20,7 +23,7 @@ source "$here/common.sh"
 
 case "${1:-}" in
 -h | --help)
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
 esac
@@ -29,35 +32,57 @@ wt_prepare >/dev/null
 
 command -v /usr/bin/time >/dev/null || { wt_sudo apt-get install -y -qq time >/dev/null; }
 
+# run PROFILE PROGRAM LABEL ARGS...: one run, with the default build through
+# ./ns3 or with the optimized build's program; sets LAST_WALL (seconds).
 run() {
-    local program="$1"
-    local label="$2"
-    shift 2
+    local profile="$1" program="$2" label="$3"
+    shift 3
     local out err
     out="$(mktemp)"
     err="$(mktemp)"
-    (cd "$NS3_DIR" && /usr/bin/time -v ./ns3 run --no-build "$program $*" >"$out" 2>"$err")
+    if [ "$profile" = default ]; then
+        (cd "$NS3_DIR" && /usr/bin/time -v ./ns3 run --no-build "$program $*" >"$out" 2>"$err")
+    else
+        (cd "$NS3_DIR" && /usr/bin/time -v "$(wt_optimized_program "$program")" "$@" >"$out" 2>"$err")
+    fi
     local wall rss events
     wall="$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$err")"
     rss="$(awk -F': ' '/Maximum resident set size/ {print $2}' "$err")"
     events="$(grep -o '[0-9]* events' "$out" | awk '{s += $1} END {print s + 0}')"
     local seconds
     seconds="$(echo "$wall" | awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')"
-    printf '%-44s wall %8.1f s  events %10d  events/s %9.0f  peak RSS %7.1f MB\n' \
-        "$label" "$seconds" "$events" "$(awk -v e="$events" -v s="$seconds" 'BEGIN {print (s > 0) ? e / s : 0}')" \
+    printf '%-10s %-44s wall %8.1f s  events %10d  events/s %9.0f  peak RSS %7.1f MB\n' \
+        "$profile" "$label" "$seconds" "$events" \
+        "$(awk -v e="$events" -v s="$seconds" 'BEGIN {print (s > 0) ? e / s : 0}')" \
         "$(awk -v k="$rss" 'BEGIN {print k / 1024}')"
     grep -E '^  round|^UDP' "$out" | sed 's/^/    /'
     LAST_WALL="$seconds"
     rm -f "$out" "$err"
 }
 
-run nine-city-cliques "full scale, 1 round of triangles, D = 1 GB" \
-    --packetSchedule=triangles --scale=1 --rounds=1 --baselines=false --hbmGB=0
-ours="$LAST_WALL"
-run nine-city-cliques "default scaled run (scale 100, baselines)" --hbmGB=0
-run nine-city-cliques "full scale, 1 round of triangles, D = 2 GB" \
-    --packetSchedule=triangles --scale=1 --rounds=1 --baselines=false --hbmGB=0 --payload=2e9
-run wan-udp-baseline "plain ns-3 UDP, same packets, scale 1" --scale=1
-udp="$LAST_WALL"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}'; }
+
+profiles=(default)
+[ -n "$(wt_optimized_program nine-city-cliques)" ] && profiles+=(optimized)
+declare -A ours udp scaled
+for profile in "${profiles[@]}"; do
+    run "$profile" nine-city-cliques "full scale, 1 round of triangles, D = 1 GB" \
+        --packetSchedule=triangles --scale=1 --rounds=1 --baselines=false --hbmGB=0 --quiet
+    ours[$profile]="$LAST_WALL"
+    run "$profile" nine-city-cliques "default scaled run (scale 100, baselines)" --hbmGB=0 --quiet
+    scaled[$profile]="$LAST_WALL"
+    run "$profile" nine-city-cliques "full scale, 1 round of triangles, D = 2 GB" \
+        --packetSchedule=triangles --scale=1 --rounds=1 --baselines=false --hbmGB=0 \
+        --payload=2e9 --quiet
+    run "$profile" wan-udp-baseline "plain ns-3 UDP, same packets, scale 1" --scale=1
+    udp[$profile]="$LAST_WALL"
+done
 # Both runs send the same number of packets from the islands.
-awk -v o="$ours" -v u="$udp" 'BEGIN {printf "per-packet cost, wan-training / plain UDP: %.2f\n", (u > 0) ? o / u : 0}'
+for profile in "${profiles[@]}"; do
+    echo "per-packet cost, wan-training / plain UDP ($profile): $(ratio "${ours[$profile]}" "${udp[$profile]}")"
+done
+if [ ${#profiles[@]} -gt 1 ]; then
+    echo "optimized profile speedup: full-scale round $(ratio "${ours[default]}" "${ours[optimized]}")x," \
+        "scaled run $(ratio "${scaled[default]}" "${scaled[optimized]}")x," \
+        "plain UDP $(ratio "${udp[default]}" "${udp[optimized]}")x"
+fi

@@ -25,17 +25,19 @@ wt_die() {
 }
 
 # The options of setup.sh and setup-pypi.sh ("$0" "$@"): sets run_example (0
-# with --no-run) and example_args (the arguments after --); --help prints the
-# script's header comment.
-# shellcheck disable=SC2034  # run_example and example_args are the caller's
+# with --no-run), build_optimized (1 with --optimized) and example_args (the
+# arguments after --); --help prints the script's header comment.
+# shellcheck disable=SC2034  # run_example, build_optimized and example_args are the caller's
 wt_setup_options() {
     local script="$1"
     shift
     run_example=1
+    build_optimized=0
     example_args=()
     while [ $# -gt 0 ]; do
         case "$1" in
         --no-run) run_example=0 ;;
+        --optimized) build_optimized=1 ;;
         --)
             shift
             example_args=("$@")
@@ -208,6 +210,45 @@ wt_configure() {
 wt_build() {
     wt_log "building (jobs: $WT_JOBS)"
     cmake --build "$NS3_DIR/cmake-cache" -j "$WT_JOBS"
+}
+
+# A second build of the same tree with ns-3's optimized profile (release,
+# -march=native, no asserts or logging), in its own folders: cmake-cache-optimized
+# and build-optimized.  Built only on request (scripts/setup.sh --optimized), so
+# the default setup stays one build.  Examples only: no tests, no bindings.
+WT_OPTIMIZED_CACHE="cmake-cache-optimized"
+WT_OPTIMIZED_OUT="build-optimized"
+wt_build_optimized() {
+    local dir="$NS3_DIR/$WT_OPTIMIZED_CACHE"
+    local args=(-G Ninja -S "$NS3_DIR" -B "$dir" -DCMAKE_BUILD_TYPE=release -DNS3_ASSERT=OFF
+        -DNS3_LOG=OFF -DNS3_WARNINGS_AS_ERRORS=OFF -DNS3_NATIVE_OPTIMIZATIONS=ON
+        -DNS3_EXAMPLES=ON -DNS3_TESTS=OFF -DNS3_PYTHON_BINDINGS=OFF
+        "-DNS3_ENABLED_MODULES=$WT_NS3_MODULES" "-DNS3_OUTPUT_DIRECTORY=$WT_OPTIMIZED_OUT")
+    local stamp="$dir/.wan-training-configure"
+    # ns-3's CMake writes the tree's .lock-ns3_* file, which tells ./ns3 which
+    # build to use, whenever it configures: keep the default build's.
+    local lock saved
+    lock="$(find "$NS3_DIR" -maxdepth 1 -name '.lock-ns3_*' | head -n 1)"
+    saved="$(mktemp)"
+    [ -z "$lock" ] || cp "$lock" "$saved"
+    local rc=0
+    if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "${args[*]}" ]; then
+        wt_log "configuring the optimized build: $dir"
+        cmake "${args[@]}" >/dev/null && printf '%s' "${args[*]}" >"$stamp" || rc=$?
+    fi
+    if [ "$rc" = 0 ]; then
+        wt_log "building the optimized profile (jobs: $WT_JOBS)"
+        cmake --build "$dir" -j "$WT_JOBS" || rc=$?
+    fi
+    [ -z "$lock" ] || cp "$saved" "$lock"
+    rm -f "$saved"
+    [ "$rc" = 0 ] || wt_die "the optimized build failed"
+}
+
+# The optimized build's program $1 (empty when that build is not there).
+wt_optimized_program() {
+    find "$NS3_DIR/$WT_OPTIMIZED_OUT/contrib/wan-training/examples" -maxdepth 1 -type f \
+        -name "ns3*-$1-optimized" 2>/dev/null | head -n 1
 }
 
 # Checks the module's C++ sources against ns-3's .clang-format.

@@ -5,9 +5,13 @@ HBM per FPGA grows from 0 to 32 GB, beside each of the paper's four schedules.
 
 Writes hbm-sweep.csv and hbm-sweep.png into the output folder.  Each memory
 size is an independent optimisation; --jobs runs them in parallel processes.
+The jitter axis: for each jitter allowance (--jitterMs, the arrival skew every
+receiver of two or more streams absorbs), the least FPGA memory each of the
+paper's schedules needs, as hbm-jitter.csv and hbm-jitter.png.
 
     python3 scripts/hbm_sweep.py
     python3 scripts/hbm_sweep.py --hbmGB 0 0.1 0.2 1 32 --evaluations 5000 --jobs 2
+    python3 scripts/hbm_sweep.py --jitterMs 0.1 1 10
 """
 
 import argparse
@@ -47,6 +51,45 @@ def run_one(hbm_gb, evaluations, max_period, seed):
     return row
 
 
+def memory_for_jitter(jitter_ms):
+    """The least FPGA memory (GB) each built-in schedule needs to absorb a
+    jitter allowance: 0 when it runs without memory."""
+    from wan_training import evaluation_dict, ns
+
+    topo = ns.WanTopology.NineCity()
+    config = ns.PlannerConfig()
+    config.jitterAllowance = jitter_ms * 1e-3
+    helper = ns.CliqueScheduleHelper(topo, config)
+    row = {"jitter_ms": jitter_ms}
+    for name in [str(n) for n in ns.CliqueScheduleBuiltins.Names()]:
+        e = evaluation_dict(helper.Evaluate(helper.Builtin(name)))
+        row["GB_" + name] = 0.0 if e["feasible"] else e["required_memory_bytes"] / 1e9
+    return row
+
+
+def plot_jitter(rows, path):
+    """The least memory against the jitter allowance, per schedule (log-log)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.4))
+    for name in [key[3:] for key in rows[0] if key.startswith("GB_")]:
+        ax.plot([r["jitter_ms"] for r in rows], [r["GB_" + name] for r in rows], marker="o",
+                markersize=3, label=name)
+    ax.set_xscale("log")
+    ax.set_yscale("symlog", linthresh=1e-3)
+    ax.set_xlabel("jitter allowance (ms of arrival skew each receiver absorbs)")
+    ax.set_ylabel("least FPGA memory per receiver (GB)")
+    ax.set_title("Nine cities: FPGA memory the schedules need to absorb jitter")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hbmGB", dest="hbm_gb", metavar="GB", nargs="+", type=float,
@@ -57,16 +100,22 @@ def main(argv=None):
     parser.add_argument("--maxPeriod", dest="max_period", metavar="N", type=int, default=3,
                         help="largest period (default 3)")
     parser.add_argument("--seed", type=int, default=1, help="annealing seed (default 1)")
+    parser.add_argument("--jitterMs", dest="jitter_ms", metavar="MS", nargs="*", type=float,
+                        default=[0.1, 0.3, 1, 3, 10],
+                        help="jitter allowances, ms (none: no jitter axis)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--output", default="results", help="output folder (default results)")
     args = parser.parse_args(argv)
     if args.jobs < 1 or args.evaluations < 1 or args.max_period < 1 or min(args.hbm_gb) < 0:
         parser.error("--jobs, --evaluations and --maxPeriod must be at least 1, "
                      "--hbmGB non-negative")
+    if any(not 0 < j <= 1000 for j in args.jitter_ms):
+        parser.error("--jitterMs must be above 0 and at most 1000 ms")
     os.makedirs(args.output, exist_ok=True)
 
     tasks = [(h, args.evaluations, args.max_period, args.seed) for h in args.hbm_gb]
     rows = run_tasks(run_one, tasks, args.jobs)
+    jitter_rows = run_tasks(memory_for_jitter, [(j,) for j in args.jitter_ms], args.jobs)
 
     csv_path = os.path.join(args.output, "hbm-sweep.csv")
     write_csv(csv_path, rows)
@@ -96,7 +145,18 @@ def main(argv=None):
     for r in rows:
         print("%6g GB  best %-10s J %6.0f  (%s)" % (r["hbm_gb"], r["best"], r["best_J"],
                                                   r["best_schedule"]))
-    print("written: %s, %s" % (csv_path, png_path))
+    written = [csv_path, png_path]
+    if jitter_rows:
+        jitter_csv = os.path.join(args.output, "hbm-jitter.csv")
+        write_csv(jitter_csv, jitter_rows)
+        jitter_png = os.path.join(args.output, "hbm-jitter.png")
+        plot_jitter(jitter_rows, jitter_png)
+        written += [jitter_csv, jitter_png]
+        for r in jitter_rows:
+            print("jitter %5g ms: " % r["jitter_ms"] + ", ".join(
+                "%s %.4g GB" % (key[3:], value) for key, value in r.items()
+                if key.startswith("GB_")))
+    print("written: %s" % ", ".join(written))
     return rows
 
 

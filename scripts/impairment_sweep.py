@@ -116,7 +116,8 @@ def main(argv=None):
                    marker="o", label=s)
     left.set_xlabel("packet loss on every link (%)")
     right.set_xlabel("jitter on core links, standard deviation (ms)")
-    for ax, title in ((left, "loss, missing chunks re-requested"), (right, "jitter (FIFO)")):
+    for ax, title in ((left, "loss, missing chunks re-requested"),
+                      (right, "jitter (correlated in time)")):
         ax.set_ylabel("round-time inflation vs lossless (%)")
         ax.set_title(title)
         ax.grid(alpha=0.3)

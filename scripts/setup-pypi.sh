@@ -22,6 +22,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/common.sh"
 
 wt_setup_options "$0" "$@"
+[ "$build_optimized" = 0 ] || wt_die "--optimized is for scripts/setup.sh (the ns-3 tree); the PyPI build is a release build already"
 
 wt_prepare_pypi
 wt_log "ready: $WT_PYPI_PYTHON (Python with ns-3 and this module), $WT_PYPI_BUILD/ns3 (programs)"

@@ -6,9 +6,11 @@
 # links this module into the tree's contrib/ folder, configures only the ns-3
 # modules it needs, builds with all cores and ccache, and runs the
 # nine-city-cliques example.  Every step is skipped when its result is already
-# there, so a second run costs seconds.
+# there, so a second run costs seconds.  With --optimized it also builds the
+# tree a second time with ns-3's optimized profile, in its own folders
+# (cmake-cache-optimized, build-optimized), for scripts/benchmark.sh.
 #
-# Usage: scripts/setup.sh [--no-run] [-- example arguments]
+# Usage: scripts/setup.sh [--no-run] [--optimized] [-- example arguments]
 #
 # Environment:
 #   NS3_DIR             an existing ns-3 source tree to use instead of the cached one
@@ -23,6 +25,9 @@ source "$here/common.sh"
 wt_setup_options "$0" "$@"
 
 wt_prepare
+if [ "$build_optimized" = 1 ]; then
+    wt_build_optimized
+fi
 if [ "$run_example" = 1 ]; then
     if [ ${#example_args[@]} -gt 0 ]; then
         wt_ns3 run --no-build nine-city-cliques -- "${example_args[@]}"

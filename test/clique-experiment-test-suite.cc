@@ -247,6 +247,56 @@ class PacketTraceTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief All-to-all among 40 synthetic cities with 32 GB, one round at
+ * scale 1000: a clique wider than 32 sums exactly, every contribution
+ * arrives once, and every MERGED header names its 39 or 40 positions.
+ */
+class WideCliqueTestCase : public TestCase
+{
+  public:
+    WideCliqueTestCase()
+        : TestCase("all-to-all of 40 islands: exact sums, every contribution once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 40;
+        const auto topo = WanTopology::RandomGeometric(n, 4, 1);
+        PlannerConfig config;
+        config.hbmBytes = 32e9;
+        CliqueExperimentHelper experiment(topo, config);
+        experiment.SetScale(1000);
+        experiment.SetRounds(1);
+        const auto result = experiment.Run(CliqueSchedule::Builtin("all-to-all", topo));
+        NS_TEST_ASSERT_MSG_EQ(result.feasible, true, result.reason);
+        NS_TEST_ASSERT_MSG_EQ(result.rounds.size(), 1, "one round");
+        NS_TEST_EXPECT_MSG_EQ(result.exact, true, "every island's sum exact");
+        // 1 GB / 1000 = 1e6 bytes: 112 chunks of 8936 bytes (the last 8104).
+        const uint64_t chunks = 112;
+        const auto& islands = result.rounds[0].islands;
+        NS_TEST_ASSERT_MSG_EQ(islands.size(), n, "every island");
+        uint64_t delivered = 0;
+        for (const auto& island : islands)
+        {
+            delivered += island.delivered;
+            NS_TEST_EXPECT_MSG_EQ(island.exact, true, "island " << island.city);
+            NS_TEST_EXPECT_MSG_EQ(island.partialSums, 0, "complete sums only");
+            // One MERGED packet per chunk with a 40-byte header (32 fixed,
+            // 2 count, 5 bitmap bytes for 39 or 40 positions, padded); a
+            // sum without its senders' names would carry 36.
+            NS_TEST_EXPECT_MSG_EQ(island.bytesIn,
+                                  1000 * (1000000 + chunks * 40),
+                                  "island " << island.city);
+        }
+        NS_TEST_EXPECT_MSG_EQ(delivered, n * (n - 1) * chunks, "N x (N - 1) x chunks, once each");
+        NS_TEST_EXPECT_MSG_EQ(result.evictions.at("completion"), n * chunks, "one sum a chunk");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The wan-training-experiment test suite.
  */
 class CliqueExperimentTestSuite : public TestSuite
@@ -260,6 +310,7 @@ class CliqueExperimentTestSuite : public TestSuite
         AddTestCase(new UnicastBaselineTestCase);
         AddTestCase(new RunCleanupTestCase);
         AddTestCase(new PacketTraceTestCase);
+        AddTestCase(new WideCliqueTestCase);
     }
 };
 

@@ -249,6 +249,88 @@ class SlotSplitChunkTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief A clique of 70 (the FPGA's island at position 5, 69 contributions
+ * per chunk): sums name senders on both sides of the 32 and 64 boundaries
+ * and complete at exactly the 69th contribution; a conflict splits a chunk
+ * into two sums whose senders are disjoint and together complete.
+ */
+class SlotWideCliqueTestCase : public TestCase
+{
+  public:
+    SlotWideCliqueTestCase()
+        : TestCase("a clique of 70: sources past 32 and 64, completion at the 69th")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t expected = 69;
+        FpgaSlotTable table(100000, 1.0);
+        // Four senders merge into one slot; the flushed sum names them.
+        const FpgaChunkId a{0, 0, 1};
+        for (uint32_t p : {0u, 33u, 63u, 69u})
+        {
+            auto out = table.Add(a, p + 1, 9000, expected, 0, WanSourceSet::Of(p));
+            NS_TEST_EXPECT_MSG_EQ(out.size(), 0, "waits for 69");
+        }
+        auto flushed = table.Flush();
+        NS_TEST_ASSERT_MSG_EQ(flushed.size(), 1, "one slot");
+        NS_TEST_EXPECT_MSG_EQ(flushed[0].sum, 169, "1 + 34 + 64 + 70");
+        NS_TEST_EXPECT_MSG_EQ(flushed[0].contributions, 4, "four");
+        NS_TEST_EXPECT_MSG_EQ((flushed[0].sources == WanSourceSet::FromPositions({0, 33, 63, 69})),
+                              true,
+                              "0, 33, 63 and 69 named");
+
+        // Every peer, from 69 down to 0: complete at the 69th, not before.
+        const FpgaChunkId b{0, 0, 2};
+        uint32_t added = 0;
+        std::vector<FpgaPartialSum> out;
+        for (uint32_t p = 70; p-- > 0;)
+        {
+            if (p == 5)
+            {
+                continue;
+            }
+            out = table.Add(b, p + 1, 9000, expected, 0, WanSourceSet::Of(p));
+            ++added;
+            if (added < expected)
+            {
+                NS_TEST_EXPECT_MSG_EQ(out.size(), 0, "incomplete after " << added);
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(out.size(), 1, "complete at the 69th");
+        NS_TEST_EXPECT_MSG_EQ((out[0].cause == FpgaEviction::COMPLETION), true, "completion");
+        NS_TEST_EXPECT_MSG_EQ(out[0].contributions, 69, "69 contributions");
+        NS_TEST_EXPECT_MSG_EQ(out[0].sum, 2479, "1 + ... + 70 - 6");
+        NS_TEST_EXPECT_MSG_EQ(out[0].sources.Count(), 69, "69 senders named");
+        NS_TEST_EXPECT_MSG_EQ(out[0].sources.Test(5), false, "not its own island");
+        NS_TEST_EXPECT_MSG_EQ(out[0].sources.GetSpan(), 70, "up to 69");
+        NS_TEST_EXPECT_MSG_EQ(table.GetEvictions(FpgaEviction::COMPLETION), 1, "one completion");
+
+        // A conflict splits c = {0, 33} + {63, 69}; the rest completes.
+        FpgaSlotTable small(16, 1.0);
+        auto [c, d] = CollidingChunks(small);
+        small.Add(c, 1, 9000, 4, 0, WanSourceSet::Of(0));
+        small.Add(c, 34, 9000, 4, 0, WanSourceSet::Of(33));
+        auto first = small.Add(d, 65, 9000, 4, 0, WanSourceSet::Of(64));
+        small.Add(c, 64, 9000, 4, 0, WanSourceSet::Of(63)); // evicts d
+        auto rest = small.Add(c, 70, 9000, 4, 0, WanSourceSet::Of(69));
+        NS_TEST_ASSERT_MSG_EQ(first.size(), 1, "c's first part leaves");
+        NS_TEST_ASSERT_MSG_EQ(rest.size(), 1, "c's rest completes");
+        NS_TEST_EXPECT_MSG_EQ((first[0].sources == WanSourceSet::FromPositions({0, 33})),
+                              true,
+                              "first part");
+        NS_TEST_EXPECT_MSG_EQ((rest[0].sources == WanSourceSet::FromPositions({63, 69})),
+                              true,
+                              "the rest");
+        NS_TEST_EXPECT_MSG_EQ(first[0].sources.Intersects(rest[0].sources), false, "disjoint");
+        NS_TEST_EXPECT_MSG_EQ(first[0].sum + rest[0].sum, 169, "exact together");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief Impossible table parameters are refused.
  */
 class SlotBadInputTestCase : public TestCase
@@ -284,6 +366,7 @@ class FpgaSlotTableTestSuite : public TestSuite
         AddTestCase(new SlotEvictionTestCase);
         AddTestCase(new SlotExactSumTestCase);
         AddTestCase(new SlotSplitChunkTestCase);
+        AddTestCase(new SlotWideCliqueTestCase);
         AddTestCase(new SlotBadInputTestCase);
     }
 };

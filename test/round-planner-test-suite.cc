@@ -303,6 +303,56 @@ class AllToAllMemoryTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief A jitter allowance costs r_c x allowance of FPGA memory at every
+ * receiver of two or more streams, and nothing at a receiver of one.
+ */
+class JitterAllowanceTestCase : public TestCase
+{
+  public:
+    JitterAllowanceTestCase()
+        : TestCase("jitter allowance: r x allowance of memory per receiver of two streams")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto topo = TriangleTopology();
+        PlannerConfig config;
+        config.jitterAllowance = 0.001; // 1 ms at 20 Gbps: 2.5 MB
+        auto none = RoundPlanner(topo, config).PlanRound({{0, 1, 2}});
+        NS_TEST_EXPECT_MSG_EQ(none.feasible, false, "no memory: infeasible");
+        NS_TEST_EXPECT_MSG_EQ_TOL(none.requiredMemoryBytes, 2.5e6, 1, "20 Gbps x 1 ms");
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(none.reason, "with a jitter allowance of 1.00 ms, cannot be aligned"),
+            true,
+            none.reason);
+
+        // Exactly the allowance's memory: the arrivals stay aligned, T as without it.
+        config.hbmBytes = 2.5e6 * (1 + 1e-9);
+        auto just = RoundPlanner(topo, config).PlanRound({{0, 1, 2}});
+        NS_TEST_ASSERT_MSG_EQ(just.feasible, true, just.reason);
+        NS_TEST_EXPECT_MSG_EQ_TOL(just.roundTime, 0.435, 1e-9, "T = 35 + 400 ms");
+        for (double bytes : just.cliques[0].memoryBytes)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(bytes, 2.5e6, 1, "each receiver: the allowance only");
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(just.peakMemoryBytes, 2.5e6, 1, "peak");
+
+        // A pair's receiver has one stream: nothing to absorb, no memory.
+        config.hbmBytes = 0;
+        auto pair = RoundPlanner(topo, config).PlanRound({{0, 1}, {2}});
+        NS_TEST_EXPECT_MSG_EQ(pair.feasible, true, "a pair needs no memory");
+        NS_TEST_EXPECT_MSG_EQ(pair.peakMemoryBytes, 0, "none");
+
+        config.jitterAllowance = -0.001;
+        const auto e = ErrorOf([&] { RoundPlanner(topo, config); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "jitter allowance must be from 0 to 1000 ms"), true, e);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief Schedule T is the slowest round; bad parameters are refused.
  */
 class SchedulePlanTestCase : public TestCase
@@ -370,6 +420,7 @@ class RoundPlannerTestSuite : public TestSuite
         AddTestCase(new ContentionPlanTestCase);
         AddTestCase(new BaselinePlanTestCase);
         AddTestCase(new AllToAllMemoryTestCase);
+        AddTestCase(new JitterAllowanceTestCase);
         AddTestCase(new SchedulePlanTestCase);
     }
 };

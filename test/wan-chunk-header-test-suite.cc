@@ -137,6 +137,78 @@ class ChunkHeaderSizeTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief A source set past 64 positions crosses the wire as the bitmap
+ * (lowest position in the lowest bit of each byte); bits past the count are
+ * padding; a position the count cannot reach is refused.
+ */
+class ChunkHeaderSourceSetTestCase : public TestCase
+{
+  public:
+    ChunkHeaderSourceSetTestCase()
+        : TestCase("chunk header: a source set past 64 positions, bit for bit")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanSourceSet set;
+        for (uint32_t p : {0, 33, 63, 64, 69, 1000})
+        {
+            set.Set(p);
+        }
+        WanChunkHeader h;
+        h.SetKind(WanChunkHeader::MERGED);
+        h.SetSourceSet(set);
+        NS_TEST_EXPECT_MSG_EQ(h.GetSourceBits(), 1001, "up to the highest held");
+        // 32 fixed + 2 (count) + 126 (1001 bits) = 160.
+        NS_TEST_EXPECT_MSG_EQ(h.GetSerializedSize(), 160, "160 bytes");
+        auto p = Create<Packet>(0);
+        p->AddHeader(h);
+        std::vector<uint8_t> raw(p->GetSize());
+        p->CopyData(raw.data(), raw.size());
+        NS_TEST_EXPECT_MSG_EQ(raw[32] * 256 + raw[33], 1001, "bit count");
+        NS_TEST_EXPECT_MSG_EQ(int(raw[34]), 0x01, "position 0");
+        NS_TEST_EXPECT_MSG_EQ(int(raw[34 + 4]), 0x02, "33 = 4 x 8 + 1");
+        NS_TEST_EXPECT_MSG_EQ(int(raw[34 + 7]), 0x80, "63 = 7 x 8 + 7");
+        NS_TEST_EXPECT_MSG_EQ(int(raw[34 + 8]), 0x21, "64 and 69");
+        NS_TEST_EXPECT_MSG_EQ(int(raw[34 + 125]), 0x01, "1000 = 125 x 8");
+        WanChunkHeader back;
+        NS_TEST_EXPECT_MSG_EQ(p->RemoveHeader(back), 160, "read as written");
+        NS_TEST_EXPECT_MSG_EQ((back.GetSourceSet() == set), true, "the same set");
+        NS_TEST_EXPECT_MSG_EQ(back.GetSources().size(), 1001, "as a bitmap");
+        NS_TEST_EXPECT_MSG_EQ(back.GetSources()[69], true, "69 in the bitmap");
+
+        // Count 70 with every bitmap byte 0xff: the 2 bits past 69 are padding.
+        std::vector<uint8_t> full(44, 0xff);
+        full[0] = WanChunkHeader::MERGED;
+        full[32] = 0;
+        full[33] = 70;
+        WanChunkHeader padded;
+        NS_TEST_EXPECT_MSG_EQ(Create<Packet>(full.data(), 44)->PeekHeader(padded), 44, "44");
+        NS_TEST_EXPECT_MSG_EQ(padded.GetSourceSet().Count(), 70, "70 positions, no more");
+        NS_TEST_EXPECT_MSG_EQ(padded.GetSourceSet().GetSpan(), 70, "up to 69");
+
+        WanChunkHeader edge;
+        edge.SetSourceSet(WanSourceSet::Of(65534));
+        NS_TEST_EXPECT_MSG_EQ(edge.GetSourceBits(), 65535, "the last position that fits");
+        bool refused = false;
+        try
+        {
+            edge.SetSourceSet(WanSourceSet::Of(65535));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            refused = std::string(e.what()).find("at most 65535 sources (got 65536)") !=
+                      std::string::npos;
+        }
+        NS_TEST_EXPECT_MSG_EQ(refused, true, "position 65535 needs 65536 bits");
+        NS_TEST_EXPECT_MSG_EQ(edge.GetSourceBits(), 65535, "left unchanged");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief Bytes that are not a chunk header are refused: an unknown kind, or
  * fewer bytes than the header (or its bitmap) needs.
  */
@@ -189,6 +261,7 @@ class WanChunkHeaderTestSuite : public TestSuite
     {
         AddTestCase(new ChunkHeaderRoundTripTestCase);
         AddTestCase(new ChunkHeaderSizeTestCase);
+        AddTestCase(new ChunkHeaderSourceSetTestCase);
         AddTestCase(new ChunkHeaderRejectTestCase);
     }
 };

@@ -16,19 +16,13 @@ namespace
 using Verdict = WanContributionLedger::Verdict;
 
 /**
- * \param bits positions
  * \param set the positions held
- * \return a sources bitmap
+ * \return them as a source set
  */
-std::vector<bool>
-Sources(uint32_t bits, const std::vector<uint32_t>& set)
+WanSourceSet
+Sources(const std::vector<uint32_t>& set)
 {
-    std::vector<bool> sources(bits, false);
-    for (auto p : set)
-    {
-        sources[p] = true;
-    }
-    return sources;
+    return WanSourceSet::FromPositions(set);
 }
 
 } // namespace
@@ -55,11 +49,11 @@ class LedgerRepeatTestCase : public TestCase
         l.AddRound(7, 2, 4, 1);
         NS_TEST_EXPECT_MSG_EQ(l.GetAccount(7).counters.expected, 6, "3 peers x 2 chunks");
         // Chunk 0: a sum of positions 0 and 2 (values 10 + 30), twice, then 3.
-        const auto sum02 = Sources(4, {0, 2});
+        const auto sum02 = Sources({0, 2});
         NS_TEST_EXPECT_MSG_EQ(int(l.Offer(7, 0, sum02, 2, 40, false)), int(Verdict::ACCEPTED), "");
         NS_TEST_EXPECT_MSG_EQ(int(l.Offer(7, 0, sum02, 2, 40, false)), int(Verdict::REPEATED), "");
         // A sum that overlaps by one position is discarded whole.
-        NS_TEST_EXPECT_MSG_EQ(int(l.Offer(7, 0, Sources(4, {2, 3}), 2, 70, false)),
+        NS_TEST_EXPECT_MSG_EQ(int(l.Offer(7, 0, Sources({2, 3}), 2, 70, false)),
                               int(Verdict::REPEATED),
                               "overlap");
         NS_TEST_EXPECT_MSG_EQ(int(l.OfferOne(7, 0, 3, 40, false)), int(Verdict::ACCEPTED), "");
@@ -102,10 +96,10 @@ class LedgerRefusalTestCase : public TestCase
         const std::vector<std::pair<Verdict, Verdict>> cases = {
             {l.OfferOne(1, 0, 1, 5, false), Verdict::UNKNOWN_ROUND},
             {l.OfferOne(0, 3, 1, 5, false), Verdict::CHUNK_OUT_OF_RANGE},
-            {l.OfferOne(0, 0, 0, 5, false), Verdict::BAD_SOURCES},                  // its own
-            {l.OfferOne(0, 0, 3, 5, false), Verdict::BAD_SOURCES},                  // beyond
-            {l.Offer(0, 0, Sources(3, {}), 1, 5, false), Verdict::BAD_SOURCES},     // none
-            {l.Offer(0, 0, Sources(3, {1, 2}), 3, 5, false), Verdict::BAD_SOURCES}, // 2 != 3
+            {l.OfferOne(0, 0, 0, 5, false), Verdict::BAD_SOURCES},               // its own
+            {l.OfferOne(0, 0, 3, 5, false), Verdict::BAD_SOURCES},               // beyond
+            {l.Offer(0, 0, Sources({1, 3}), 2, 5, false), Verdict::BAD_SOURCES}, // 3 beyond
+            {l.Offer(0, 0, Sources({1, 2}), 3, 5, false), Verdict::BAD_SOURCES}, // 2 != 3
         };
         for (size_t k = 0; k < cases.size(); ++k)
         {
@@ -155,7 +149,7 @@ class LedgerWideCliqueTestCase : public TestCase
                 (p < 32 ? low : high).push_back(p);
             }
         }
-        NS_TEST_EXPECT_MSG_EQ(int(l.Offer(0, 0, Sources(40, low), 31, 31, false)),
+        NS_TEST_EXPECT_MSG_EQ(int(l.Offer(0, 0, Sources(low), 31, 31, false)),
                               int(Verdict::ACCEPTED),
                               "positions below 32");
         NS_TEST_EXPECT_MSG_EQ(
@@ -170,11 +164,91 @@ class LedgerWideCliqueTestCase : public TestCase
             true,
             "32 to 39 missing");
         NS_TEST_EXPECT_MSG_EQ(int(l.OfferOne(0, 0, 39, 1, false)), int(Verdict::ACCEPTED), "39");
-        NS_TEST_EXPECT_MSG_EQ(int(l.Offer(0, 0, Sources(40, high), 8, 8, false)),
+        NS_TEST_EXPECT_MSG_EQ(int(l.Offer(0, 0, Sources(high), 8, 8, false)),
                               int(Verdict::REPEATED),
                               "39 again, within a sum");
         NS_TEST_EXPECT_MSG_EQ(l.GetAccount(0).counters.delivered, 32, "31 + 1");
         NS_TEST_EXPECT_MSG_EQ(l.GetMissing(0).size(), 7, "32 to 38 missing");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A 70-island clique (this island at 5, 2 chunks, 138 owed): sums
+ * from positions on both sides of 32 and 64 merge, a repeat is caught in
+ * either word, and the round completes at exactly the 138th contribution.
+ */
+class LedgerSeventyTestCase : public TestCase
+{
+  public:
+    LedgerSeventyTestCase()
+        : TestCase("a clique of 70: repeats across the 32 and 64 boundaries, exact completion")
+    {
+    }
+
+  private:
+    /// \return the sum of position + 1 over the positions
+    static double ValueOf(const std::vector<uint32_t>& positions)
+    {
+        double v = 0;
+        for (auto p : positions)
+        {
+            v += p + 1;
+        }
+        return v;
+    }
+
+    /// Offers the positions as one sum to chunk 0 of round 0.
+    static Verdict Sum(WanContributionLedger& l, const std::vector<uint32_t>& positions)
+    {
+        return l.Offer(0, 0, Sources(positions), positions.size(), ValueOf(positions), false);
+    }
+
+    void DoRun() override
+    {
+        WanContributionLedger l;
+        l.AddRound(0, 2, 70, 5);
+        NS_TEST_EXPECT_MSG_EQ(l.GetAccount(0).counters.expected, 138, "69 peers x 2 chunks");
+        NS_TEST_EXPECT_MSG_EQ(int(Sum(l, {0, 33, 63, 69})), int(Verdict::ACCEPTED), "merged");
+        NS_TEST_EXPECT_MSG_EQ(int(l.OfferOne(0, 0, 69, 70, false)), int(Verdict::REPEATED), "69");
+        NS_TEST_EXPECT_MSG_EQ(int(Sum(l, {64, 63})), int(Verdict::REPEATED), "63, beside a new 64");
+        NS_TEST_EXPECT_MSG_EQ(int(Sum(l, {32, 33})), int(Verdict::REPEATED), "33, beside 32");
+        NS_TEST_EXPECT_MSG_EQ(int(Sum(l, {31, 32, 64})), int(Verdict::ACCEPTED), "new ones");
+        NS_TEST_EXPECT_MSG_EQ(int(Sum(l, {70})), int(Verdict::BAD_SOURCES), "beyond the clique");
+        NS_TEST_EXPECT_MSG_EQ(int(Sum(l, {5, 6})), int(Verdict::BAD_SOURCES), "its own");
+        const auto& a = l.GetAccount(0);
+        NS_TEST_EXPECT_MSG_EQ(a.counters.delivered, 7, "4 + 3");
+        NS_TEST_EXPECT_MSG_EQ(a.counters.discarded, 3, "three repeats");
+        NS_TEST_EXPECT_MSG_EQ(a.sum, 169 + 32 + 33 + 65, "the accepted sums only");
+        NS_TEST_EXPECT_MSG_EQ(l.GetMissing(0).size(), 62 + 69, "chunk 0 lacks 62, chunk 1 all");
+
+        // The rest of chunk 0 as one sum, then chunk 1 one by one from 69 down.
+        std::vector<uint32_t> rest;
+        for (uint32_t p = 0; p < 70; ++p)
+        {
+            if (p != 5 && p != 0 && p != 31 && p != 32 && p != 33 && p != 63 && p != 64 && p != 69)
+            {
+                rest.push_back(p);
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(rest.size(), 62, "62 left");
+        NS_TEST_EXPECT_MSG_EQ(int(Sum(l, rest)), int(Verdict::ACCEPTED), "the rest");
+        uint32_t offered = 0;
+        for (uint32_t p = 70; p-- > 0;)
+        {
+            if (p == 5)
+            {
+                continue;
+            }
+            NS_TEST_EXPECT_MSG_EQ(l.IsComplete(0), false, "incomplete before " << p);
+            l.OfferOne(0, 1, p, p + 1, false);
+            ++offered;
+        }
+        NS_TEST_EXPECT_MSG_EQ(offered, 69, "69 peers");
+        NS_TEST_EXPECT_MSG_EQ(l.IsComplete(0), true, "complete at the 138th");
+        NS_TEST_EXPECT_MSG_EQ(a.counters.delivered, 138, "each once");
+        NS_TEST_EXPECT_MSG_EQ(a.sum, 2 * 2479, "twice 1 + ... + 70 - 6");
+        NS_TEST_EXPECT_MSG_EQ(l.GetMissing(0).empty(), true, "nothing missing");
     }
 };
 
@@ -273,6 +347,7 @@ class WanContributionLedgerTestSuite : public TestSuite
         AddTestCase(new LedgerRepeatTestCase);
         AddTestCase(new LedgerRefusalTestCase);
         AddTestCase(new LedgerWideCliqueTestCase);
+        AddTestCase(new LedgerSeventyTestCase);
         AddTestCase(new LedgerDeadlineTestCase);
         AddTestCase(new LedgerCountedOnlyTestCase);
     }

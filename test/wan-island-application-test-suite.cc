@@ -286,6 +286,17 @@ class IslandScriptedStreamTestCase : public TestCase
         std::vector<uint8_t> unknownKind(36, 0);
         unknownKind[0] = 9;
         script.push_back(Create<Packet>(unknownKind.data(), 36));
+        // A sum of one contribution whose 3-position bitmap names nobody.
+        WanChunkHeader nobody;
+        nobody.SetKind(K::MERGED);
+        nobody.SetClique(4);
+        nobody.SetSequence(8);
+        nobody.SetExpected(2);
+        nobody.SetContributions(1);
+        nobody.SetSources(std::vector<bool>(3, false));
+        nobody.SetValue(1);
+        script.push_back(Create<Packet>(100));
+        script.back()->AddHeader(nobody);
 
         auto edge = net.GetEdges().Get(1);
         auto tx = Socket::CreateSocket(edge, UdpSocketFactory::GetTypeId());
@@ -309,17 +320,17 @@ class IslandScriptedStreamTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(rec.partialSums, 2, "two sums of one contribution");
         NS_TEST_EXPECT_MSG_EQ(rec.discarded, 3, "three repeats discarded");
         NS_TEST_EXPECT_MSG_EQ(rec.nacks, 0, "the gap filled before a NACK");
-        NS_TEST_EXPECT_MSG_EQ(rec.dropped, 3, "wrong clique, chunk 3, own position");
+        NS_TEST_EXPECT_MSG_EQ(rec.dropped, 4, "wrong clique, chunk 3, own position, nobody");
         const std::map<std::string, uint32_t> reasons = {{"wrong clique", 1},
                                                          {"chunk out of range", 1},
                                                          {"unplanned round", 1},
-                                                         {"bad sources", 1},
+                                                         {"bad sources", 2},
                                                          {"malformed", 2},
                                                          {"unexpected kind", 1}};
         NS_TEST_EXPECT_MSG_EQ((drops.byReason == reasons), true, "every bad packet reported");
         // Reported when it completed, then after each of the 3 repeats and
-        // the 3 drops of round 0.
-        NS_TEST_EXPECT_MSG_EQ(ends.records.size(), 7, "RoundEnd at completion and after");
+        // the 4 drops of round 0.
+        NS_TEST_EXPECT_MSG_EQ(ends.records.size(), 8, "RoundEnd at completion and after");
         NS_TEST_EXPECT_MSG_EQ(ends.records.front().delivered, 6, "complete when reported");
         NS_TEST_EXPECT_MSG_EQ(ends.records.back().dropped, rec.dropped, "the last is the record");
         NS_TEST_EXPECT_MSG_EQ(ends.records.back().discarded, 3, "the last is the record");
@@ -417,6 +428,13 @@ class IslandConfigurationTestCase : public TestCase
             Mentions(ErrorOf([&]() { app->AddRound(r); }), "position 3 outside a clique of 3"),
             true,
             "position outside the clique");
+        r.peers = 65535;
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(ErrorOf([&]() { app->AddRound(r); }),
+                     "a clique of 65536 islands; the chunk header names at most 65535 sources"),
+            true,
+            "a clique wider than the header's bitmap");
+        r.peers = 2;
         r.position = 2;
         NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { app->AddRound(r); }),
                                        "re-requests need the island of every peer"),

@@ -5,11 +5,14 @@
 #include "wan-training-test-utils.h"
 
 #include "ns3/boolean.h"
+#include "ns3/clique-experiment-helper.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/drop-tail-queue.h"
+#include "ns3/enum.h"
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"
+#include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
@@ -17,12 +20,52 @@
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/wan-jitter-channel.h"
+#include "ns3/wan-link-impairment.h"
+#include "ns3/wan-network-helper.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
+#include <sstream>
 #include <vector>
 
 using namespace ns3;
+
+/**
+ * \ingroup wan-training-tests
+ * \param jitter the extra-delay random variable
+ * \param reorder the Reorder attribute
+ * \return a channel of the independent model (5 ms)
+ */
+Ptr<WanJitterChannel>
+IndependentChannel(Ptr<RandomVariableStream> jitter, bool reorder)
+{
+    auto channel = CreateObject<WanJitterChannel>();
+    channel->SetAttribute("Delay", TimeValue(MilliSeconds(5)));
+    channel->SetAttribute("Model", EnumValue(WanJitterChannel::INDEPENDENT));
+    channel->SetAttribute("Jitter", PointerValue(jitter));
+    channel->SetAttribute("Reorder", BooleanValue(reorder));
+    return channel;
+}
+
+/**
+ * \ingroup wan-training-tests
+ * \param stdDev the delay process's StdDev
+ * \param tau its CorrelationTime
+ * \return a channel of the correlated model (5 ms), exponential delays
+ */
+Ptr<WanJitterChannel>
+CorrelatedChannel(Time stdDev, Time tau)
+{
+    ObjectFactory process("ns3::WanDelayProcess");
+    process.Set("StdDev", TimeValue(stdDev));
+    process.Set("CorrelationTime", TimeValue(tau));
+    auto channel = CreateObject<WanJitterChannel>();
+    channel->SetAttribute("Delay", TimeValue(MilliSeconds(5)));
+    channel->SetAttribute("DelayProcess", ObjectFactoryValue(process));
+    return channel;
+}
 
 /**
  * \ingroup wan-training-tests
@@ -37,12 +80,15 @@ class JitterLink
      * \param reorder the Reorder attribute
      */
     JitterLink(Ptr<RandomVariableStream> jitter, bool reorder)
+        : JitterLink(IndependentChannel(jitter, reorder))
     {
-        m_channel = CreateObject<WanJitterChannel>();
-        m_channel->SetAttribute("Delay", TimeValue(MilliSeconds(5)));
-        m_channel->SetAttribute("Jitter", PointerValue(jitter));
-        m_channel->SetAttribute("Reorder", BooleanValue(reorder));
-        m_channel->AssignStreams(11);
+    }
+
+    /// \param channel the channel, not yet attached
+    explicit JitterLink(Ptr<WanJitterChannel> channel)
+        : m_channel(channel)
+    {
+        m_streams = m_channel->AssignStreams(11);
         for (auto& d : m_devices)
         {
             auto node = CreateObject<Node>();
@@ -54,6 +100,7 @@ class JitterLink
             d->Attach(m_channel);
         }
         m_devices[1]->SetReceiveCallback(MakeCallback(&JitterLink::Receive, this));
+        m_channel->TraceConnectWithoutContext("Hold", MakeCallback(&JitterLink::Hold, this));
     }
 
     /**
@@ -100,12 +147,35 @@ class JitterLink
         return m_order.size();
     }
 
+    /// \return the mean time a packet was held for FIFO order, seconds (all packets)
+    double MeanHold() const
+    {
+        return m_held / m_sent.size();
+    }
+
+    /// \return the channel
+    Ptr<WanJitterChannel> Channel() const
+    {
+        return m_channel;
+    }
+
+    /// \return the random streams the channel used
+    int64_t Streams() const
+    {
+        return m_streams;
+    }
+
   private:
     void SendOne()
     {
         auto p = Create<Packet>(100);
         m_sent[p->GetUid()] = Simulator::Now().GetSeconds();
         m_devices[0]->Send(p, m_devices[1]->GetBroadcast(), 0x0800);
+    }
+
+    void Hold(Ptr<const Packet>, Time held)
+    {
+        m_held += held.GetSeconds();
     }
 
     bool Receive(Ptr<NetDevice>, Ptr<const Packet> p, uint16_t, const Address&)
@@ -120,6 +190,8 @@ class JitterLink
     std::map<uint64_t, double> m_sent;                   //!< uid -> send time
     std::map<uint64_t, double> m_arrived;                //!< uid -> arrival time
     std::vector<uint64_t> m_order;                       //!< uids in arrival order
+    double m_held{0};                                    //!< FIFO hold, seconds, summed
+    int64_t m_streams{0};                                //!< streams the channel used
 };
 
 /// \return mean and standard deviation
@@ -230,6 +302,183 @@ class JitterOrderTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Correlated model: FIFO by itself when the delay changes slower
+ * than packets leave (dt >> 2 sigma^2 / tau), packets held otherwise.
+ */
+class CorrelatedOrderTestCase : public TestCase
+{
+  public:
+    CorrelatedOrderTestCase()
+        : TestCase("correlated model: in order by itself when slow, held when fast")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // sigma 1 ms, tau 1 s: 2 sigma^2 / tau = 2 us, packets 100 us apart.
+        JitterLink slow(CorrelatedChannel(MilliSeconds(1), Seconds(1)));
+        slow.Send(20000, MicroSeconds(100));
+        NS_TEST_ASSERT_MSG_EQ(slow.Received(), 20000, "all delivered");
+        NS_TEST_EXPECT_MSG_EQ(slow.Streams(), 3, "three streams");
+        NS_TEST_EXPECT_MSG_EQ(slow.Channel()->GetPackets(), 20000, "packets counted");
+        NS_TEST_EXPECT_MSG_EQ(slow.Channel()->GetHeldPackets(), 0, "none held");
+        NS_TEST_EXPECT_MSG_EQ(slow.Overtakes(), 0, "in order");
+        auto extras = slow.Extras();
+        NS_TEST_EXPECT_MSG_GT(*std::max_element(extras.begin(), extras.end()),
+                              0.5e-3,
+                              "the delay varies");
+
+        // tau 10 ms: 2 sigma^2 / tau = 200 us, packets 10 us apart.
+        JitterLink fast(CorrelatedChannel(MilliSeconds(1), MilliSeconds(10)));
+        fast.Send(5000, MicroSeconds(10));
+        NS_TEST_ASSERT_MSG_EQ(fast.Received(), 5000, "all delivered");
+        NS_TEST_EXPECT_MSG_GT(fast.Channel()->GetHeldPackets(), 1000, "packets held");
+        NS_TEST_EXPECT_MSG_EQ(fast.Overtakes(), 0, "still in order");
+        extras = fast.Extras();
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(*std::min_element(extras.begin(), extras.end()),
+                                    -1e-12,
+                                    "never early");
+
+        // The same process without holding would reorder them.
+        auto loose = CorrelatedChannel(MilliSeconds(1), MilliSeconds(10));
+        loose->SetAttribute("Reorder", BooleanValue(true));
+        JitterLink unordered(loose);
+        unordered.Send(5000, MicroSeconds(10));
+        NS_TEST_EXPECT_MSG_GT(unordered.Overtakes(), 1000, "the raw process reorders");
+        NS_TEST_EXPECT_MSG_EQ(unordered.Channel()->GetHeldPackets(), 0, "nothing held");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The FIFO hold at rising packet rates: bounded (about sigma^2 /
+ * tau) under the correlated model, growing with the rate under independent
+ * draws (the running maximum of more draws).
+ */
+class JitterHoldRateTestCase : public TestCase
+{
+  public:
+    JitterHoldRateTestCase()
+        : TestCase("FIFO hold: bounded at any packet rate when correlated, growing when "
+                   "independent")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<double> correlated;
+        std::vector<double> independent;
+        // Half a second at each spacing: 5000 to 250000 packets.
+        for (auto spacing : {MicroSeconds(100), MicroSeconds(10), MicroSeconds(2)})
+        {
+            const auto count = static_cast<uint32_t>(std::lround(0.5 / spacing.GetSeconds()));
+            JitterLink c(CorrelatedChannel(MilliSeconds(1), MilliSeconds(10)));
+            c.Send(count, spacing);
+            correlated.push_back(c.MeanHold());
+            auto exponential = CreateObject<ExponentialRandomVariable>();
+            exponential->SetAttribute("Mean", DoubleValue(1e-3));
+            JitterLink i(exponential, false);
+            i.Send(count, spacing);
+            independent.push_back(i.MeanHold());
+        }
+        // sigma 1 ms, tau 10 ms: sigma^2 / tau = 0.1 ms.
+        for (size_t k = 0; k < correlated.size(); ++k)
+        {
+            NS_TEST_EXPECT_MSG_LT(correlated[k], 0.2e-3, "correlated hold, spacing #" << k);
+        }
+        NS_TEST_EXPECT_MSG_LT(correlated[2] - correlated[0], 0.1e-3, "bounded as the rate grows");
+        NS_TEST_EXPECT_MSG_GT(correlated[2], 0.05e-3, "packets 2 us apart are held");
+        // Independent: about sigma (ln(sigma / spacing) - 0.42), 1.9 to 5.8 ms.
+        NS_TEST_EXPECT_MSG_GT(independent[0], 1e-3, "independent hold at 100 us");
+        NS_TEST_EXPECT_MSG_GT(independent[1], independent[0] + 1.5e-3, "grows at 10 us");
+        NS_TEST_EXPECT_MSG_GT(independent[2], independent[1] + 1e-3, "grows at 2 us");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Nine cities, triangles with 32 GB of FPGA memory, 1 ms of
+ * correlated jitter (exponential, 10 ms correlation time) on every core
+ * link, two rounds: the inflation of the mean round time against the
+ * jitter-free run at the same scale agrees within 1 percentage point at
+ * scales 10, 100 and 1000, as the delay is a function of time and not of the
+ * packet count.
+ */
+class JitterScaleTestCase : public TestCase
+{
+  public:
+    JitterScaleTestCase()
+        : TestCase("correlated jitter: the same round-time inflation at scales 10, 100, 1000")
+    {
+    }
+
+  private:
+    /**
+     * \param scale the time-preserving scale
+     * \param jitter with 1 ms of correlated jitter on the core, or none
+     * \return the measured T of each round, ms
+     */
+    std::vector<double> RoundTimes(double scale, bool jitter)
+    {
+        const auto topo = WanTopology::NineCity();
+        PlannerConfig config;
+        config.hbmBytes = 32e9;
+        CliqueExperimentHelper experiment(topo, config);
+        experiment.SetScale(scale);
+        experiment.SetRounds(2);
+        experiment.SetStream(1000);
+        if (jitter)
+        {
+            WanLinkImpairment imp;
+            imp.jitterSeconds = 1e-3;
+            experiment.SetImpairment(WanNetworkHelper::CORE, imp);
+        }
+        const auto r = experiment.Run(CliqueSchedule::Triangles(topo));
+        NS_TEST_EXPECT_MSG_EQ(r.exact, true, "scale " << scale << ": sums exact");
+        std::vector<double> times;
+        for (const auto& round : r.rounds)
+        {
+            times.push_back(round.measuredMs);
+        }
+        return times;
+    }
+
+    void DoRun() override
+    {
+        // The inflation of the mean round time (both rounds of the period):
+        // a round's own figure also carries the chance of where the delay
+        // process peaks in it (about 0.25 percentage points, one standard
+        // deviation, between streams), the mean of two rounds less of it.
+        std::vector<double> inflation; // percent, per scale
+        std::ostringstream figures;
+        for (double scale : {10.0, 100.0, 1000.0})
+        {
+            const auto base = RoundTimes(scale, false);
+            const auto jittery = RoundTimes(scale, true);
+            NS_TEST_ASSERT_MSG_EQ(jittery.size(), 2, "two rounds");
+            figures << " scale " << scale << ":";
+            for (size_t k = 0; k < base.size(); ++k)
+            {
+                figures << " " << 100 * (jittery[k] / base[k] - 1) << "%";
+                // Every packet crosses a core link: 1 ms later on average.
+                NS_TEST_EXPECT_MSG_GT(jittery[k] - base[k],
+                                      1.0,
+                                      "scale " << scale << ", round " << k + 1);
+            }
+            const double sum = std::accumulate(base.begin(), base.end(), 0.0);
+            inflation.push_back(100 *
+                                (std::accumulate(jittery.begin(), jittery.end(), 0.0) / sum - 1));
+            figures << " (mean " << inflation.back() << "%)";
+        }
+        const auto [lo, hi] = std::minmax_element(inflation.begin(), inflation.end());
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(*hi - *lo, 1.0, "inflation per round" << figures.str());
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The jitter channel's test suite.
  */
 class WanJitterChannelTestSuite : public TestSuite
@@ -240,6 +489,9 @@ class WanJitterChannelTestSuite : public TestSuite
     {
         AddTestCase(new JitterDistributionTestCase);
         AddTestCase(new JitterOrderTestCase);
+        AddTestCase(new CorrelatedOrderTestCase);
+        AddTestCase(new JitterHoldRateTestCase);
+        AddTestCase(new JitterScaleTestCase);
     }
 };
 

@@ -11,6 +11,8 @@
 #include "ns3/wan-network-helper.h"
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 using namespace ns3::wantest;
@@ -208,6 +210,44 @@ class ImpairmentBadInputTestCase : public TestCase
                               true,
                               "distribution");
 
+        // Jitter model, correlation time (s), reorder: the error, or "" when valid.
+        struct ModelCase
+        {
+            std::string model;
+            double tau;
+            bool reorder;
+            std::string error;
+        };
+
+        for (const auto& c : std::vector<ModelCase>{
+                 {"fractal",
+                  0.01,
+                  false,
+                  "core links: unknown jitter model \"fractal\" (expected correlated or "
+                  "independent)"},
+                 {"correlated",
+                  0,
+                  false,
+                  "core links: jitter correlation time must be from 0.001 to 1e+06 ms (got 0 ms)"},
+                 {"correlated", 1001, false, "must be from 0.001 to 1e+06 ms (got 1.001e+06 ms)"},
+                 {"correlated", 1000, false, ""},
+                 {"correlated",
+                  0.01,
+                  true,
+                  "core links: reorder needs the independent jitter model"},
+                 {"independent", 0.01, true, ""}})
+        {
+            WanLinkImpairment m;
+            m.jitterModel = c.model;
+            m.jitterCorrelationSeconds = c.tau;
+            m.reorder = c.reorder;
+            const auto error = check(m);
+            NS_TEST_EXPECT_MSG_EQ((c.error.empty() ? error.empty() : Mentions(error, c.error)),
+                                  true,
+                                  c.model << ", " << c.tau << " s, reorder " << c.reorder << ": "
+                                          << error);
+        }
+
         auto topo = WanTopology::NineCity();
         WanNetworkHelper net(topo);
         WanLinkImpairment jitter;
@@ -244,7 +284,8 @@ class ImpairmentBadInputTestCase : public TestCase
         std::string good = R"({"cities": [{"code": "A"}, {"code": "B"}],
             "links": [{"a": "A", "b": "B", "one_way_ms": 10, "capacity_gbps": 100,
                        "loss_rate": 0.01, "loss_burst": 3, "jitter_ms": 2,
-                       "jitter_distribution": "uniform", "reorder": true}]})";
+                       "jitter_distribution": "uniform", "jitter_model": "independent",
+                       "reorder": true}]})";
         auto t = WanTopology::FromJson(good);
         const auto& link = t.GetLinks().at(0);
         NS_TEST_EXPECT_MSG_EQ(link.impaired, true, "impaired from the file");
@@ -253,8 +294,31 @@ class ImpairmentBadInputTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(link.impairment.jitterSeconds, 2e-3, 1e-15, "jitter");
         NS_TEST_EXPECT_MSG_EQ(link.impairment.jitterDistribution, "uniform", "distribution");
         NS_TEST_EXPECT_MSG_EQ(link.impairment.reorder, true, "reorder");
+        NS_TEST_EXPECT_MSG_EQ(link.impairment.jitterModel, "independent", "model");
         auto back = WanTopology::FromJson(t.ToJson());
         NS_TEST_EXPECT_MSG_EQ(back.GetLinks().at(0).impairment.burstLength, 3, "round trip");
+        NS_TEST_EXPECT_MSG_EQ(back.GetLinks().at(0).impairment.jitterModel,
+                              "independent",
+                              "model round trip");
+        // The correlated model by default, with its correlation time.
+        std::string correlated = R"({"cities": [{"code": "A"}, {"code": "B"}],
+            "links": [{"a": "A", "b": "B", "one_way_ms": 10, "capacity_gbps": 100,
+                       "jitter_ms": 1, "jitter_correlation_ms": 250}]})";
+        const auto c1 = WanTopology::FromJson(correlated).GetLinks().at(0).impairment;
+        NS_TEST_EXPECT_MSG_EQ(c1.jitterModel, "correlated", "correlated by default");
+        NS_TEST_EXPECT_MSG_EQ_TOL(c1.jitterCorrelationSeconds, 0.25, 1e-15, "correlation time");
+        const auto c2 = WanTopology::FromJson(WanTopology::FromJson(correlated).ToJson())
+                            .GetLinks()
+                            .at(0)
+                            .impairment;
+        NS_TEST_EXPECT_MSG_EQ_TOL(c2.jitterCorrelationSeconds, 0.25, 1e-15, "written back");
+        std::string loose = R"({"cities": [{"code": "A"}, {"code": "B"}],
+            "links": [{"a": "A", "b": "B", "one_way_ms": 10, "capacity_gbps": 100,
+                       "jitter_ms": 1, "reorder": true}]})";
+        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { WanTopology::FromJson(loose); }),
+                                       "link A-B: reorder needs the independent jitter model"),
+                              true,
+                              "reorder without the independent model in a file");
 
         // A city's access links and post-aggregation hop.
         std::string cities = R"({"cities": [{"code": "A", "access": {"loss_rate": 0.02,

@@ -5,6 +5,8 @@
 #ifndef WAN_TRAINING_TEST_UTILS_H
 #define WAN_TRAINING_TEST_UTILS_H
 
+#include "ns3/buffer.h"
+#include "ns3/header.h"
 #include "ns3/pcap-file.h"
 #include "ns3/wan-topology.h"
 
@@ -17,6 +19,37 @@ namespace ns3
 {
 namespace wantest
 {
+
+/**
+ * \ingroup wan-training-tests
+ * \param h a header
+ * \return the bytes it serializes to
+ */
+inline std::vector<uint8_t>
+SerializedBytes(const Header& h)
+{
+    Buffer b;
+    b.AddAtStart(h.GetSerializedSize());
+    h.Serialize(b.Begin());
+    std::vector<uint8_t> bytes(b.GetSize());
+    b.CopyData(bytes.data(), bytes.size());
+    return bytes;
+}
+
+/**
+ * \ingroup wan-training-tests
+ * \param bytes what a header is read from
+ * \param h the header
+ * \return the bytes its Deserialize read
+ */
+inline uint32_t
+DeserializeBytes(const std::vector<uint8_t>& bytes, Header& h)
+{
+    Buffer b;
+    b.AddAtStart(bytes.size());
+    b.Begin().Write(bytes.data(), bytes.size());
+    return h.Deserialize(b.Begin());
+}
 
 /**
  * \ingroup wan-training-tests

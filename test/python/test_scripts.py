@@ -198,7 +198,7 @@ def test_scripts_refuse_bad_options(tmp_path):
 
 def test_hbm_sweep(tmp_path):
     run_script("hbm_sweep.py", "--hbmGB", "0", "32", "--evaluations", "2000", "--jobs", "2",
-               "--output", str(tmp_path))
+               "--jitterMs", "0.1", "1", "10", "--output", str(tmp_path))
     rows = {float(r["hbm_gb"]): r for r in read_csv(tmp_path / "hbm-sweep.csv")}
     # Without memory all-to-all cannot run; triangles (J 952.12) is the best of the four.
     assert math.isnan(float(rows[0.0]["J_all-to-all"]))
@@ -228,6 +228,23 @@ def test_hbm_sweep(tmp_path):
     for line, column in zip(ax["lines"], columns):
         assert line["x"] == [0.01, 32.0]
         same(line["y"], [float(rows[size][column]) for size in (0.0, 32.0)])
+
+    # The jitter axis: a receiver of two streams absorbs the allowance at its
+    # clique's rate.  Pairs need nothing; regional and triangles (20 Gbps)
+    # 2.5 MB per ms; all-to-all its own 0.157281 GB of misalignment plus
+    # 1.5625 MB per ms (12.5 Gbps).
+    jitter = {float(r["jitter_ms"]): r for r in read_csv(tmp_path / "hbm-jitter.csv")}
+    for ms, r in jitter.items():
+        assert float(r["GB_pairs"]) == 0
+        assert float(r["GB_regional"]) == pytest.approx(0.0025 * ms, rel=1e-6)
+        assert float(r["GB_triangles"]) == pytest.approx(0.0025 * ms, rel=1e-6)
+        assert float(r["GB_all-to-all"]) == pytest.approx(0.157281 + 0.0015625 * ms, abs=2e-6)
+    figure = read_figure(tmp_path / "hbm-jitter.png")
+    ax = figure["axes"][0]
+    assert ax["xlabel"] == "jitter allowance (ms of arrival skew each receiver absorbs)"
+    assert [line["label"] for line in ax["lines"]] == ["pairs", "regional", "triangles",
+                                                       "all-to-all"]
+    same(ax["lines"][2]["y"], [float(jitter[ms]["GB_triangles"]) for ms in (0.1, 1.0, 10.0)])
 
 
 def test_impairment_sweep_matches_the_cpp_example(tmp_path):

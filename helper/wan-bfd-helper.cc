@@ -1,0 +1,72 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-bfd-helper.h"
+
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/wan-bfd-application.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanBfdHelper");
+
+namespace
+{
+
+/// \return the address of a router's interface on a device
+Ipv4Address
+AddressOn(Ptr<NetDevice> device)
+{
+    auto ipv4 = device->GetNode()->GetObject<Ipv4>();
+    return ipv4->GetAddress(ipv4->GetInterfaceForDevice(device), 0).GetLocal();
+}
+
+} // namespace
+
+WanBfdHelper::WanBfdHelper()
+{
+    m_factory.SetTypeId(WanBfdApplication::GetTypeId());
+}
+
+void
+WanBfdHelper::SetAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_factory.Set(name, value);
+}
+
+ApplicationContainer
+WanBfdHelper::Install(const WanNetworkHelper& net) const
+{
+    ApplicationContainer apps;
+    const auto& routers = net.GetRouters();
+    for (uint32_t c = 0; c < routers.GetN(); ++c)
+    {
+        auto app = m_factory.Create<WanBfdApplication>();
+        routers.Get(c)->AddApplication(app);
+        apps.Add(app);
+    }
+    for (const auto& link : net.GetTopology().GetLinks())
+    {
+        const auto ab = AddressOn(net.GetCoreDevice(link.a, link.b));
+        const auto ba = AddressOn(net.GetCoreDevice(link.b, link.a));
+        DynamicCast<WanBfdApplication>(apps.Get(link.a))->AddPeer(ab, ba);
+        DynamicCast<WanBfdApplication>(apps.Get(link.b))->AddPeer(ba, ab);
+    }
+    return apps;
+}
+
+int64_t
+WanBfdHelper::AssignStreams(const ApplicationContainer& apps, int64_t stream)
+{
+    int64_t used = 0;
+    for (uint32_t i = 0; i < apps.GetN(); ++i)
+    {
+        used += DynamicCast<WanBfdApplication>(apps.Get(i))->AssignStreams(stream + used);
+    }
+    return used;
+}
+
+} // namespace ns3

@@ -1,0 +1,52 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_BFD_HELPER_H
+#define WAN_BFD_HELPER_H
+
+#include "ns3/application-container.h"
+#include "ns3/object-factory.h"
+#include "ns3/wan-network-helper.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief Installs single-hop BFD (WanBfdApplication) on the routers of a
+ * built WAN: one application per router, one session per core link end,
+ * between the two ends' addresses of the link.
+ */
+class WanBfdHelper
+{
+  public:
+    WanBfdHelper();
+
+    /**
+     * \param name an attribute of WanBfdApplication (DesiredMinTx,
+     *        RequiredMinRx, DetectMultiplier)
+     * \param value its value
+     */
+    void SetAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \param net a WAN whose Install has run
+     * \return one application per router, in city order
+     */
+    ApplicationContainer Install(const WanNetworkHelper& net) const;
+    /**
+     * \param apps applications Install returned
+     * \param stream first random stream
+     * \return the streams used
+     */
+    static int64_t AssignStreams(const ApplicationContainer& apps, int64_t stream);
+
+  private:
+    ObjectFactory m_factory; //!< makes the applications
+};
+
+} // namespace ns3
+
+#endif /* WAN_BFD_HELPER_H */
