@@ -75,6 +75,7 @@ struct Options
     wantrace::PacketTraceOptions traces;
     bool quiet{false};
     std::string packetOutput;
+    double crossTraffic{0};
 };
 
 /// Declares the options of the table (planning, mixing, output).
@@ -178,6 +179,10 @@ AddPacketOptions(CommandLine& cmd, Options& o)
     cmd.AddValue("quiet",
                  "Packet-level: no progress (simulated time, rounds done) on standard error",
                  o.quiet);
+    cmd.AddValue("crossTraffic",
+                 "Packet-level: background traffic on every core link direction, share of "
+                 "its capacity in [0, 1)",
+                 o.crossTraffic);
     cmd.AddValue("packetOutput",
                  "Packet-level: write every run's per-round results to this file "
                  "(.json or .csv)",
@@ -379,6 +384,7 @@ CheckPacketLevel(const Options& o, const WanTopology& topo)
         WanNetworkHelper(topo).SetImpairment(linkClass, imp);
     }
     CliqueExperimentHelper check(topo, PlannerConfig{});
+    check.SetCrossTraffic(o.crossTraffic);
     check.SetRecovery(o.recovery);
     ApplyFaults(check, o);
     o.traces.Check(topo);
@@ -452,6 +458,7 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
                 experiment.SetImpairment(linkClass, imp);
             }
             experiment.SetRecovery(o.recovery);
+            experiment.SetCrossTraffic(o.crossTraffic);
             experiment.SetProgress(o.quiet ? 0 : kProgressSeconds);
             ApplyFaults(experiment, o);
             o.traces.Apply(experiment, schedule.GetName() + ", " + v.label);

@@ -11,9 +11,13 @@
 #include "ns3/fpga-aggregator.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address-generator.h"
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/mixing-analysis.h"
 #include "ns3/node.h"
+#include "ns3/on-off-helper.h"
+#include "ns3/onoff-application.h"
+#include "ns3/packet-sink-helper.h"
 #include "ns3/packet.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/queue-disc.h"
@@ -66,6 +70,22 @@ CountCorePacket(CliqueExperimentHelper::CoreLinkCounts* counts,
     auto& round = CurrentCoreRound(counts, hop, Simulator::Now());
     ++round.packets;
     round.bytes += packet->GetSize();
+}
+
+/// Counts a packet that a core link direction's queue disc or device queue dropped.
+void
+CountCoreDrop(CliqueExperimentHelper::CoreLinkCounts* counts, WanHop hop, Ptr<const Packet>)
+{
+    ++CurrentCoreRound(counts, hop, Simulator::Now()).queueDrops;
+}
+
+/// Counts a packet that a core link direction's queue disc dropped.
+void
+CountCoreDiscDrop(CliqueExperimentHelper::CoreLinkCounts* counts,
+                  WanHop hop,
+                  Ptr<const QueueDiscItem> item)
+{
+    CountCoreDrop(counts, hop, item->GetPacket());
 }
 
 /// Keeps the peak of the bytes waiting on a core link direction: `device`
@@ -304,6 +324,7 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     }
     coreLinks.perRound.resize(plan.rounds.size() + 1); // the last: after the last round
     WatchCoreLinks(net, coreLinks);
+    InstallCrossTraffic(net, plan);
     ScheduleFaults(net, groups, fpgas);
     WanRoundRecorder recorder; // connected before the run: it listens to trace sources
     recorder.WatchIslands(islands);
@@ -465,17 +486,106 @@ CliqueExperimentHelper::WatchCoreLinks(const WanNetworkHelper& net, CoreLinkCoun
             counts.queues[hop].rate = rate.Get();
             device->TraceConnectWithoutContext("PhyTxBegin",
                                                MakeBoundCallback(&CountCorePacket, &counts, hop));
-            DynamicCast<PointToPointNetDevice>(device)->GetQueue()->TraceConnectWithoutContext(
+            auto queue = DynamicCast<PointToPointNetDevice>(device)->GetQueue();
+            queue->TraceConnectWithoutContext(
                 "BytesInQueue",
                 MakeBoundCallback(&TrackCoreQueue, &counts, hop, true));
+            queue->TraceConnectWithoutContext("Drop",
+                                              MakeBoundCallback(&CountCoreDrop, &counts, hop));
             auto tc = device->GetNode()->GetObject<TrafficControlLayer>();
             if (auto disc = tc ? tc->GetRootQueueDiscOnDevice(device) : nullptr)
             {
                 disc->TraceConnectWithoutContext(
                     "BytesInQueue",
                     MakeBoundCallback(&TrackCoreQueue, &counts, hop, false));
+                disc->TraceConnectWithoutContext(
+                    "Drop",
+                    MakeBoundCallback(&CountCoreDiscDrop, &counts, hop));
             }
         }
+    }
+}
+
+void
+CliqueExperimentHelper::SetCrossTraffic(double utilisation,
+                                        uint32_t packetBytes,
+                                        double burstPackets)
+{
+    if (!(utilisation >= 0 && utilisation < 1))
+    {
+        throw std::invalid_argument("cross traffic: utilisation must be in [0, 1) (got " +
+                                    wantext::Num(utilisation) + ")");
+    }
+    if (packetBytes < 64 || packetBytes > 8972)
+    {
+        throw std::invalid_argument("cross traffic: packets must be 64 to 8972 bytes (got " +
+                                    std::to_string(packetBytes) + ")");
+    }
+    if (!(burstPackets >= 1) || std::isinf(burstPackets))
+    {
+        throw std::invalid_argument("cross traffic: a burst must average at least 1 packet (got " +
+                                    wantext::Num(burstPackets) + ")");
+    }
+    m_crossUtilisation = utilisation;
+    m_crossPacketBytes = packetBytes;
+    m_crossBurstPackets = burstPackets;
+}
+
+void
+CliqueExperimentHelper::InstallCrossTraffic(const WanNetworkHelper& net,
+                                            const WanExperimentPlan& plan) const
+{
+    if (m_crossUtilisation <= 0)
+    {
+        return;
+    }
+    const uint16_t port = 9; // discard
+    PacketSinkHelper sink("ns3::UdpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+    sink.Install(net.GetRouters());
+    const auto& last = plan.rounds.back();
+    const Time end = Seconds(last.start + last.deadline);
+    ApplicationContainer senders;
+    for (const auto& link : net.GetTopology().GetLinks())
+    {
+        for (const auto& [from, to] : {WanHop{link.a, link.b}, WanHop{link.b, link.a}})
+        {
+            auto device = net.GetCoreDevice(from, to);
+            auto peer = net.GetCoreDevice(to, from);
+            auto ipv4 = peer->GetNode()->GetObject<Ipv4>();
+            const auto address = ipv4->GetAddress(ipv4->GetInterfaceForDevice(peer), 0).GetLocal();
+            DataRateValue rate;
+            device->GetAttribute("DataRate", rate);
+            // On at the link's rate for bursts of burstPackets on average, off
+            // long enough that the mean is the utilisation.  A packet on the
+            // wire: UDP payload and header, IP header (20), PPP header (2).
+            const double packetSeconds =
+                (m_crossPacketBytes + 20.0 + 2) * 8 / rate.Get().GetBitRate();
+            const double on = m_crossBurstPackets * packetSeconds;
+            const double off = on * (1 - m_crossUtilisation) / m_crossUtilisation;
+            OnOffHelper onOff("ns3::UdpSocketFactory", InetSocketAddress(address, port));
+            // OnOffApplication paces its payload: at this rate the wire is full.
+            const double payload = m_crossPacketBytes - 8.0;
+            onOff.SetAttribute(
+                "DataRate",
+                DataRateValue(DataRate(static_cast<uint64_t>(rate.Get().GetBitRate() * payload /
+                                                             (m_crossPacketBytes + 20.0 + 2)))));
+            onOff.SetAttribute("PacketSize", UintegerValue(m_crossPacketBytes - 8));
+            onOff.SetAttribute(
+                "OnTime",
+                StringValue("ns3::ExponentialRandomVariable[Mean=" + wantext::Num(on) + "]"));
+            onOff.SetAttribute(
+                "OffTime",
+                StringValue("ns3::ExponentialRandomVariable[Mean=" + wantext::Num(off) + "]"));
+            auto app = onOff.Install(device->GetNode());
+            app.Start(Seconds(0));
+            app.Stop(end);
+            senders.Add(app);
+        }
+    }
+    int64_t stream = m_stream + 100000; // clear of the loss and jitter streams
+    for (uint32_t i = 0; i < senders.GetN(); ++i)
+    {
+        stream += DynamicCast<OnOffApplication>(senders.Get(i))->AssignStreams(stream);
     }
 }
 
@@ -588,6 +698,7 @@ CliqueExperimentHelper::Collect(const WanExperimentPlan& plan,
             rr.coreBytes[hop] = static_cast<uint64_t>(std::llround(counts.bytes * m_scale));
             rr.corePeakQueueBytes[hop] =
                 static_cast<uint64_t>(std::llround(counts.peakQueueBytes * m_scale));
+            rr.coreQueueDrops[hop] = counts.queueDrops;
             rr.corePeakQueueMs[hop] = counts.peakQueueBytes * 8e3 / queue.rate.GetBitRate();
         }
         rr.evictions = recorder.GetEvictions(round.round);

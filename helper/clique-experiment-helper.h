@@ -61,6 +61,8 @@ struct WanRoundResult
                                                    //!< core link direction (queue disc and
                                                    //!< device queue, multiplied back by the scale)
     std::map<WanHop, double> corePeakQueueMs;      //!< the same, as time to send at the link's rate
+    std::map<WanHop, uint64_t> coreQueueDrops;     //!< packets each core link direction's queues
+                                                   //!< dropped (queue full, or CoDel)
     std::map<std::string, uint64_t> evictions;     //!< FPGA evictions of this round's chunks
     double idleMs{0};     //!< GPU idle time added: measured minus planned T (>= 0)
     uint32_t round{0};    //!< round number
@@ -136,6 +138,19 @@ class CliqueExperimentHelper
      *        seconds) while a run lasts; 0 (the default): never
      */
     void SetProgress(double wallSeconds);
+    /**
+     * \brief Background traffic on every core link direction in the runs
+     * that follow: bursts at the link's rate (ns-3's OnOffApplication, on
+     * and off times exponential) from the router at one end to the router
+     * at the other, through the same queues as the training streams, from
+     * the first round's start to the last round's deadline.
+     * \param utilisation mean share of each direction's capacity, [0, 1)
+     *        (0, the default: none)
+     * \param packetBytes bytes of each packet (IP payload: UDP header and
+     *        data), 64 to 8972
+     * \param burstPackets mean packets per burst, >= 1
+     */
+    void SetCrossTraffic(double utilisation, uint32_t packetBytes = 1472, double burstPackets = 10);
     /**
      * \param policy what islands do at a round's deadline about missing
      *        contributions: "accept" (give them up) or "rerequest" (ask their
@@ -215,6 +230,7 @@ class CliqueExperimentHelper
         uint64_t packets{0};        //!< packets it started to send
         uint64_t bytes{0};          //!< their bytes (as simulated)
         uint64_t peakQueueBytes{0}; //!< most bytes waiting (queue disc and device queue)
+        uint64_t queueDrops{0};     //!< packets its queues dropped
     };
 
     /// The bytes waiting on a core link direction now.
@@ -260,6 +276,8 @@ class CliqueExperimentHelper
     std::vector<Group> AddRounds(WanNetworkHelper& net,
                                  const WanExperimentPlan& plan,
                                  const ApplicationContainer& islands) const;
+    /// Installs the background traffic of SetCrossTraffic on every core link direction.
+    void InstallCrossTraffic(const WanNetworkHelper& net, const WanExperimentPlan& plan) const;
     /// Counts what every core link direction sends, per round.
     void WatchCoreLinks(const WanNetworkHelper& net, CoreLinkCounts& counts) const;
     /// Schedules the link and FPGA faults.
@@ -295,6 +313,9 @@ class CliqueExperimentHelper
     double m_progressSeconds{0};          //!< wall-clock interval of progress reports (0: none)
     mutable uint64_t m_progressEvents{0}; //!< events of the progress reports in this run
     std::string m_recovery{"accept"};     //!< islands' recovery policy
+    double m_crossUtilisation{0};         //!< background share of each core direction
+    uint32_t m_crossPacketBytes{1472};    //!< background packet size (UDP payload + header)
+    double m_crossBurstPackets{10};       //!< mean packets per background burst
     std::string m_pcapPrefix;             //!< pcap file prefix (empty: none)
     std::string m_asciiPrefix;            //!< ASCII trace prefix (empty: none)
     WanNetworkHelper::TraceSelection m_traced;                             //!< the devices traced

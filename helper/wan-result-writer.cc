@@ -54,6 +54,14 @@ IslandJson(const WanIslandRoundResult& i, const std::string& code)
                 {"dropped", i.dropped}};
 }
 
+/// \return the value of a key in a map, or 0 when it has none
+uint64_t
+MapValue(const std::map<WanHop, uint64_t>& map, WanHop key)
+{
+    const auto it = map.find(key);
+    return it == map.end() ? 0 : it->second;
+}
+
 /// \return a CSV cell of a JSON scalar (empty for null)
 std::string
 CsvValue(const json& value)
@@ -148,7 +156,8 @@ WanResultWriter::RoundJson(const WanRoundResult& r) const
             {"packets", packets},
             {"bytes", r.coreBytes.at(hop)},
             {"peak_queue_bytes", queue == r.corePeakQueueBytes.end() ? uint64_t{0} : queue->second},
-            {"peak_queue_ms", queueMs == r.corePeakQueueMs.end() ? 0.0 : queueMs->second}});
+            {"peak_queue_ms", queueMs == r.corePeakQueueMs.end() ? 0.0 : queueMs->second},
+            {"queue_drops", MapValue(r.coreQueueDrops, hop)}});
     }
     return round;
 }

@@ -38,7 +38,8 @@ namespace ns3
  *                                     "requested", "requests", "recovered", "given_up",
  *                                     "repeats", "repairs_sent", "dropped"}],
  *                        "core_links": [{"from", "to", "packets", "bytes",
- *                                        "peak_queue_bytes", "peak_queue_ms"}]}]}]}
+ *                                        "peak_queue_bytes", "peak_queue_ms",
+ *                                        "queue_drops"}]}]}]}
  * \endcode
  * Times are milliseconds; bytes are full-scale (multiplied back by the
  * time-preserving scale); a core link direction's peak queue is the most

@@ -297,6 +297,68 @@ class WideCliqueTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Cross traffic at 70% of every core link direction: in round 1 of
+ * triangles NYC->LON carries only background (0 bytes without it), its
+ * bytes match 70% of 100 Gbps over the round's window, the queues fill and
+ * drop packets, and the round takes longer than without it.
+ */
+class CrossTrafficTestCase : public TestCase
+{
+  public:
+    CrossTrafficTestCase()
+        : TestCase("cross traffic: its share of a link, queue drops, a slower round")
+    {
+    }
+
+  private:
+    static WanExperimentResult RunTriangles(double utilisation)
+    {
+        const auto topo = WanTopology::NineCity();
+        CliqueExperimentHelper experiment(topo, PlannerConfig{});
+        experiment.SetScale(1000);
+        experiment.SetRounds(1);
+        experiment.SetCrossTraffic(utilisation);
+        return experiment.Run(CliqueSchedule::Builtin("triangles", topo));
+    }
+
+    void DoRun() override
+    {
+        const auto topo = WanTopology::NineCity();
+        const WanHop nycLon{topo.FindCity("NYC"), topo.FindCity("LON")};
+        const auto quiet = RunTriangles(0);
+        const auto busy = RunTriangles(0.7);
+        NS_TEST_ASSERT_MSG_EQ(busy.rounds.size(), 1, "one round");
+        NS_TEST_EXPECT_MSG_EQ(quiet.rounds[0].coreBytes.at(nycLon), 0, "no training on NYC->LON");
+        // The round's window: T (1 + 10%) = 507.76 x 1.1 ms, at 100 Gbps.
+        const double expected = 0.7 * 100e9 / 8 * 0.50776 * 1.1;
+        NS_TEST_EXPECT_MSG_EQ_TOL(double(busy.rounds[0].coreBytes.at(nycLon)),
+                                  expected,
+                                  0.15 * expected,
+                                  "70% of the link, within 15% (bursts are random)");
+        uint64_t drops = 0;
+        for (const auto& [hop, n] : busy.rounds[0].coreQueueDrops)
+        {
+            drops += n;
+        }
+        uint64_t quietDrops = 0;
+        for (const auto& [hop, n] : quiet.rounds[0].coreQueueDrops)
+        {
+            quietDrops += n;
+        }
+        NS_TEST_EXPECT_MSG_EQ(quietDrops, 0, "no drops without it");
+        NS_TEST_EXPECT_MSG_GT(drops, 0, "the queues fill and drop");
+        NS_TEST_EXPECT_MSG_GT(busy.rounds[0].measuredMs,
+                              quiet.rounds[0].measuredMs + 5,
+                              "queueing makes the round longer");
+        const auto e = ErrorOf([] {
+            CliqueExperimentHelper(WanTopology::NineCity(), PlannerConfig{}).SetCrossTraffic(1);
+        });
+        NS_TEST_EXPECT_MSG_EQ(e, "cross traffic: utilisation must be in [0, 1) (got 1)", e);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The wan-training-experiment test suite.
  */
 class CliqueExperimentTestSuite : public TestSuite
@@ -311,6 +373,7 @@ class CliqueExperimentTestSuite : public TestSuite
         AddTestCase(new RunCleanupTestCase);
         AddTestCase(new PacketTraceTestCase);
         AddTestCase(new WideCliqueTestCase);
+        AddTestCase(new CrossTrafficTestCase);
     }
 };
 

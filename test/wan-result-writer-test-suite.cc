@@ -181,8 +181,8 @@ class ResultWriterCsvTestCase : public TestCase
         }
         // run: 9 scalars (the label has its column), 2 evictions, 3 losses, no
         // parameters; per round: 6 scalars, 2 evictions, 18 island figures
-        // (the city is the subject), 2 links x 4 figures.
-        NS_TEST_EXPECT_MSG_EQ(rows, 9 + 2 + 3 + 2 * (6 + 2 + 18 + 2 * 4), "figures");
+        // (the city is the subject), 2 links x 5 figures.
+        NS_TEST_EXPECT_MSG_EQ(rows, 9 + 2 + 3 + 2 * (6 + 2 + 18 + 2 * 5), "figures");
         for (const char* expected : {"1,\"pair, hand\",,run,,evictions.timeout,2\n",
                                      "1,\"pair, hand\",1,island,B,repeats,3\n",
                                      "1,\"pair, hand\",2,round,,measured_ms,\n",
