@@ -33,6 +33,14 @@ namespace
 /// Loss and jitter of some link classes.
 using Impairments = std::vector<std::pair<WanNetworkHelper::LinkClass, WanLinkImpairment>>;
 
+/// One setting of the sweep: its label, impairments and background traffic.
+struct Setting
+{
+    std::string label;   //!< e.g. "loss 1%"
+    Impairments classes; //!< loss and jitter per link class
+    double crossTraffic; //!< background share of every core link direction
+};
+
 /// Every option of the program, with its default.
 struct Options
 {
@@ -40,6 +48,7 @@ struct Options
     std::string lossRates{"0.001,0.01,0.05"};
     std::string jitterMs{"1,10"};
     std::string jitterModels{WanLinkImpairment{}.jitterModel};
+    std::string crossTraffic{"none"};
     double jitterCorrelationMs{WanLinkImpairment{}.jitterCorrelationSeconds * 1e3};
     std::string lossLinks{"core,access,post"};
     std::string recovery{"rerequest"};
@@ -67,11 +76,11 @@ SweptValues(const std::string& text, const wantext::Range& range, const std::str
     return values;
 }
 
-/// \return the labelled impairment settings of the sweep, the lossless one first
-std::vector<std::pair<std::string, Impairments>>
+/// \return the labelled settings of the sweep, the unimpaired one first
+std::vector<Setting>
 Settings(const Options& o)
 {
-    std::vector<std::pair<std::string, Impairments>> settings{{"none", {}}};
+    std::vector<Setting> settings{{"none", {}, 0}};
     for (double rate : SweptValues(o.lossRates, wantext::bounds::kLossRate, "--lossRate"))
     {
         WanLinkImpairment imp;
@@ -83,7 +92,7 @@ Settings(const Options& o)
         }
         std::ostringstream label;
         label << "loss " << rate * 100 << "%";
-        settings.emplace_back(label.str(), classes);
+        settings.push_back({label.str(), classes, 0});
     }
     const std::string defaultModel = WanLinkImpairment{}.jitterModel;
     for (const auto& model : wantext::SplitList(o.jitterModels))
@@ -98,8 +107,14 @@ Settings(const Options& o)
             // The default model keeps the short label.
             std::ostringstream label;
             label << "jitter " << ms << " ms" << (model == defaultModel ? "" : " " + model);
-            settings.emplace_back(label.str(), Impairments{{WanNetworkHelper::CORE, imp}});
+            settings.push_back({label.str(), Impairments{{WanNetworkHelper::CORE, imp}}, 0});
         }
+    }
+    for (double share : SweptValues(o.crossTraffic, wantext::bounds::kLossRate, "--crossTraffic"))
+    {
+        std::ostringstream label;
+        label << "cross " << share * 100 << "%";
+        settings.push_back({label.str(), {}, share});
     }
     return settings;
 }
@@ -139,9 +154,7 @@ Summarise(const WanExperimentResult& r)
 
 /// Runs every schedule under every setting.
 std::vector<Row>
-RunSweep(const Options& o,
-         const std::vector<std::pair<std::string, Impairments>>& settings,
-         WanResultWriter& output)
+RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter& output)
 {
     const auto topo = WanTopology::NineCity();
     std::vector<Row> rows;
@@ -151,7 +164,7 @@ RunSweep(const Options& o,
         PlannerConfig config;
         config.hbmBytes = name == "all-to-all" ? 32e9 : 0;
         double baseline = 0;
-        for (const auto& [label, classes] : settings)
+        for (const auto& [label, classes, cross] : settings)
         {
             CliqueExperimentHelper experiment(topo, config);
             experiment.SetScale(o.scale);
@@ -160,6 +173,7 @@ RunSweep(const Options& o,
                 experiment.SetRounds(static_cast<uint32_t>(o.rounds));
             }
             experiment.SetRecovery(o.recovery);
+            experiment.SetCrossTraffic(cross);
             experiment.SetProgress(o.quiet ? 0 : 5);
             for (const auto& [linkClass, imp] : classes)
             {
@@ -262,6 +276,10 @@ Run(int argc, char* argv[])
                  "Jitter models to sweep: comma list of correlated (each link direction's "
                  "delay varies in time) and independent (a draw per packet)",
                  o.jitterModels);
+    cmd.AddValue("crossTraffic",
+                 "Background shares of every core link direction to sweep, each in [0, 1) "
+                 "(comma list; none: no cross-traffic runs)",
+                 o.crossTraffic);
     cmd.AddValue("jitterCorrelationMs",
                  "Correlation time of the correlated jitter, ms",
                  o.jitterCorrelationMs);
