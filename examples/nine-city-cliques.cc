@@ -49,6 +49,7 @@ struct Options
     bool aggregation{true};
     std::string hbmGB{"0,32"};
     double jitterAllowanceMs{0};
+    double coreReserve{0};
     double computeMs{250};
     double stalenessMs{1000};
     bool includeNewborn{true};
@@ -101,6 +102,10 @@ AddTableOptions(CommandLine& cmd, Options& o)
     cmd.AddValue("multicast", "Replicate inside the network (false: unicast copies)", o.multicast);
     cmd.AddValue("aggregation", "Sum inbound streams on the edge FPGA", o.aggregation);
     cmd.AddValue("hbmGB", "FPGA memory sizes to compare, GB (comma list)", o.hbmGB);
+    cmd.AddValue("coreReserve",
+                 "Share of every core link direction the planner leaves to other traffic, "
+                 "[0, 1)",
+                 o.coreReserve);
     cmd.AddValue("jitterAllowanceMs",
                  "Arrival skew each receiver of two or more streams absorbs in FPGA memory, ms",
                  o.jitterAllowanceMs);
@@ -195,6 +200,7 @@ CheckRanges(const Options& o)
 {
     bounds::kPayloadBytes.Check(o.payloadBytes, "--payload");
     bounds::kJitterMs.Check(o.jitterAllowanceMs, "--jitterAllowanceMs");
+    bounds::kLossRate.Check(o.coreReserve, "--coreReserve");
     for (const auto& [text, option] :
          {std::pair{o.accessGbps, "--accessGbps"}, std::pair{o.coreGbps, "--coreGbps"}})
     {
@@ -321,6 +327,7 @@ Config(const Options& o)
     config.multicast = o.multicast;
     config.aggregation = o.aggregation;
     config.jitterAllowance = o.jitterAllowanceMs / 1e3;
+    config.coreReserve = o.coreReserve;
     if (!o.accessGbps.empty())
     {
         config.accessBps = wantext::ParseNumber(o.accessGbps, "--accessGbps") * 1e9;

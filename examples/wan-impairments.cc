@@ -49,6 +49,7 @@ struct Options
     std::string jitterMs{"1,10"};
     std::string jitterModels{WanLinkImpairment{}.jitterModel};
     std::string crossTraffic{"none"};
+    double coreReserve{0};
     double jitterCorrelationMs{WanLinkImpairment{}.jitterCorrelationSeconds * 1e3};
     std::string lossLinks{"core,access,post"};
     std::string recovery{"rerequest"};
@@ -163,6 +164,7 @@ RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter
         auto schedule = CliqueSchedule::Builtin(name, topo);
         PlannerConfig config;
         config.hbmBytes = name == "all-to-all" ? 32e9 : 0;
+        config.coreReserve = o.coreReserve;
         double baseline = 0;
         for (const auto& [label, classes, cross] : settings)
         {
@@ -280,6 +282,10 @@ Run(int argc, char* argv[])
                  "Background shares of every core link direction to sweep, each in [0, 1) "
                  "(comma list; none: no cross-traffic runs)",
                  o.crossTraffic);
+    cmd.AddValue("coreReserve",
+                 "Share of every core link direction the planner leaves to other traffic, "
+                 "[0, 1)",
+                 o.coreReserve);
     cmd.AddValue("jitterCorrelationMs",
                  "Correlation time of the correlated jitter, ms",
                  o.jitterCorrelationMs);
@@ -302,6 +308,7 @@ Run(int argc, char* argv[])
     wantext::bounds::kJitterCorrelationMs.Check(o.jitterCorrelationMs, "--jitterCorrelationMs");
     wantext::bounds::kRounds.Check(o.rounds, "--rounds");
     wantext::bounds::kMaxRequests.Check(o.maxRequests, "--maxRequests");
+    wantext::bounds::kLossRate.Check(o.coreReserve, "--coreReserve");
     const auto settings = Settings(o);
     o.traces.Check(WanTopology::NineCity());
     if (!o.output.empty() && !wantext::EndsWith(o.output, ".csv"))

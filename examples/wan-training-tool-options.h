@@ -38,6 +38,8 @@ AddCapabilityOptions(po::options_description& options)
         ("payload", po::value<double>()->default_value(1e9),
          "model state D per island and round, bytes")
         ("hbmGB", po::value<double>()->default_value(0), "FPGA memory per receiver, GB")
+        ("coreReserve", po::value<double>()->default_value(0),
+         "share of every core link direction left to other traffic, [0, 1)")
         ("jitterAllowanceMs", po::value<double>()->default_value(0),
          "arrival skew each receiver of two or more streams absorbs in FPGA memory, ms")
         ("accessGbps", po::value<double>(),
@@ -79,6 +81,7 @@ CapabilityConfig(const po::variables_map& vm)
     config.payloadBytes = Bounded<double>(vm, "payload", bounds::kPayloadBytes);
     config.hbmBytes = Bounded<double>(vm, "hbmGB", bounds::kHbmGB) * 1e9;
     config.jitterAllowance = Bounded<double>(vm, "jitterAllowanceMs", bounds::kJitterMs) / 1e3;
+    config.coreReserve = Bounded<double>(vm, "coreReserve", bounds::kLossRate);
     config.multicast = vm["multicast"].as<bool>();
     config.aggregation = vm["aggregation"].as<bool>();
     if (vm.count("accessGbps"))

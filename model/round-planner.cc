@@ -76,6 +76,7 @@ RoundPlanner::RoundPlanner(const WanTopology& topo, const PlannerConfig& config)
                                     wantext::Num(config.hbmBytes) + " bytes)");
     }
     wantext::bounds::kJitterMs.Check(config.jitterAllowance * 1e3, "jitter allowance");
+    wantext::bounds::kLossRate.Check(config.coreReserve, "core reserve");
     if (config.accessBps)
     {
         m_topo.SetAccessRate(*config.accessBps);
@@ -202,9 +203,13 @@ RoundPlanner::SetCliqueRate(CliquePlan& cp,
     {
         double cap = m_topo.GetLinks()[m_topo.GetLinkIndex(hop.first, hop.second)].capacityBps;
         uint32_t n = streams.at(hop);
-        consider(cap / n,
-                 "link " + m_topo.GetCity(hop.first).code + "->" + m_topo.GetCity(hop.second).code +
-                     " " + Gbps(cap) + " / " + std::to_string(n) + " streams");
+        const double usable = cap * (1 - m_config.coreReserve);
+        consider(
+            usable / n,
+            "link " + m_topo.GetCity(hop.first).code + "->" + m_topo.GetCity(hop.second).code +
+                " " + Gbps(cap) +
+                (m_config.coreReserve > 0 ? " x " + wantext::Num(1 - m_config.coreReserve) : "") +
+                " / " + std::to_string(n) + " streams");
     }
     cp.rateBps = rate;
     cp.serialization = m_config.payloadBytes * 8 / rate;

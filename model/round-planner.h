@@ -43,6 +43,9 @@ struct PlannerConfig
     std::optional<double> accessBps;
     /// Override of every core link's capacity, bit/s; > 0 when set.
     std::optional<double> coreCapacityBps;
+    /// Share of every core link direction's capacity left to other traffic,
+    /// [0, 1): the streams split the rest.
+    double coreReserve{0};
 };
 
 /**

@@ -180,7 +180,7 @@ class ContentionPlanTestCase : public TestCase
 {
   public:
     ContentionPlanTestCase()
-        : TestCase("contention: two pairs split a shared link")
+        : TestCase("contention: two pairs split a shared link, less a reserve")
     {
     }
 
@@ -203,6 +203,19 @@ class ContentionPlanTestCase : public TestCase
         // Alone, {A,C} runs at the access rate.
         auto alone = RoundPlanner(topo, config).PlanRound({{0, 2}, {1}, {3}});
         NS_TEST_EXPECT_MSG_EQ_TOL(alone.cliques[0].rateBps, 20e9, 1, "no contention");
+        // A reserve of 40% for other traffic: 18 Gbps left, 9 each; alone,
+        // 18 Gbps binds below the 20 Gbps access.
+        config.coreReserve = 0.4;
+        auto shared = RoundPlanner(topo, config).PlanRound({{0, 2}, {1, 3}});
+        NS_TEST_EXPECT_MSG_EQ_TOL(shared.cliques[0].rateBps, 9e9, 1, "30 x 0.6 / 2");
+        NS_TEST_EXPECT_MSG_EQ(shared.cliques[0].rateBinding,
+                              "link B->C 30 Gbps x 0.6 / 2 streams",
+                              "binding");
+        alone = RoundPlanner(topo, config).PlanRound({{0, 2}, {1}, {3}});
+        NS_TEST_EXPECT_MSG_EQ_TOL(alone.cliques[0].rateBps, 18e9, 1, "30 x 0.6");
+        config.coreReserve = 1;
+        const auto e = ErrorOf([&] { RoundPlanner(topo, config); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "core reserve must be"), true, e);
     }
 };
 
