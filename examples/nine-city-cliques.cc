@@ -77,6 +77,8 @@ struct Options
     bool quiet{false};
     std::string packetOutput;
     double crossTraffic{0};
+    std::string coreQueue{"fq-codel"};
+    int64_t coreQueuePackets{1000};
 };
 
 /// Declares the options of the table (planning, mixing, output).
@@ -188,10 +190,26 @@ AddPacketOptions(CommandLine& cmd, Options& o)
                  "Packet-level: background traffic on every core link direction, share of "
                  "its capacity in [0, 1)",
                  o.crossTraffic);
+    cmd.AddValue("coreQueue",
+                 "Packet-level: queue disc of the core links, fq-codel (ns-3's default) or fifo",
+                 o.coreQueue);
+    cmd.AddValue("coreQueuePackets", "Packet-level: the FIFO's size, packets", o.coreQueuePackets);
     cmd.AddValue("packetOutput",
                  "Packet-level: write every run's per-round results to this file "
                  "(.json or .csv)",
                  o.packetOutput);
+}
+
+/// \return a FIFO size option as a packet count; throws when below 1 or too large
+uint32_t
+QueuePackets(int64_t packets)
+{
+    if (packets < 1 || packets > 1000000)
+    {
+        throw std::invalid_argument("--coreQueuePackets must be from 1 to 1000000 (got " +
+                                    std::to_string(packets) + ")");
+    }
+    return static_cast<uint32_t>(packets);
 }
 
 /// Checks every number option against its range (wantext::bounds).
@@ -392,6 +410,7 @@ CheckPacketLevel(const Options& o, const WanTopology& topo)
     }
     CliqueExperimentHelper check(topo, PlannerConfig{});
     check.SetCrossTraffic(o.crossTraffic);
+    check.SetCoreQueue(o.coreQueue, QueuePackets(o.coreQueuePackets));
     check.SetRecovery(o.recovery);
     ApplyFaults(check, o);
     o.traces.Check(topo);
@@ -466,6 +485,7 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
             }
             experiment.SetRecovery(o.recovery);
             experiment.SetCrossTraffic(o.crossTraffic);
+            experiment.SetCoreQueue(o.coreQueue, QueuePackets(o.coreQueuePackets));
             experiment.SetProgress(o.quiet ? 0 : kProgressSeconds);
             ApplyFaults(experiment, o);
             o.traces.Apply(experiment, schedule.GetName() + ", " + v.label);

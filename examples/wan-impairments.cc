@@ -50,6 +50,7 @@ struct Options
     std::string jitterModels{WanLinkImpairment{}.jitterModel};
     std::string crossTraffic{"none"};
     double coreReserve{0};
+    std::string coreQueue{"fq-codel"};
     double jitterCorrelationMs{WanLinkImpairment{}.jitterCorrelationSeconds * 1e3};
     std::string lossLinks{"core,access,post"};
     std::string recovery{"rerequest"};
@@ -176,6 +177,7 @@ RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter
             }
             experiment.SetRecovery(o.recovery);
             experiment.SetCrossTraffic(cross);
+            experiment.SetCoreQueue(o.coreQueue);
             experiment.SetProgress(o.quiet ? 0 : 5);
             for (const auto& [linkClass, imp] : classes)
             {
@@ -282,6 +284,9 @@ Run(int argc, char* argv[])
                  "Background shares of every core link direction to sweep, each in [0, 1) "
                  "(comma list; none: no cross-traffic runs)",
                  o.crossTraffic);
+    cmd.AddValue("coreQueue",
+                 "Queue disc of the core links: fq-codel (ns-3's default) or fifo (1000 packets)",
+                 o.coreQueue);
     cmd.AddValue("coreReserve",
                  "Share of every core link direction the planner leaves to other traffic, "
                  "[0, 1)",
@@ -309,6 +314,7 @@ Run(int argc, char* argv[])
     wantext::bounds::kRounds.Check(o.rounds, "--rounds");
     wantext::bounds::kMaxRequests.Check(o.maxRequests, "--maxRequests");
     wantext::bounds::kLossRate.Check(o.coreReserve, "--coreReserve");
+    WanNetworkHelper::CheckCoreQueue(o.coreQueue, 1000);
     const auto settings = Settings(o);
     o.traces.Check(WanTopology::NineCity());
     if (!o.output.empty() && !wantext::EndsWith(o.output, ".csv"))

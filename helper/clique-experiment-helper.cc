@@ -343,6 +343,7 @@ void
 CliqueExperimentHelper::BuildNetwork(WanNetworkHelper& net) const
 {
     net.SetScale(m_scale);
+    net.SetCoreQueue(m_coreQueue, m_coreQueuePackets);
     for (const auto& [linkClass, impairment] : m_impairment)
     {
         net.SetImpairment(linkClass, impairment);
@@ -529,6 +530,14 @@ CliqueExperimentHelper::SetCrossTraffic(double utilisation,
     m_crossUtilisation = utilisation;
     m_crossPacketBytes = packetBytes;
     m_crossBurstPackets = burstPackets;
+}
+
+void
+CliqueExperimentHelper::SetCoreQueue(const std::string& kind, uint32_t packets)
+{
+    WanNetworkHelper::CheckCoreQueue(kind, packets);
+    m_coreQueue = kind;
+    m_coreQueuePackets = packets;
 }
 
 void

@@ -152,6 +152,12 @@ class CliqueExperimentHelper
      */
     void SetCrossTraffic(double utilisation, uint32_t packetBytes = 1472, double burstPackets = 10);
     /**
+     * \param kind the queue disc of the core links, "fq-codel" (default) or
+     *        "fifo" (see WanNetworkHelper::SetCoreQueue)
+     * \param packets the FIFO's size in packets
+     */
+    void SetCoreQueue(const std::string& kind, uint32_t packets = 1000);
+    /**
      * \param policy what islands do at a round's deadline about missing
      *        contributions: "accept" (give them up) or "rerequest" (ask their
      *        senders); see WanIslandApplication
@@ -316,6 +322,8 @@ class CliqueExperimentHelper
     double m_crossUtilisation{0};         //!< background share of each core direction
     uint32_t m_crossPacketBytes{1472};    //!< background packet size (UDP payload + header)
     double m_crossBurstPackets{10};       //!< mean packets per background burst
+    std::string m_coreQueue{"fq-codel"};  //!< queue disc of the core links
+    uint32_t m_coreQueuePackets{1000};    //!< its size, when a FIFO
     std::string m_pcapPrefix;             //!< pcap file prefix (empty: none)
     std::string m_asciiPrefix;            //!< ASCII trace prefix (empty: none)
     WanNetworkHelper::TraceSelection m_traced;                             //!< the devices traced

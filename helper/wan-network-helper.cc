@@ -17,8 +17,10 @@
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
+#include "ns3/queue-size.h"
 #include "ns3/string.h"
 #include "ns3/trace-helper.h"
+#include "ns3/traffic-control-helper.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-jitter-channel.h"
 #include "ns3/wan-training-text.h"
@@ -50,6 +52,27 @@ void
 WanNetworkHelper::SetEdgeRate(double bps)
 {
     m_edgeBps = wantext::RequirePositive(bps, "edge rate");
+}
+
+void
+WanNetworkHelper::CheckCoreQueue(const std::string& kind, uint32_t packets)
+{
+    if (kind != "fq-codel" && kind != "fifo")
+    {
+        throw std::invalid_argument("core queue must be fq-codel or fifo (got \"" + kind + "\")");
+    }
+    if (packets < 1)
+    {
+        throw std::invalid_argument("core queue: a FIFO holds at least 1 packet");
+    }
+}
+
+void
+WanNetworkHelper::SetCoreQueue(const std::string& kind, uint32_t packets)
+{
+    CheckCoreQueue(kind, packets);
+    m_coreQueue = kind;
+    m_coreQueuePackets = packets;
 }
 
 void
@@ -407,6 +430,15 @@ WanNetworkHelper::InstallCoreLink(const WanLink& link,
     Impair(devices, {0, 1}, link.impaired ? link.impairment : m_impairment[CORE], CORE);
     m_core[{link.a, link.b}] = devices.Get(0);
     m_core[{link.b, link.a}] = devices.Get(1);
+    if (m_coreQueue == "fifo")
+    {
+        // Installed before the addresses, so that ns-3 adds no default queue disc.
+        TrafficControlHelper fifo;
+        fifo.SetRootQueueDisc("ns3::FifoQueueDisc",
+                              "MaxSize",
+                              QueueSizeValue(QueueSize(std::to_string(m_coreQueuePackets) + "p")));
+        fifo.Install(devices);
+    }
     auto interfaces = address.Assign(devices);
     m_coreAddress[{link.a, link.b}] = interfaces.GetAddress(0);
     m_coreAddress[{link.b, link.a}] = interfaces.GetAddress(1);

@@ -76,6 +76,21 @@ class WanNetworkHelper
      * \param factor every rate is divided by this factor, >= 1 (default 1)
      */
     void SetScale(double factor);
+    /**
+     * \brief The queue disc of every core link device.
+     * \param kind "fq-codel" (ns-3's default, FqCoDelQueueDisc, which keeps
+     *        flows apart) or "fifo" (FifoQueueDisc: one drop-tail queue, as
+     *        many WAN routers have)
+     * \param packets the FIFO's size in packets, >= 1 (not used by fq-codel)
+     */
+    void SetCoreQueue(const std::string& kind, uint32_t packets = 1000);
+    /**
+     * \brief Checks a core queue setting; throws std::invalid_argument
+     * naming what is wrong.
+     * \param kind "fq-codel" or "fifo"
+     * \param packets the FIFO's size, >= 1
+     */
+    static void CheckCoreQueue(const std::string& kind, uint32_t packets);
 
     /// The kinds of links an impairment applies to.
     enum LinkClass
@@ -301,6 +316,8 @@ class WanNetworkHelper
     WanTopology m_topo;                       //!< topology
     double m_edgeBps{400e9};                  //!< router-edge rate
     uint32_t m_mtu{9000};                     //!< device MTU
+    std::string m_coreQueue{"fq-codel"};      //!< queue disc of the core devices
+    uint32_t m_coreQueuePackets{1000};        //!< its size, when a FIFO
     double m_scale{1};                        //!< rate divisor
     bool m_installed{false};                  //!< Install was called
     NodeContainer m_routers;                  //!< routers by city

@@ -12,10 +12,13 @@
 #include "ns3/ipv4.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/queue-disc.h"
+#include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/test.h"
 #include "ns3/trace-helper.h"
+#include "ns3/traffic-control-layer.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/wan-network-helper.h"
 
@@ -543,6 +546,64 @@ class NetworkBadInputTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief The core links' queue disc: ns-3's FqCoDel by default, a FIFO of
+ * the asked size on request, the access links untouched; a bad kind refused.
+ */
+class CoreQueueTestCase : public TestCase
+{
+  public:
+    CoreQueueTestCase()
+        : TestCase("core queue: fq-codel by default, a FIFO of the asked size on request")
+    {
+    }
+
+  private:
+    /// \return the root queue disc on a device
+    static Ptr<QueueDisc> Disc(Ptr<NetDevice> device)
+    {
+        return device->GetNode()->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(
+            device);
+    }
+
+    void DoRun() override
+    {
+        for (const std::string kind : {"fq-codel", "fifo"})
+        {
+            Ipv4AddressGenerator::Reset();
+            WanNetworkHelper net(LineTopology({"A", "B"}, {10}));
+            if (kind == "fifo")
+            {
+                net.SetCoreQueue("fifo", 100);
+            }
+            net.Install();
+            const std::string expected =
+                kind == "fifo" ? "ns3::FifoQueueDisc" : "ns3::FqCoDelQueueDisc";
+            for (const auto& [from, to] : {std::pair{0u, 1u}, std::pair{1u, 0u}})
+            {
+                auto disc = Disc(net.GetCoreDevice(from, to));
+                NS_TEST_ASSERT_MSG_NE(disc, nullptr, kind << ": a queue disc");
+                NS_TEST_EXPECT_MSG_EQ(disc->GetInstanceTypeId().GetName(), expected, kind);
+                if (kind == "fifo")
+                {
+                    NS_TEST_EXPECT_MSG_EQ(disc->GetMaxSize(), QueueSize("100p"), "its size");
+                }
+            }
+            auto island = net.GetIslands().Get(0)->GetDevice(1);
+            NS_TEST_EXPECT_MSG_EQ(Disc(island)->GetInstanceTypeId().GetName(),
+                                  "ns3::FqCoDelQueueDisc",
+                                  kind << ": access links keep ns-3's default");
+            Simulator::Destroy();
+        }
+        WanNetworkHelper net(LineTopology({"A", "B"}, {10}));
+        auto e = ErrorOf([&] { net.SetCoreQueue("red"); });
+        NS_TEST_EXPECT_MSG_EQ(e, "core queue must be fq-codel or fifo (got \"red\")", e);
+        e = ErrorOf([&] { net.SetCoreQueue("fifo", 0); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "at least 1 packet"), true, e);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The wan-training-network test suite.
  */
 class WanNetworkHelperTestSuite : public TestSuite
@@ -556,6 +617,7 @@ class WanNetworkHelperTestSuite : public TestSuite
         AddTestCase(new ReversePathTestCase);
         AddTestCase(new NetworkBadInputTestCase);
         AddTestCase(new NetworkTraceTestCase);
+        AddTestCase(new CoreQueueTestCase);
         const auto nine = WanTopology::NineCity();
         AddTestCase(new UnicastPathTestCase("nine cities, NYC-LON down for a while",
                                             nine,
