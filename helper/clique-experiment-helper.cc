@@ -11,7 +11,6 @@
 #include "ns3/fpga-aggregator.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address-generator.h"
-#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/mixing-analysis.h"
 #include "ns3/node.h"
@@ -559,26 +558,24 @@ CliqueExperimentHelper::InstallCrossTraffic(const WanNetworkHelper& net,
         for (const auto& [from, to] : {WanHop{link.a, link.b}, WanHop{link.b, link.a}})
         {
             auto device = net.GetCoreDevice(from, to);
-            auto peer = net.GetCoreDevice(to, from);
-            auto ipv4 = peer->GetNode()->GetObject<Ipv4>();
-            const auto address = ipv4->GetAddress(ipv4->GetInterfaceForDevice(peer), 0).GetLocal();
             DataRateValue rate;
             device->GetAttribute("DataRate", rate);
-            // On at the link's rate for bursts of burstPackets on average, off
-            // long enough that the mean is the utilisation.  A packet on the
-            // wire: UDP payload and header, IP header (20), PPP header (2).
-            const double packetSeconds =
-                (m_crossPacketBytes + 20.0 + 2) * 8 / rate.Get().GetBitRate();
-            const double on = m_crossBurstPackets * packetSeconds;
+            const double bps = rate.Get().GetBitRate();
+            // A packet on the wire: UDP payload and header, IP header (20),
+            // PPP header (2).  On at the link's rate for bursts of
+            // burstPackets on average, off long enough that the mean is the
+            // utilisation.
+            const double wireBytes = m_crossPacketBytes + 20.0 + 2;
+            const double on = m_crossBurstPackets * wireBytes * 8 / bps;
             const double off = on * (1 - m_crossUtilisation) / m_crossUtilisation;
-            OnOffHelper onOff("ns3::UdpSocketFactory", InetSocketAddress(address, port));
+            const uint32_t payload = m_crossPacketBytes - 8;
+            OnOffHelper onOff("ns3::UdpSocketFactory",
+                              InetSocketAddress(net.GetCoreAddress(to, from), port));
             // OnOffApplication paces its payload: at this rate the wire is full.
-            const double payload = m_crossPacketBytes - 8.0;
             onOff.SetAttribute(
                 "DataRate",
-                DataRateValue(DataRate(static_cast<uint64_t>(rate.Get().GetBitRate() * payload /
-                                                             (m_crossPacketBytes + 20.0 + 2)))));
-            onOff.SetAttribute("PacketSize", UintegerValue(m_crossPacketBytes - 8));
+                DataRateValue(DataRate(static_cast<uint64_t>(bps * payload / wireBytes))));
+            onOff.SetAttribute("PacketSize", UintegerValue(payload));
             onOff.SetAttribute(
                 "OnTime",
                 StringValue("ns3::ExponentialRandomVariable[Mean=" + wantext::Num(on) + "]"));

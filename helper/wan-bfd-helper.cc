@@ -4,7 +4,6 @@
 
 #include "wan-bfd-helper.h"
 
-#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/wan-bfd-application.h"
 
@@ -12,19 +11,6 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("WanBfdHelper");
-
-namespace
-{
-
-/// \return the address of a router's interface on a device
-Ipv4Address
-AddressOn(Ptr<NetDevice> device)
-{
-    auto ipv4 = device->GetNode()->GetObject<Ipv4>();
-    return ipv4->GetAddress(ipv4->GetInterfaceForDevice(device), 0).GetLocal();
-}
-
-} // namespace
 
 WanBfdHelper::WanBfdHelper()
 {
@@ -50,8 +36,8 @@ WanBfdHelper::Install(const WanNetworkHelper& net) const
     }
     for (const auto& link : net.GetTopology().GetLinks())
     {
-        const auto ab = AddressOn(net.GetCoreDevice(link.a, link.b));
-        const auto ba = AddressOn(net.GetCoreDevice(link.b, link.a));
+        const auto ab = net.GetCoreAddress(link.a, link.b);
+        const auto ba = net.GetCoreAddress(link.b, link.a);
         DynamicCast<WanBfdApplication>(apps.Get(link.a))->AddPeer(ab, ba);
         DynamicCast<WanBfdApplication>(apps.Get(link.b))->AddPeer(ba, ab);
     }

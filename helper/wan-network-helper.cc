@@ -611,6 +611,13 @@ WanNetworkHelper::GetCoreDevice(uint32_t from, uint32_t to) const
     return it->second;
 }
 
+Ipv4Address
+WanNetworkHelper::GetCoreAddress(uint32_t from, uint32_t to) const
+{
+    GetCoreDevice(from, to); // names a missing link
+    return m_coreAddress.at({from, to});
+}
+
 NetDeviceContainer
 WanNetworkHelper::GetAccessDevices(uint32_t city) const
 {

@@ -220,6 +220,12 @@ class WanNetworkHelper
      */
     Ptr<NetDevice> GetCoreDevice(uint32_t from, uint32_t to) const;
     /**
+     * \param from city index of one end
+     * \param to city index of the other end
+     * \return from's address on the core link to `to`
+     */
+    Ipv4Address GetCoreAddress(uint32_t from, uint32_t to) const;
+    /**
      * \param city city index
      * \return the island's access device, the edge node's access device, the
      *         edge node's device towards the router, the router's device

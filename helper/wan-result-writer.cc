@@ -54,12 +54,13 @@ IslandJson(const WanIslandRoundResult& i, const std::string& code)
                 {"dropped", i.dropped}};
 }
 
-/// \return the value of a key in a map, or 0 when it has none
-uint64_t
-MapValue(const std::map<WanHop, uint64_t>& map, WanHop key)
+/// \return the value of a key in a map, or zero when it has none
+template <typename V>
+V
+MapValue(const std::map<WanHop, V>& map, WanHop key)
 {
     const auto it = map.find(key);
-    return it == map.end() ? 0 : it->second;
+    return it == map.end() ? V{0} : it->second;
 }
 
 /// \return a CSV cell of a JSON scalar (empty for null)
@@ -148,16 +149,14 @@ WanResultWriter::RoundJson(const WanRoundResult& r) const
     }
     for (const auto& [hop, packets] : r.corePackets)
     {
-        const auto queue = r.corePeakQueueBytes.find(hop);
-        const auto queueMs = r.corePeakQueueMs.find(hop);
-        round["core_links"].push_back(json{
-            {"from", m_codes.at(hop.first)},
-            {"to", m_codes.at(hop.second)},
-            {"packets", packets},
-            {"bytes", r.coreBytes.at(hop)},
-            {"peak_queue_bytes", queue == r.corePeakQueueBytes.end() ? uint64_t{0} : queue->second},
-            {"peak_queue_ms", queueMs == r.corePeakQueueMs.end() ? 0.0 : queueMs->second},
-            {"queue_drops", MapValue(r.coreQueueDrops, hop)}});
+        round["core_links"].push_back(
+            json{{"from", m_codes.at(hop.first)},
+                 {"to", m_codes.at(hop.second)},
+                 {"packets", packets},
+                 {"bytes", r.coreBytes.at(hop)},
+                 {"peak_queue_bytes", MapValue(r.corePeakQueueBytes, hop)},
+                 {"peak_queue_ms", MapValue(r.corePeakQueueMs, hop)},
+                 {"queue_drops", MapValue(r.coreQueueDrops, hop)}});
     }
     return round;
 }

@@ -229,7 +229,7 @@ RoundPlanner::BuildCliqueLp(const CliquePlan& cp) const
     }
     const double gbPerMs = cp.rateBps / 8 / 1e9 / kMs;
     // A receiver of two or more streams also absorbs the jitter allowance.
-    const double allowanceGb = m.size() > 2 ? gbPerMs * m_config.jitterAllowance * kMs : 0;
+    const double allowanceGb = AllowanceBytes(cp) / 1e9;
     for (size_t ii = 0; ii < m.size(); ++ii)
     {
         uint32_t hi = 0;

@@ -67,27 +67,41 @@ def memory_for_jitter(jitter_ms):
     return row
 
 
-def plot_jitter(rows, path):
-    """The least memory against the jitter allowance, per schedule (log-log)."""
+def new_figure():
+    """A figure of the size both plots have (matplotlib without a display)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.4))
-    for name in [key[3:] for key in rows[0] if key.startswith("GB_")]:
-        ax.plot([r["jitter_ms"] for r in rows], [r["GB_" + name] for r in rows], marker="o",
-                markersize=3, label=name)
-    ax.set_xscale("log")
-    ax.set_yscale("symlog", linthresh=1e-3)
-    ax.set_xlabel("jitter allowance (ms of arrival skew each receiver absorbs)")
-    ax.set_ylabel("least FPGA memory per receiver (GB)")
-    ax.set_title("Nine cities: FPGA memory the schedules need to absorb jitter")
+    return plt.subplots(figsize=(7, 4.4))
+
+
+def save_figure(fig, ax, path, xlabel, ylabel, title):
+    """Labels, grid and legend as both plots have them; writes and closes."""
+    import matplotlib.pyplot as plt
+
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def plot_jitter(rows, path):
+    """The least memory against the jitter allowance, per schedule (log-log)."""
+    fig, ax = new_figure()
+    for name in [key[3:] for key in rows[0] if key.startswith("GB_")]:
+        ax.plot([r["jitter_ms"] for r in rows], [r["GB_" + name] for r in rows], marker="o",
+                markersize=3, label=name)
+    ax.set_xscale("log")
+    ax.set_yscale("symlog", linthresh=1e-3)
+    save_figure(fig, ax, path, "jitter allowance (ms of arrival skew each receiver absorbs)",
+                "least FPGA memory per receiver (GB)",
+                "Nine cities: FPGA memory the schedules need to absorb jitter")
 
 
 def main(argv=None):
@@ -120,12 +134,7 @@ def main(argv=None):
     csv_path = os.path.join(args.output, "hbm-sweep.csv")
     write_csv(csv_path, rows)
 
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4.4))
+    fig, ax = new_figure()
     x = [max(r["hbm_gb"], 0.01) for r in rows]
     # The built-ins' columns, J_<name>, in the model's order.
     for name in [key[2:] for key in rows[0] if key.startswith("J_")]:
@@ -133,15 +142,10 @@ def main(argv=None):
     ax.plot(x, [r["best_J"] for r in rows], marker="s", color="black", linewidth=2,
             label="optimizer's best")
     ax.set_xscale("log")
-    ax.set_xlabel("FPGA memory per receiver (GB; 0 plotted at 0.01)")
-    ax.set_ylabel("J = T x A (ms-error)")
-    ax.set_title("Nine cities: J of the best schedule found as FPGA memory grows")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
     png_path = os.path.join(args.output, "hbm-sweep.png")
-    fig.savefig(png_path, dpi=120)
-    plt.close(fig)
+    save_figure(fig, ax, png_path, "FPGA memory per receiver (GB; 0 plotted at 0.01)",
+                "J = T x A (ms-error)",
+                "Nine cities: J of the best schedule found as FPGA memory grows")
     for r in rows:
         print("%6g GB  best %-10s J %6.0f  (%s)" % (r["hbm_gb"], r["best"], r["best_J"],
                                                   r["best_schedule"]))

@@ -74,17 +74,18 @@ class BfdHeaderTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(back.desiredMinTxUs, 10000u, "tx");
         NS_TEST_EXPECT_MSG_EQ(back.requiredMinRxUs, 20000u, "rx");
 
-        auto version = bytes;
+        // Each refusal starts from the hand-written bytes.
+        auto version = expected;
         version[0] = 0x43;
-        auto length = bytes;
+        auto length = expected;
         length[3] = 48;
-        auto auth = bytes;
+        auto auth = expected;
         auth[1] |= 0x04;
-        auto mult = bytes;
+        auto mult = expected;
         mult[2] = 0;
-        auto mine = bytes;
+        auto mine = expected;
         mine[4] = mine[5] = mine[6] = mine[7] = 0;
-        auto shortPacket = bytes;
+        auto shortPacket = expected;
         shortPacket.resize(20);
         for (const auto& bad : {version, length, auth, mult, mine, shortPacket})
         {
