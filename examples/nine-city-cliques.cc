@@ -49,6 +49,7 @@ struct Options
     bool aggregation{true};
     std::string hbmGB{"0,32"};
     double jitterAllowanceMs{0};
+    double lineRateWindowUs{PlannerConfig().lineRateWindow * 1e6};
     double coreReserve{0};
     double computeMs{250};
     double stalenessMs{1000};
@@ -111,6 +112,10 @@ AddTableOptions(CommandLine& cmd, Options& o)
     cmd.AddValue("jitterAllowanceMs",
                  "Arrival skew each receiver of two or more streams absorbs in FPGA memory, ms",
                  o.jitterAllowanceMs);
+    cmd.AddValue("lineRateWindowUs",
+                 "How long an FPGA without memory holds a chunk, us (packet-level skew beyond it "
+                 "is reported; the packet-level FPGAs use it)",
+                 o.lineRateWindowUs);
     cmd.AddValue("computeMs", "Compute time per training step, ms (synchronous SGD)", o.computeMs);
     cmd.AddValue("stalenessMs",
                  "Staleness tolerated, ms (synchronous SGD comparison)",
@@ -160,8 +165,8 @@ AddPacketOptions(CommandLine& cmd, Options& o)
                  "Packet-level: links with jitter: comma list of core, access",
                  o.jitterLinks);
     cmd.AddValue("recovery",
-                 "Packet-level: at a round's deadline, accept missing contributions or "
-                 "rerequest them from their senders",
+                 "Packet-level: missing contributions are accepted or rerequested from their "
+                 "senders at a round's deadline, or early: asked for as soon as overdue",
                  o.recovery);
     cmd.AddValue("linkFaults",
                  "Packet-level: link outages, comma list of A-B@down-up (seconds), "
@@ -218,6 +223,7 @@ CheckRanges(const Options& o)
 {
     bounds::kPayloadBytes.Check(o.payloadBytes, "--payload");
     bounds::kJitterMs.Check(o.jitterAllowanceMs, "--jitterAllowanceMs");
+    bounds::kLineRateWindowUs.Check(o.lineRateWindowUs, "--lineRateWindowUs");
     bounds::kLossRate.Check(o.coreReserve, "--coreReserve");
     for (const auto& [text, option] :
          {std::pair{o.accessGbps, "--accessGbps"}, std::pair{o.coreGbps, "--coreGbps"}})
@@ -345,6 +351,7 @@ Config(const Options& o)
     config.multicast = o.multicast;
     config.aggregation = o.aggregation;
     config.jitterAllowance = o.jitterAllowanceMs / 1e3;
+    config.lineRateWindow = o.lineRateWindowUs / 1e6;
     config.coreReserve = o.coreReserve;
     if (!o.accessGbps.empty())
     {

@@ -4,8 +4,9 @@
 
 /*
  * Sweeps loss and jitter at packet level: for each schedule, the round time
- * against the lossless run (inflation) and the delivery figures (expected,
- * delivered, re-requested, recovered, given up), as a table and optionally
+ * against the lossless run (inflation), the delivery figures (expected,
+ * delivered, re-requested, recovered, given up) and the mixing (A planned, A
+ * and J measured from what the islands averaged), as a table and optionally
  * a CSV file.
  *
  *   ./ns3 run wan-impairments
@@ -16,6 +17,7 @@
 #include "wan-packet-trace-options.h"
 
 #include "ns3/core-module.h"
+#include "ns3/wan-training-compat.h"
 #include "ns3/wan-training-module.h"
 #include "ns3/wan-training-text.h"
 
@@ -126,6 +128,7 @@ struct Row
 {
     std::string schedule;
     double hbmGB{0};
+    std::string recovery;
     std::string impairment;
     double plannedMs{0};
     double measuredMs{0};
@@ -133,6 +136,9 @@ struct Row
     WanRoundCounters counts; //!< contributions, summed over rounds and islands
     uint64_t lost{0};
     bool exact{false};
+    double disagreement{0};         //!< A planned
+    double disagreementMeasured{0}; //!< A of the realised mixing
+    double objectiveMeasured{0};    //!< J measured (T measured x A measured), ms-error
 };
 
 /// Sums a run's rounds and islands.
@@ -141,6 +147,9 @@ Summarise(const WanExperimentResult& r)
 {
     Row row;
     row.exact = r.exact;
+    row.disagreement = r.disagreement;
+    row.disagreementMeasured = r.disagreementMeasured;
+    row.objectiveMeasured = r.objectiveMeasured;
     for (const auto& round : r.rounds)
     {
         row.plannedMs = std::max(row.plannedMs, round.plannedMs);
@@ -166,41 +175,46 @@ RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter
         PlannerConfig config;
         config.hbmBytes = name == "all-to-all" ? 32e9 : 0;
         config.coreReserve = o.coreReserve;
-        double baseline = 0;
-        for (const auto& [label, classes, cross] : settings)
+        for (const auto& recovery : wantext::SplitList(o.recovery))
         {
-            CliqueExperimentHelper experiment(topo, config);
-            experiment.SetScale(o.scale);
-            if (o.rounds > 0)
+            double baseline = 0;
+            for (const auto& [label, classes, cross] : settings)
             {
-                experiment.SetRounds(static_cast<uint32_t>(o.rounds));
+                CliqueExperimentHelper experiment(topo, config);
+                experiment.SetScale(o.scale);
+                if (o.rounds > 0)
+                {
+                    experiment.SetRounds(static_cast<uint32_t>(o.rounds));
+                }
+                experiment.SetRecovery(recovery);
+                experiment.SetCrossTraffic(cross);
+                experiment.SetCoreQueue(o.coreQueue);
+                experiment.SetProgress(o.quiet ? 0 : 5);
+                for (const auto& [linkClass, imp] : classes)
+                {
+                    experiment.SetImpairment(linkClass, imp);
+                }
+                o.traces.Apply(experiment, name + ", " + label);
+                const auto result = experiment.Run(schedule);
+                output.Add(name + ", " + label,
+                           result,
+                           {{"impairment", label},
+                            {"hbmGB", wantext::Fixed(config.hbmBytes / 1e9, 0)},
+                            {"recovery", recovery}});
+                auto row = Summarise(result);
+                row.schedule = name;
+                row.hbmGB = config.hbmBytes / 1e9;
+                row.recovery = recovery;
+                row.impairment = label;
+                if (label == "none")
+                {
+                    baseline = row.measuredMs;
+                }
+                row.inflation = 100 * (row.measuredMs / baseline - 1);
+                rows.push_back(row);
+                std::cerr << "  " << name << ", " << recovery << ", " << label << " done\r"
+                          << std::flush;
             }
-            experiment.SetRecovery(o.recovery);
-            experiment.SetCrossTraffic(cross);
-            experiment.SetCoreQueue(o.coreQueue);
-            experiment.SetProgress(o.quiet ? 0 : 5);
-            for (const auto& [linkClass, imp] : classes)
-            {
-                experiment.SetImpairment(linkClass, imp);
-            }
-            o.traces.Apply(experiment, name + ", " + label);
-            const auto result = experiment.Run(schedule);
-            output.Add(name + ", " + label,
-                       result,
-                       {{"impairment", label},
-                        {"hbmGB", wantext::Fixed(config.hbmBytes / 1e9, 0)},
-                        {"recovery", o.recovery}});
-            auto row = Summarise(result);
-            row.schedule = name;
-            row.hbmGB = config.hbmBytes / 1e9;
-            row.impairment = label;
-            if (label == "none")
-            {
-                baseline = row.measuredMs;
-            }
-            row.inflation = 100 * (row.measuredMs / baseline - 1);
-            rows.push_back(row);
-            std::cerr << "  " << name << ", " << label << " done\r" << std::flush;
         }
     }
     std::cerr << "\n";
@@ -217,24 +231,28 @@ PrintRows(const std::vector<Row>& rows)
     {
         width = std::max(width, static_cast<int>(r.impairment.size()) + 1);
     }
-    std::cout << std::left << std::setw(12) << "schedule" << std::setw(6) << "HBM"
-              << std::setw(width) << "impairment" << std::right << std::setw(10) << "T plan ms"
-              << std::setw(11) << "T meas ms" << std::setw(11) << "inflation" << std::setw(9)
-              << "expected" << std::setw(10) << "delivered" << std::setw(6) << "late"
-              << std::setw(11) << "requested" << std::setw(10) << "recovered" << std::setw(9)
-              << "given up" << std::setw(8) << "lost"
+    std::cout << std::left << std::setw(12) << "schedule" << std::setw(6) << "HBM" << std::setw(10)
+              << "recovery" << std::setw(width) << "impairment" << std::right << std::setw(10)
+              << "T plan ms" << std::setw(11) << "T meas ms" << std::setw(11) << "inflation"
+              << std::setw(9) << "expected" << std::setw(10) << "delivered" << std::setw(6)
+              << "late" << std::setw(11) << "requested" << std::setw(10) << "recovered"
+              << std::setw(9) << "given up" << std::setw(8) << "lost" << std::setw(8) << "A plan"
+              << std::setw(8) << "A meas" << std::setw(9) << "J meas"
               << "  sums\n";
     std::cout << std::fixed;
     for (const auto& r : rows)
     {
         std::cout << std::left << std::setw(12) << r.schedule << std::setw(6)
-                  << std::setprecision(0) << r.hbmGB << std::setw(width) << r.impairment
-                  << std::right << std::setprecision(1) << std::setw(10) << r.plannedMs
-                  << std::setw(11) << r.measuredMs << std::setw(10) << r.inflation << "%"
-                  << std::setw(9) << r.counts.expected << std::setw(10) << r.counts.delivered
-                  << std::setw(6) << r.counts.late << std::setw(11) << r.counts.requested
-                  << std::setw(10) << r.counts.recovered << std::setw(9) << r.counts.givenUp
-                  << std::setw(8) << r.lost << "  " << (r.exact ? "exact" : "NOT exact") << "\n";
+                  << std::setprecision(0) << r.hbmGB << std::setw(10) << r.recovery
+                  << std::setw(width) << r.impairment << std::right << std::setprecision(1)
+                  << std::setw(10) << r.plannedMs << std::setw(11) << r.measuredMs << std::setw(10)
+                  << r.inflation << "%" << std::setw(9) << r.counts.expected << std::setw(10)
+                  << r.counts.delivered << std::setw(6) << r.counts.late << std::setw(11)
+                  << r.counts.requested << std::setw(10) << r.counts.recovered << std::setw(9)
+                  << r.counts.givenUp << std::setw(8) << r.lost << std::setprecision(3)
+                  << std::setw(8) << r.disagreement << std::setw(8) << r.disagreementMeasured
+                  << std::setprecision(1) << std::setw(9) << r.objectiveMeasured << "  "
+                  << (r.exact ? "exact" : "NOT exact") << "\n";
     }
 }
 
@@ -243,16 +261,18 @@ void
 WriteCsv(const std::string& path, const std::vector<Row>& rows)
 {
     std::ostringstream out;
-    out << "schedule,hbm_gb,impairment,planned_ms,measured_ms,inflation_percent,expected,"
-           "delivered,late,requested,recovered,given_up,packets_lost,exact\n";
+    out << "schedule,hbm_gb,recovery,impairment,planned_ms,measured_ms,inflation_percent,expected,"
+           "delivered,late,requested,recovered,given_up,packets_lost,exact,disagreement,"
+           "disagreement_measured,objective_measured_ms_error\n";
     out << std::setprecision(6);
     for (const auto& r : rows)
     {
-        out << r.schedule << "," << r.hbmGB << "," << r.impairment << "," << r.plannedMs << ","
-            << r.measuredMs << "," << r.inflation << "," << r.counts.expected << ","
-            << r.counts.delivered << "," << r.counts.late << "," << r.counts.requested << ","
+        out << r.schedule << "," << r.hbmGB << "," << r.recovery << "," << r.impairment << ","
+            << r.plannedMs << "," << r.measuredMs << "," << r.inflation << "," << r.counts.expected
+            << "," << r.counts.delivered << "," << r.counts.late << "," << r.counts.requested << ","
             << r.counts.recovered << "," << r.counts.givenUp << "," << r.lost << ","
-            << (r.exact ? 1 : 0) << "\n";
+            << (r.exact ? 1 : 0) << "," << r.disagreement << "," << r.disagreementMeasured << ","
+            << r.objectiveMeasured << "\n";
     }
     wantext::WriteFile(path, out.str());
 }
@@ -294,7 +314,10 @@ Run(int argc, char* argv[])
     cmd.AddValue("jitterCorrelationMs",
                  "Correlation time of the correlated jitter, ms",
                  o.jitterCorrelationMs);
-    cmd.AddValue("recovery", "accept or rerequest", o.recovery);
+    cmd.AddValue("recovery",
+                 "Recovery policies to sweep: comma list of accept, rerequest (at the deadline) "
+                 "and early (as soon as a chunk is overdue)",
+                 o.recovery);
     cmd.AddValue("scale", "Time-preserving scale (D and rates / scale)", o.scale);
     cmd.AddValue("rounds", "Rounds per run (0: one period)", o.rounds);
     cmd.AddValue("maxRequests",
@@ -315,6 +338,13 @@ Run(int argc, char* argv[])
     wantext::bounds::kMaxRequests.Check(o.maxRequests, "--maxRequests");
     wantext::bounds::kLossRate.Check(o.coreReserve, "--coreReserve");
     WanNetworkHelper::CheckCoreQueue(o.coreQueue, 1000);
+    for (const auto& policy : wantext::SplitList(o.recovery))
+    {
+        wancompat::RequireEnumName(WanIslandApplication::GetTypeId(),
+                                   "Recovery",
+                                   policy,
+                                   "--recovery policy");
+    }
     const auto settings = Settings(o);
     o.traces.Check(WanTopology::NineCity());
     if (!o.output.empty() && !wantext::EndsWith(o.output, ".csv"))

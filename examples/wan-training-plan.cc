@@ -40,9 +40,11 @@ PlanToJson(const WanTopology& topo, const SchedulePlan& plan)
             json members = json::array();
             for (size_t i = 0; i < c.members.size(); ++i)
             {
-                members.push_back({{"island", topo.GetCity(c.members[i]).code},
-                                   {"offset_ms", c.offsets[i] * 1e3},
-                                   {"fpga_memory_bytes", c.memoryBytes[i]}});
+                members.push_back(
+                    {{"island", topo.GetCity(c.members[i]).code},
+                     {"offset_ms", c.offsets[i] * 1e3},
+                     {"fpga_memory_bytes", c.memoryBytes[i]},
+                     {"packet_skew_us", c.skewSeconds.empty() ? 0 : c.skewSeconds[i] * 1e6}});
             }
             cliques.push_back({{"members", members},
                                {"rate_gbps", c.rateBps / 1e9},
@@ -64,6 +66,8 @@ PlanToJson(const WanTopology& topo, const SchedulePlan& plan)
                           {"binding", r.binding},
                           {"peak_memory_bytes", r.peakMemoryBytes},
                           {"required_memory_bytes", r.requiredMemoryBytes},
+                          {"skew_memory_bytes", r.skewMemoryBytes},
+                          {"warnings", r.warnings},
                           {"cliques", cliques},
                           {"links", links}});
     }
@@ -73,6 +77,7 @@ PlanToJson(const WanTopology& topo, const SchedulePlan& plan)
             {"round_time_ms", wantext::JsonNumber(plan.roundTime * 1e3)},
             {"binding_round", plan.bindingRound + 1},
             {"binding", plan.binding},
+            {"warnings", plan.warnings},
             {"rounds", rounds}};
 }
 
@@ -117,8 +122,17 @@ PrintPlan(std::ostream& os, const WanTopology& topo, const SchedulePlan& plan)
             for (size_t i = 0; i < c.members.size(); ++i)
             {
                 os << "    " << topo.GetCity(c.members[i]).code << ": offset " << c.offsets[i] * 1e3
-                   << " ms, FPGA memory " << c.memoryBytes[i] / 1e6 << " MB\n";
+                   << " ms, FPGA memory " << c.memoryBytes[i] / 1e6 << " MB";
+                if (!c.skewSeconds.empty())
+                {
+                    os << ", packet skew " << c.skewSeconds[i] * 1e6 << " us";
+                }
+                os << "\n";
             }
+        }
+        for (const auto& w : r.warnings)
+        {
+            os << "  warning: " << w << "\n";
         }
         for (const auto& l : r.links)
         {

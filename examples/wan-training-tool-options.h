@@ -26,7 +26,7 @@ namespace po = boost::program_options;
 
 /**
  * \brief Declares the planner's capability options: --payload, --hbmGB,
- * --jitterAllowanceMs,
+ * --jitterAllowanceMs, --lineRateWindowUs,
  * --accessGbps, --coreGbps, --multicast, --aggregation.
  * \param options the tool's options
  */
@@ -42,6 +42,10 @@ AddCapabilityOptions(po::options_description& options)
          "share of every core link direction left to other traffic, [0, 1)")
         ("jitterAllowanceMs", po::value<double>()->default_value(0),
          "arrival skew each receiver of two or more streams absorbs in FPGA memory, ms")
+        ("lineRateWindowUs",
+         po::value<double>()->default_value(ns3::PlannerConfig().lineRateWindow * 1e6),
+         "how long an FPGA without memory holds a chunk, us (packet-level skew beyond it "
+         "is reported)")
         ("accessGbps", po::value<double>(),
          "access rate of every island, Gbps (default: the topology's)")
         ("coreGbps", po::value<double>(),
@@ -81,6 +85,8 @@ CapabilityConfig(const po::variables_map& vm)
     config.payloadBytes = Bounded<double>(vm, "payload", bounds::kPayloadBytes);
     config.hbmBytes = Bounded<double>(vm, "hbmGB", bounds::kHbmGB) * 1e9;
     config.jitterAllowance = Bounded<double>(vm, "jitterAllowanceMs", bounds::kJitterMs) / 1e3;
+    config.lineRateWindow =
+        Bounded<double>(vm, "lineRateWindowUs", bounds::kLineRateWindowUs) / 1e6;
     config.coreReserve = Bounded<double>(vm, "coreReserve", bounds::kLossRate);
     config.multicast = vm["multicast"].as<bool>();
     config.aggregation = vm["aggregation"].as<bool>();

@@ -6,6 +6,7 @@
 
 #include "wan-network-helper.h"
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/fpga-aggregator-helper.h"
 #include "ns3/fpga-aggregator.h"
@@ -178,6 +179,80 @@ IslandResult(const WanRoundRecorder& recorder, uint32_t round, uint32_t city, do
     return ir;
 }
 
+/**
+ * \brief Fills one island's realised mixing: its row in the round's
+ * matrix, the chunks it held of each member, and when it averaged.
+ * \param recorder the run's records
+ * \param round the round (its index among those run)
+ * \param members the island's clique, ascending (its positions)
+ * \param mixing the realised matrices
+ * \param ir the island's result
+ */
+void
+MeasureIsland(const WanRoundRecorder& recorder,
+              uint32_t round,
+              const std::vector<uint32_t>& members,
+              WanMeasuredMixing& mixing,
+              WanIslandRoundResult& ir)
+{
+    ir.mixedMs = -1;
+    const WanIslandRecord* rec = recorder.Find(round, ir.city);
+    if (rec == nullptr)
+    {
+        return; // it never ended the round: it keeps its state
+    }
+    const auto position =
+        static_cast<uint32_t>(std::find(members.begin(), members.end(), ir.city) - members.begin());
+    mixing.SetRow(round, members, position, rec->averaged);
+    const auto& row = mixing.GetMatrix(round)[ir.city];
+    for (size_t p = 0; p < members.size(); ++p)
+    {
+        ir.held[members[p]] = rec->heldPerPosition.at(p);
+        ir.mixing[members[p]] = row[members[p]];
+    }
+    ir.mixedMs = (recorder.GetMixedAt(round, ir.city) - rec->start).GetSeconds() * 1e3;
+}
+
+/**
+ * \brief The realised mixing of a run: every island's row, each round's
+ * matrix and measured T, and A, T and J measured beside the planned ones.
+ * \param plan the run's plan
+ * \param recorder its records
+ * \param nIslands N
+ * \param result its results (rounds collected), completed here
+ */
+void
+MeasureMixing(const WanExperimentPlan& plan,
+              const WanRoundRecorder& recorder,
+              uint32_t nIslands,
+              WanExperimentResult& result)
+{
+    WanMeasuredMixing mixing(nIslands, static_cast<uint32_t>(plan.rounds.size()));
+    for (uint32_t k = 0; k < plan.rounds.size(); ++k)
+    {
+        auto& rr = result.rounds.at(k);
+        for (auto& ir : rr.islands) // the members of cliques of two or more
+        {
+            for (const auto& cp : plan.rounds[k].plan.cliques)
+            {
+                if (std::count(cp.members.begin(), cp.members.end(), ir.city) > 0)
+                {
+                    MeasureIsland(recorder, k, cp.members, mixing, ir);
+                }
+            }
+            rr.mixedMs = ir.mixedMs < 0 ? std::numeric_limits<double>::infinity()
+                                        : std::max(rr.mixedMs, ir.mixedMs);
+        }
+        rr.mixing = mixing.GetMatrix(k);
+        result.mixedMs = std::max(result.mixedMs, rr.mixedMs);
+    }
+    const auto analysis = mixing.Analyse();
+    result.disagreementMeasured = analysis.GetAverageDisagreement();
+    result.consensusSkew = analysis.GetConsensusSkew();
+    result.objective = result.plannedMs * result.disagreement;
+    result.objectiveMeasured = result.mixedMs * result.disagreementMeasured;
+}
+
 } // namespace
 
 CliqueExperimentHelper::CliqueExperimentHelper(const WanTopology& topo, const PlannerConfig& config)
@@ -334,6 +409,7 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
                           {"access", net.GetLostPackets(WanNetworkHelper::ACCESS)},
                           {"post", net.GetLostPackets(WanNetworkHelper::POST_AGGREGATION)}};
     Collect(plan, recorder, coreLinks, result);
+    MeasureMixing(plan, recorder, m_planner.GetTopology().GetNCities(), result);
     CollectFpgas(recorder, fpgas, result);
     return result;
 }
@@ -372,6 +448,12 @@ CliqueExperimentHelper::InstallIslands(const WanNetworkHelper& net) const
     for (uint32_t c = 0; c < net.GetIslands().GetN(); ++c)
     {
         helper.SetAttribute("Fpga", Ipv4AddressValue(net.GetEdgeAddress(c)));
+        // Without FPGA memory an early repair must not delay a stream (see the
+        // island); repairs at the deadline go at once, as they always did.
+        helper.SetAttribute(
+            "RepairWhileStreaming",
+            BooleanValue(m_recovery != "early" || !(m_planner.GetConfig().aggregation &&
+                                                    m_planner.GetConfig().hbmBytes == 0)));
         apps.Add(helper.Install(net.GetIslands().Get(c)));
     }
     return apps;
@@ -390,6 +472,8 @@ CliqueExperimentHelper::InstallFpgas(const WanNetworkHelper& net,
     helper.SetAttribute("SlotTimeout", TimeValue(Seconds(plan.slotTimeout)));
     helper.SetAttribute("HbmBytes",
                         UintegerValue(static_cast<uint64_t>(m_planner.GetConfig().hbmBytes)));
+    // The window the planner checks the packet-level skew against.
+    helper.SetAttribute("LineRateWindow", TimeValue(Seconds(m_planner.GetConfig().lineRateWindow)));
     ApplicationContainer apps;
     for (uint32_t c = 0; c < net.GetEdges().GetN(); ++c)
     {
@@ -439,10 +523,21 @@ CliqueExperimentHelper::AddRounds(WanNetworkHelper& net,
             r.value = WanContribution::IslandValue(s.sender);
             r.position = static_cast<uint16_t>(s.position);
             r.deadline = Seconds(round.deadline);
+            r.viaFpga = config.aggregation;
+            const auto& paths = round.routes ? *round.routes : net.GetTopology();
             for (auto member : s.members)
             {
                 r.peerIslands.push_back(
                     InetSocketAddress(net.GetIslandAddress(member), mergedPort));
+                r.peerDelays.push_back(Seconds(paths.GetPathDelay(member, s.sender)));
+            }
+            r.arrivals.resize(s.members.size());
+            for (const auto& peer : round.streams)
+            {
+                if (peer.clique == s.clique)
+                {
+                    r.arrivals[peer.position] = Seconds(peer.offset) + r.peerDelays[peer.position];
+                }
             }
             if (config.multicast)
             {
@@ -638,7 +733,7 @@ CliqueExperimentHelper::Simulate(const WanExperimentPlan& plan,
 {
     // Room after the last round for its repairs.
     Time repairs;
-    if (m_recovery == "rerequest")
+    if (m_recovery != "accept")
     {
         TimeValue timeout;
         islands.Get(0)->GetAttribute("RequestTimeout", timeout);
@@ -695,6 +790,7 @@ CliqueExperimentHelper::Collect(const WanExperimentPlan& plan,
         rr.round = round.round;
         rr.failed = round.failed;
         rr.note = round.note;
+        rr.warnings = round.plan.warnings;
         for (const auto& [hop, queue] : coreLinks.queues) // every core link direction
         {
             const auto& perHop = coreLinks.perRound[round.round];
@@ -798,6 +894,10 @@ CliqueExperimentHelper::Format(const WanExperimentResult& result, const WanTopol
           << 100 * (r.measuredMs - r.plannedMs) / r.plannedMs << std::noshowpos << "%), GPU idle +"
           << r.idleMs << " ms, partial sums " << total.partialSums << ", retransmissions "
           << total.retransmissions << (r.note.empty() ? "" : " (" + r.note + ")") << "\n";
+        for (const auto& w : r.warnings)
+        {
+            s << "    planner warning: " << w << "\n";
+        }
         if (total.delivered != total.expected || total.late + total.requested + total.discarded > 0)
         {
             s << "    contributions: expected " << total.expected << ", delivered "
@@ -818,6 +918,10 @@ CliqueExperimentHelper::Format(const WanExperimentResult& result, const WanTopol
     }
     s << "; peak HBM " << result.peakHbmBytes / 1e9 << " GB; sums "
       << (result.exact ? "exact" : "NOT exact") << "; " << result.events << " events\n";
+    s << std::setprecision(3) << "  mixing: A planned " << result.disagreement << ", measured "
+      << result.disagreementMeasured << " (consensus skew " << result.consensusSkew
+      << "); J planned " << std::setprecision(1) << result.objective << ", measured "
+      << result.objectiveMeasured << " ms-error (T measured " << result.mixedMs << " ms)\n";
     uint64_t lost = 0;
     for (const auto& [where, count] : result.lostPackets)
     {

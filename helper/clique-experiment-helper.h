@@ -13,6 +13,7 @@
 #include "ns3/round-planner.h"
 #include "ns3/wan-experiment-plan.h"
 #include "ns3/wan-island-helper.h"
+#include "ns3/wan-measured-mixing.h"
 #include "ns3/wan-network-helper.h"
 #include "ns3/wan-round-counters.h"
 #include "ns3/wan-topology.h"
@@ -43,6 +44,11 @@ struct WanIslandRoundResult : WanRoundCounters
     std::set<uint32_t> lateChunks;      //!< chunks with a contribution after the deadline
     std::set<uint32_t> requestedChunks; //!< chunks with a re-requested contribution
     std::set<uint32_t> givenUpChunks;   //!< chunks still lacking a contribution
+    double mixedMs{0}; //!< from round start to when it averaged: its completion, or when it
+                       //!< gave the rest up (-1: never)
+    std::map<uint32_t, uint32_t> held; //!< per clique member (city), the chunks holding its
+                                       //!< contribution (itself: every chunk)
+    std::map<uint32_t, double> mixing; //!< its row of the realised mixing matrix, per member
 };
 
 /**
@@ -51,9 +57,10 @@ struct WanIslandRoundResult : WanRoundCounters
  */
 struct WanRoundResult
 {
-    bool failed{false};           //!< not run (a link was down and the policy is "fail")
-    std::string note;             //!< what changed: re-planned without a link, an island away
-    uint64_t faultLinkPackets{0}; //!< packets sent on the faulted links during the round
+    bool failed{false};                //!< not run (a link was down and the policy is "fail")
+    std::string note;                  //!< what changed: re-planned without a link, an island away
+    std::vector<std::string> warnings; //!< the planner's (RoundPlan::warnings)
+    uint64_t faultLinkPackets{0};      //!< packets sent on the faulted links during the round
     std::map<WanHop, uint64_t> corePackets; //!< packets each core link direction sent (all of them)
     std::map<WanHop, uint64_t> coreBytes;   //!< their bytes (IP and PPP headers included,
                                             //!< multiplied back by the scale)
@@ -68,7 +75,10 @@ struct WanRoundResult
     uint32_t round{0};    //!< round number
     double plannedMs{0};  //!< the planner's T of this round
     double measuredMs{0}; //!< slowest island's completion
+    double mixedMs{0};    //!< slowest island's mixedMs: the round's measured T for J
     std::vector<WanIslandRoundResult> islands; //!< per city
+    WanMatrix mixing; //!< realised mixing matrix (WanMeasuredMixing; islands that did not mix
+                      //!< keep their state)
 };
 
 /**
@@ -89,6 +99,12 @@ struct WanExperimentResult
     bool exact{false};                           //!< every island's sums exact
     std::map<std::string, uint64_t> lostPackets; //!< packets lost: "core", "access", "post"
     double disagreement{0}; //!< A of the rounds run (as one period): absences and failures count
+    double disagreementMeasured{0}; //!< A of the realised mixing matrices of the rounds run
+    double consensusSkew{0};        //!< how unevenly their consensus weighs the islands
+                                    //!< (MixingAnalysis::GetConsensusSkew; 0 without loss)
+    double mixedMs{0};              //!< measured T: the slowest round's mixedMs
+    double objective{0};            //!< J planned: plannedMs x disagreement (ms-error)
+    double objectiveMeasured{0};    //!< J measured: mixedMs x disagreementMeasured
 };
 
 /**
@@ -158,9 +174,10 @@ class CliqueExperimentHelper
      */
     void SetCoreQueue(const std::string& kind, uint32_t packets = 1000);
     /**
-     * \param policy what islands do at a round's deadline about missing
-     *        contributions: "accept" (give them up) or "rerequest" (ask their
-     *        senders); see WanIslandApplication
+     * \param policy what islands do about missing contributions: "accept"
+     *        (give them up at the deadline), "rerequest" (ask their senders at
+     *        the deadline) or "early" (ask for each chunk once it is overdue
+     *        by the plan); see WanIslandApplication
      */
     void SetRecovery(const std::string& policy);
     /**

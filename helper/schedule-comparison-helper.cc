@@ -118,6 +118,13 @@ ScheduleComparisonHelper::Row(ScheduleEvaluator& evaluator, const CliqueSchedule
     row.objective = e.objective;
     row.binding = e.feasible ? binding.binding : row.reason;
     row.peakMemoryBytes = e.peakMemoryBytes;
+    for (uint32_t k = 0; e.feasible && k < s.GetNRounds(); ++k)
+    {
+        for (const auto& w : evaluator.PlanRound(s.GetRound(k)).warnings)
+        {
+            row.warnings.push_back("round " + std::to_string(k + 1) + ": " + w);
+        }
+    }
     return row;
 }
 
@@ -155,6 +162,14 @@ ScheduleComparisonHelper::FormatTable(const std::vector<ScheduleComparisonRow>& 
           << std::setw(10) << wantext::Fixed(r.roundTimeMs, 1) << std::setw(8)
           << wantext::Fixed(r.disagreement, 3) << std::setw(12) << wantext::Fixed(r.objective, 0)
           << "  " << r.binding << "\n";
+    }
+    for (const auto& r : rows)
+    {
+        for (const auto& w : r.warnings)
+        {
+            s << "warning: " << r.schedule << " at " << wantext::Num(r.hbmBytes / 1e9) << " GB, "
+              << w << "\n";
+        }
     }
     s << "\nSynchronous SGD (all-reduce every step): exchange "
       << wantext::Fixed(sync.exchangeMs, 0) << " ms, compute " << wantext::Fixed(sync.computeMs, 0)
@@ -227,7 +242,8 @@ ScheduleComparisonHelper::ToJson(const std::vector<ScheduleComparisonRow>& rows,
                                {"disagreement", wantext::JsonNumber(r.disagreement)},
                                {"objective_ms_error", wantext::JsonNumber(r.objective)},
                                {"peak_memory_gb", r.peakMemoryBytes / 1e9},
-                               {"binding", r.binding}});
+                               {"binding", r.binding},
+                               {"warnings", r.warnings}});
     }
     doc["synchronous_sgd"] = {{"exchange_ms", sync.exchangeMs},
                               {"compute_ms", sync.computeMs},

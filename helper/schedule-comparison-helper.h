@@ -34,6 +34,8 @@ struct ScheduleComparisonRow
     double objective{0};       //!< J = T x A, ms-error (infinity when infeasible)
     std::string binding;       //!< what sets T
     double peakMemoryBytes{0}; //!< largest FPGA memory any receiver uses
+    /// The planner's warnings (SchedulePlan::warnings), when feasible
+    std::vector<std::string> warnings;
 };
 
 /**

@@ -27,14 +27,32 @@ const char* const kSchema = "wan-training-packet-output";
 /// Version of the schema: raised when a field changes meaning or goes.
 const int kVersion = 1;
 
+/// \return a map keyed by city index as an object keyed by city code
+template <typename V>
+json
+ByCode(const std::map<uint32_t, V>& byCity, const std::vector<std::string>& codes)
+{
+    json object = json::object();
+    for (const auto& [city, value] : byCity)
+    {
+        object[codes.at(city)] = value;
+    }
+    return object;
+}
+
+/// \return a time in ms as JSON: null when it never came (negative or infinite)
+json
+MsJson(double ms)
+{
+    return wantext::JsonNumber(ms < 0 ? std::numeric_limits<double>::quiet_NaN() : ms);
+}
+
 /// \return an island's counters and outcome as JSON
 json
-IslandJson(const WanIslandRoundResult& i, const std::string& code)
+IslandJson(const WanIslandRoundResult& i, const std::vector<std::string>& codes)
 {
-    return json{{"city", code},
-                {"completion_ms",
-                 wantext::JsonNumber(i.completionMs < 0 ? std::numeric_limits<double>::quiet_NaN()
-                                                        : i.completionMs)},
+    return json{{"city", codes.at(i.city)},
+                {"completion_ms", MsJson(i.completionMs)},
                 {"exact", i.exact},
                 {"bytes_in", i.bytesIn},
                 {"bytes_out", i.bytesOut},
@@ -51,7 +69,10 @@ IslandJson(const WanIslandRoundResult& i, const std::string& code)
                 {"given_up", i.givenUp},
                 {"repeats", i.discarded},
                 {"repairs_sent", i.repairsSent},
-                {"dropped", i.dropped}};
+                {"dropped", i.dropped},
+                {"mixed_ms", MsJson(i.mixedMs)},
+                {"held", ByCode(i.held, codes)},
+                {"mixing", ByCode(i.mixing, codes)}};
 }
 
 /// \return the value of a key in a map, or zero when it has none
@@ -139,13 +160,14 @@ WanResultWriter::RoundJson(const WanRoundResult& r) const
                {"planned_ms", wantext::JsonNumber(r.plannedMs)},
                {"measured_ms", wantext::JsonNumber(r.measuredMs)},
                {"idle_ms", wantext::JsonNumber(r.idleMs)},
+               {"mixed_ms", wantext::JsonNumber(r.mixedMs)},
                {"fault_link_packets", r.faultLinkPackets},
                {"evictions", r.evictions},
                {"islands", json::array()},
                {"core_links", json::array()}};
     for (const auto& i : r.islands)
     {
-        round["islands"].push_back(IslandJson(i, m_codes.at(i.city)));
+        round["islands"].push_back(IslandJson(i, m_codes));
     }
     for (const auto& [hop, packets] : r.corePackets)
     {
@@ -175,6 +197,11 @@ WanResultWriter::RunJson(const std::string& label,
              {"exact", result.exact},
              {"events", result.events},
              {"disagreement", wantext::JsonNumber(result.disagreement)},
+             {"disagreement_measured", wantext::JsonNumber(result.disagreementMeasured)},
+             {"consensus_skew", wantext::JsonNumber(result.consensusSkew)},
+             {"mixed_ms", wantext::JsonNumber(result.mixedMs)},
+             {"objective", wantext::JsonNumber(result.objective)},
+             {"objective_measured", wantext::JsonNumber(result.objectiveMeasured)},
              {"peak_hbm_slots", result.peakSlots},
              {"peak_hbm_bytes", result.peakHbmBytes},
              {"evictions", result.evictions},

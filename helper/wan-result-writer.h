@@ -26,17 +26,19 @@ namespace ns3
  * \code
  * {"schema": "wan-training-packet-output", "version": 1,
  *  "runs": [{"label", "parameters": {name: text}, "schedule", "feasible", "reason",
- *            "planned_ms", "exact", "events", "disagreement", "peak_hbm_slots",
- *            "peak_hbm_bytes", "evictions": {cause: n},
+ *            "planned_ms", "exact", "events", "disagreement", "disagreement_measured",
+ *            "consensus_skew", "mixed_ms", "objective", "objective_measured",
+ *            "peak_hbm_slots", "peak_hbm_bytes", "evictions": {cause: n},
  *            "lost_packets": {"core", "access", "post"},
  *            "rounds": [{"round" (1 = first), "failed", "note", "planned_ms",
- *                        "measured_ms", "idle_ms", "fault_link_packets",
+ *                        "measured_ms", "idle_ms", "mixed_ms", "fault_link_packets",
  *                        "evictions": {cause: n},
  *                        "islands": [{"city", "completion_ms", "exact", "bytes_in",
  *                                     "bytes_out", "packets_in", "partial_sums", "nacks",
  *                                     "retransmissions", "expected", "delivered", "late",
  *                                     "requested", "requests", "recovered", "given_up",
- *                                     "repeats", "repairs_sent", "dropped"}],
+ *                                     "repeats", "repairs_sent", "dropped", "mixed_ms",
+ *                                     "held": {code: chunks}, "mixing": {code: weight}}],
  *                        "core_links": [{"from", "to", "packets", "bytes",
  *                                        "peak_queue_bytes", "peak_queue_ms",
  *                                        "queue_drops"}]}]}]}
@@ -46,7 +48,11 @@ namespace ns3
  * bytes that waited in its queue disc and device queue for some time
  * (a packet an idle link sends at once does not count), also as the time
  * to send them at the link's rate; a time that never came (a round that did not
- * complete) is null.  The CSV has the columns run, label, round, scope,
+ * complete) is null.  "disagreement" and "objective" are A and J = T x A of
+ * the planned mixing, "disagreement_measured" and "objective_measured" those
+ * of the realised mixing (WanMeasuredMixing) with T "mixed_ms"; an island's
+ * "mixing" is its row of the round's realised mixing matrix and "held" the
+ * chunks holding each member's contribution.  The CSV has the columns run, label, round, scope,
  * subject, metric, value: scope "run" (round empty), "round", "island"
  * (subject: the city code) or "core_link" (subject: "FROM>TO"); nested
  * objects give dotted metrics ("evictions.timeout", "parameters.lossRate").

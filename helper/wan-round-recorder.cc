@@ -5,6 +5,7 @@
 #include "wan-round-recorder.h"
 
 #include "ns3/fpga-slot-table.h"
+#include "ns3/simulator.h"
 #include "ns3/wan-contribution.h"
 
 #include <algorithm>
@@ -62,7 +63,8 @@ WanRoundRecorder::WatchFpga(Ptr<FpgaAggregator> fpga)
     for (auto cause : {FpgaEviction::COMPLETION,
                        FpgaEviction::TIMEOUT,
                        FpgaEviction::CONFLICT,
-                       FpgaEviction::FLUSH})
+                       FpgaEviction::FLUSH,
+                       FpgaEviction::REQUEST})
     {
         m_evictions.emplace(FpgaEvictionName(cause), 0);
     }
@@ -87,6 +89,9 @@ void
 WanRoundRecorder::RecordRound(const WanIslandRecord& record)
 {
     m_records[{record.round, record.sender}] = record;
+    // The first report: the island ends the round and averages what it holds.
+    m_mixedAt.emplace(std::make_pair(record.round, record.sender),
+                      record.completion.IsZero() ? Simulator::Now() : record.completion);
 }
 
 void
@@ -113,6 +118,13 @@ WanRoundRecorder::Find(uint32_t round, uint32_t city) const
 {
     auto it = m_records.find({round, city});
     return it == m_records.end() ? nullptr : &it->second;
+}
+
+Time
+WanRoundRecorder::GetMixedAt(uint32_t round, uint32_t city) const
+{
+    auto it = m_mixedAt.find({round, city});
+    return it == m_mixedAt.end() ? Time(0) : it->second;
 }
 
 bool

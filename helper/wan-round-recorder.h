@@ -7,6 +7,7 @@
 
 #include "ns3/application-container.h"
 #include "ns3/fpga-aggregator.h"
+#include "ns3/nstime.h"
 #include "ns3/wan-island-application.h"
 #include "ns3/wan-round-counters.h"
 
@@ -27,7 +28,8 @@ namespace ns3
  *
  * Connect it before Simulator::Run and read it after; it keeps the latest
  * record of each (round, city), so a record reported again after a late
- * arrival replaces the earlier one.  It decides whether an island's sum is
+ * arrival replaces the earlier one.  The first report of each is the moment the island
+ * ended the round and averaged (GetMixedAt).  It decides whether an island's sum is
  * exact from the records alone: the island must hold each peer's
  * contribution to each chunk once, and its sum must be WanContribution's
  * ExpectedSum of the values its clique's other members reported.
@@ -64,6 +66,15 @@ class WanRoundRecorder
      *         nullptr when it reported none
      */
     const WanIslandRecord* Find(uint32_t round, uint32_t city) const;
+    /**
+     * \param round a round
+     * \param city an island's city index
+     * \return when the island averaged the round: its completion if it held
+     *         everything when it first reported the round, else the time of
+     *         that report (it gave the rest up then); zero when it reported
+     *         nothing
+     */
+    Time GetMixedAt(uint32_t round, uint32_t city) const;
     /**
      * \param round a round
      * \param city an island's city index
@@ -121,6 +132,7 @@ class WanRoundRecorder
 
   private:
     std::map<std::pair<uint32_t, uint32_t>, WanIslandRecord> m_records;   //!< (round, city)
+    std::map<std::pair<uint32_t, uint32_t>, Time> m_mixedAt;              //!< (round, city)
     std::map<std::string, uint64_t> m_evictions;                          //!< by cause
     std::map<uint32_t, std::map<std::string, uint64_t>> m_roundEvictions; //!< by round, cause
     std::map<std::string, uint64_t> m_drops;                              //!< by reason

@@ -4,6 +4,9 @@
 
 #include "fpga-aggregator.h"
 
+#include "round-planner.h"
+
+#include "ns3/boolean.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -66,9 +69,31 @@ FpgaAggregator::GetTypeId()
                           MakeDataRateAccessor(&FpgaAggregator::m_lineRate),
                           MakeDataRateChecker())
             .AddAttribute("LineRateWindow",
-                          "How long a chunk may wait on chip without HBM",
-                          TimeValue(MicroSeconds(5)),
+                          "How long a chunk may wait on chip without HBM (default and "
+                          "CliqueExperimentHelper's value: PlannerConfig::lineRateWindow)",
+                          TimeValue(Seconds(PlannerConfig().lineRateWindow)),
                           MakeTimeAccessor(&FpgaAggregator::m_window),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("RepairInNetwork",
+                          "Ask a sender for its contribution to a chunk whose slot lacks it "
+                          "once its contribution ReorderWindow chunks later arrived; the "
+                          "repair is summed here (false: losses before the FPGA are left "
+                          "to the island)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FpgaAggregator::m_repairInNetwork),
+                          MakeBooleanChecker())
+            .AddAttribute("ReorderWindow",
+                          "Chunks by which a sender's later contribution must lead before "
+                          "an earlier one it lacks is asked for",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&FpgaAggregator::m_reorderWindow),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RepairTimeout",
+                          "Wait for a sender's repair before its round trip is measured "
+                          "(then: mean + 4 deviations of the measured ones); a slot whose "
+                          "repair is late goes to the island as it is",
+                          TimeValue(MilliSeconds(500)),
+                          MakeTimeAccessor(&FpgaAggregator::m_repairTimeout),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ResendBufferPackets",
                           "MERGED packets kept for resending",
@@ -128,6 +153,24 @@ uint64_t
 FpgaAggregator::GetResent() const
 {
     return m_resent;
+}
+
+uint64_t
+FpgaAggregator::GetQueries() const
+{
+    return m_queries;
+}
+
+uint64_t
+FpgaAggregator::GetRepairRequests() const
+{
+    return m_repairRequests;
+}
+
+uint64_t
+FpgaAggregator::GetRepairsIn() const
+{
+    return m_repairsIn;
 }
 
 uint64_t
@@ -205,6 +248,31 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
         {
             Resend(header.GetSequence());
         }
+        else if (header.GetKind() == WanChunkHeader::QUERY)
+        {
+            Answer(header);
+        }
+        else if (header.GetKind() == WanChunkHeader::REPAIR)
+        {
+            // A repair this FPGA asked for: summed like the chunk it replaces.
+            auto it = m_repairs.find(
+                {header.GetRound(), header.GetClique(), header.GetChunk(), header.GetPosition()});
+            if (it == m_repairs.end())
+            {
+                // Not awaited (any more): the island recovers it end to end.
+                Drop(packet, "unrequested repair");
+                continue;
+            }
+            m_repairRtt[from].Observe((Simulator::Now() - it->second).GetSeconds());
+            m_repairs.erase(it);
+            ++m_repairsIn;
+            const FpgaChunkId id{header.GetRound(), header.GetClique(), header.GetChunk()};
+            NS_LOG_LOGIC("repair of chunk " << header.GetChunk() << " of round "
+                                            << header.GetRound() << " from position "
+                                            << header.GetPosition());
+            Aggregate(packet, header);
+            ReleaseLate(id);
+        }
         else if (header.GetKind() != WanChunkHeader::DATA)
         {
             Drop(packet, "unexpected kind");
@@ -220,8 +288,86 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
         else
         {
             Aggregate(packet, header);
+            if (m_repairInNetwork && m_hbmBytes > 0)
+            {
+                Watch(header, from);
+            }
         }
     }
+}
+
+void
+FpgaAggregator::Watch(const WanChunkHeader& header, const Address& from)
+{
+    auto& [next, source] = m_streams[{header.GetRound(), header.GetClique(), header.GetPosition()}];
+    source = from;
+    const uint32_t chunk = header.GetChunk();
+    for (; next + m_reorderWindow <= chunk; ++next)
+    {
+        const FpgaChunkId id{header.GetRound(), header.GetClique(), next};
+        if (m_table->Lacks(id, header.GetPosition()))
+        {
+            RequestRepair(id, header.GetPosition(), from);
+        }
+    }
+}
+
+void
+FpgaAggregator::RequestRepair(const FpgaChunkId& id, uint32_t position, const Address& to)
+{
+    if (!m_repairs
+             .emplace(std::make_tuple(id.round, id.clique, id.chunk, position), Simulator::Now())
+             .second)
+    {
+        return;
+    }
+    auto rtt = m_repairRtt.find(to);
+    const Time wait = rtt == m_repairRtt.end() ? m_repairTimeout : Seconds(rtt->second.GetBound());
+    m_table->Extend(id, (Simulator::Now() + wait).GetSeconds());
+    ScheduleExpiry();
+    WanChunkHeader h;
+    h.SetKind(WanChunkHeader::REQUEST);
+    h.SetRound(id.round);
+    h.SetClique(static_cast<uint16_t>(id.clique));
+    h.SetChunk(id.chunk);
+    h.SetPosition(static_cast<uint16_t>(position));
+    auto packet = Create<Packet>(0);
+    packet->AddHeader(h);
+    ++m_repairRequests;
+    NS_LOG_LOGIC("chunk " << id.chunk << " of round " << id.round << " lacks position " << position
+                          << ": asked for, due in " << wait.As(Time::MS));
+    m_socket->SendTo(packet, 0, to);
+    Simulator::Schedule(wait, &FpgaAggregator::RepairDue, this, id, position);
+}
+
+void
+FpgaAggregator::RepairDue(const FpgaChunkId& id, uint32_t position)
+{
+    if (m_repairs.erase({id.round, id.clique, id.chunk, position}) == 0 || m_failed)
+    {
+        return; // it came
+    }
+    m_late.insert({id.round, id.clique, id.chunk});
+    ReleaseLate(id);
+}
+
+void
+FpgaAggregator::ReleaseLate(const FpgaChunkId& id)
+{
+    // Once no repair of it is awaited, a chunk one of whose repairs was late
+    // goes to the island as it is (nothing, if its slot left already).
+    if (!Repairing(id) && m_late.erase({id.round, id.clique, id.chunk}) > 0)
+    {
+        Forward(m_table->Release(id));
+    }
+}
+
+bool
+FpgaAggregator::Repairing(const FpgaChunkId& id) const
+{
+    auto it = m_repairs.lower_bound({id.round, id.clique, id.chunk, 0});
+    return it != m_repairs.end() && std::get<0>(it->first) == id.round &&
+           std::get<1>(it->first) == id.clique && std::get<2>(it->first) == id.chunk;
 }
 
 void
@@ -305,6 +451,32 @@ FpgaAggregator::Resend(uint32_t sequence)
     auto packet = m_resendBuffer[sequence - m_firstBuffered]->Copy();
     m_resendTrace(packet);
     ++m_resent;
+    m_socket->SendTo(packet, 0, InetSocketAddress(m_island, m_islandPort));
+}
+
+void
+FpgaAggregator::Answer(const WanChunkHeader& query)
+{
+    // The island lacks a chunk: release what a slot holds of it, then answer
+    // with the number of MERGED packets sent so far.  The answer follows them
+    // on the FIFO hop, so the island knows that any it has not seen by then
+    // is lost (and asks for it by NACK), however long the queue.
+    FpgaChunkId id{query.GetRound(), query.GetClique(), query.GetChunk()};
+    ++m_queries;
+    const bool repairing = Repairing(id);
+    if (!repairing)
+    {
+        auto released = m_table->Release(id);
+        NS_LOG_LOGIC("query: chunk " << id.chunk << " of round " << id.round
+                                     << (released.empty() ? " not held" : " released"));
+        Forward(released);
+    }
+    // The answer's contributions field says whether a repair is under way.
+    WanChunkHeader answer = query;
+    answer.SetContributions(repairing ? 1 : 0);
+    answer.SetSequence(m_nextSequence);
+    auto packet = Create<Packet>(0);
+    packet->AddHeader(answer);
     m_socket->SendTo(packet, 0, InetSocketAddress(m_island, m_islandPort));
 }
 

@@ -7,7 +7,9 @@
 
 #include "fpga-slot-table.h"
 #include "wan-chunk-header.h"
+#include "wan-mean-deviation.h"
 
+#include "ns3/address.h"
 #include "ns3/application.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -17,8 +19,11 @@
 #include "ns3/traced-value.h"
 
 #include <deque>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <tuple>
 
 namespace ns3
 {
@@ -39,7 +44,12 @@ class Packet;
  * and is kept in a resend buffer of ResendBufferPackets packets.  A NACK for a
  * sequence number still in the buffer is answered with the same packet.
  *
- * Packets it cannot use (not a chunk header, a kind other than DATA or NACK,
+ * A QUERY names a chunk its island lacks: a slot holding it is released at
+ * once (a "request" eviction, the partial sum goes out), and the QUERY goes
+ * back to the island carrying the number of MERGED packets sent so far, so
+ * that the island can NACK the tail of the stream.
+ *
+ * Packets it cannot use (not a chunk header, a kind other than DATA, NACK or QUERY,
  * a chunk that expects no contribution, a sender position outside its
  * clique, anything after Fail) are dropped and reported by the Drop trace
  * source; the island's own outbound stream, which passes through, is
@@ -68,6 +78,12 @@ class FpgaAggregator : public Application
     uint64_t GetResent() const;
     /** \return NACKs that named a sequence number no longer buffered */
     uint64_t GetUnanswerableNacks() const;
+    /** \return QUERYs received (the island lacked a chunk) */
+    uint64_t GetQueries() const;
+    /** \return REQUESTs this FPGA sent to senders for contributions its slots lacked */
+    uint64_t GetRepairRequests() const;
+    /** \return REPAIRs it received and summed */
+    uint64_t GetRepairsIn() const;
     /**
      * \brief The FPGA fails: from now on it drops every packet, answers no
      * NACK and forwards nothing; what its slots held is lost.
@@ -80,7 +96,7 @@ class FpgaAggregator : public Application
      * \brief TracedCallback signature of an eviction.
      * \param [in] round the chunk's round
      * \param [in] chunk the chunk index
-     * \param [in] cause "completion", "timeout", "conflict" or "flush"
+     * \param [in] cause "completion", "timeout", "conflict", "flush" or "request"
      * \param [in] contributions contributions in the forwarded sum
      */
     typedef void (*EvictionTracedCallback)(uint32_t round,
@@ -115,6 +131,35 @@ class FpgaAggregator : public Application
      */
     void Aggregate(Ptr<const Packet> packet, const WanChunkHeader& header);
     /**
+     * \brief Follows a sender's stream (in-network repair): its slots a
+     * ReorderWindow or more chunks back that still lack it are asked for.
+     * \param header a DATA chunk's header
+     * \param from where it came from (where a REQUEST goes)
+     */
+    void Watch(const WanChunkHeader& header, const Address& from);
+    /**
+     * \brief Asks a sender for its contribution to a chunk a slot holds
+     * without it, and keeps the slot until the repair is due.
+     * \param id the chunk
+     * \param position the sender's position
+     * \param to the sender
+     */
+    void RequestRepair(const FpgaChunkId& id, uint32_t position, const Address& to);
+    /**
+     * \brief A repair did not come in time: the slot goes to the island as
+     * it is (a "request" eviction), which recovers the rest end to end.
+     * \param id the chunk
+     * \param position the sender
+     */
+    void RepairDue(const FpgaChunkId& id, uint32_t position);
+    /**
+     * \brief Releases a chunk whose repair was late, once none is awaited.
+     * \param id the chunk
+     */
+    void ReleaseLate(const FpgaChunkId& id);
+    /** \return true while a repair of the chunk is awaited */
+    bool Repairing(const FpgaChunkId& id) const;
+    /**
      * \brief Reports a packet that cannot be used.
      * \param packet the packet as received
      * \param reason why
@@ -124,6 +169,12 @@ class FpgaAggregator : public Application
     void Forward(const std::vector<FpgaPartialSum>& sums);
     /// Answers a NACK.
     void Resend(uint32_t sequence);
+    /**
+     * \brief Answers a QUERY: releases the chunk's slot and tells the island
+     * how many MERGED packets were sent.
+     * \param query the QUERY's header
+     */
+    void Answer(const WanChunkHeader& query);
     /// Evicts timed-out slots and re-arms the timer.
     void Expire();
     /// Arms the timer for the table's next expiry.
@@ -150,6 +201,18 @@ class FpgaAggregator : public Application
     uint64_t m_forwarded{0};                //!< MERGED packets sent
     uint64_t m_resent{0};                   //!< packets resent
     uint64_t m_unanswerable{0};             //!< NACKs too late for the buffer
+    uint64_t m_queries{0};                  //!< QUERYs received
+    bool m_repairInNetwork;                 //!< ask senders for what slots lack
+    uint32_t m_reorderWindow;               //!< chunks a later arrival must lead by
+    Time m_repairTimeout;                   //!< wait for a repair, before any is measured
+    /// (round, clique, position) -> next chunk to check and where the stream comes from
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::pair<uint32_t, Address>> m_streams;
+    /// (round, clique, chunk, position) -> when its repair was asked for
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, Time> m_repairs;
+    std::map<Address, WanMeanDeviation> m_repairRtt; //!< request-to-repair time per sender
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> m_late; //!< chunks a repair was late for
+    uint64_t m_repairRequests{0};                              //!< REQUESTs sent
+    uint64_t m_repairsIn{0};                                   //!< REPAIRs summed
 
     /// Every eviction, with its cause.
     TracedCallback<uint32_t, uint32_t, const std::string&, uint32_t> m_evictionTrace;

@@ -46,6 +46,8 @@ FpgaEvictionName(FpgaEviction cause)
         return "conflict";
     case FpgaEviction::FLUSH:
         return "flush";
+    case FpgaEviction::REQUEST:
+        return "request";
     }
     return "unknown";
 }
@@ -89,8 +91,9 @@ FpgaSlotTable::Evict(uint64_t index, FpgaEviction cause)
     }
     else if (m_memory > 0)
     {
-        auto [early, added] = m_early.emplace(out.id, 0);
-        early->second += out.contributions;
+        auto [early, added] = m_early.emplace(out.id, Early{});
+        early->second.count += out.contributions;
+        early->second.sources |= out.sources;
         if (added)
         {
             m_earlyOrder.push_back(out.id);
@@ -136,7 +139,7 @@ FpgaSlotTable::Add(const FpgaChunkId& id,
         if (early != m_early.end())
         {
             // The rest of a chunk that already left in part.
-            s.expected = expected > early->second ? expected - early->second : 1;
+            s.expected = expected > early->second.count ? expected - early->second.count : 1;
         }
         s.expiry = now + m_timeout;
         s.generation = m_nextGeneration++;
@@ -165,7 +168,9 @@ FpgaSlotTable::Expire(double now)
         auto [expiry, index, generation] = m_expiries.top();
         m_expiries.pop();
         auto it = m_slots.find(index);
-        if (it != m_slots.end() && it->second.generation == generation)
+        // Entries left behind by a refill (another generation) or by an
+        // extension (a later expiry) are stale.
+        if (it != m_slots.end() && it->second.generation == generation && it->second.expiry <= now)
         {
             out.push_back(Evict(index, FpgaEviction::TIMEOUT));
         }
@@ -188,6 +193,48 @@ FpgaSlotTable::Flush()
         }
     }
     return out;
+}
+
+std::vector<FpgaPartialSum>
+FpgaSlotTable::Release(const FpgaChunkId& id)
+{
+    const uint64_t index = SlotOf(id);
+    auto it = m_slots.find(index);
+    if (it == m_slots.end() || it->second.id != id)
+    {
+        return {};
+    }
+    // Its heap entry goes stale: the slot's next fill has another generation.
+    return {Evict(index, FpgaEviction::REQUEST)};
+}
+
+bool
+FpgaSlotTable::Lacks(const FpgaChunkId& id, uint32_t position) const
+{
+    auto it = m_slots.find(SlotOf(id));
+    if (it == m_slots.end() || it->second.id != id || it->second.sources.Test(position))
+    {
+        return false;
+    }
+    auto early = m_early.find(id);
+    return early == m_early.end() || !early->second.sources.Test(position);
+}
+
+bool
+FpgaSlotTable::Extend(const FpgaChunkId& id, double expiry)
+{
+    const uint64_t index = SlotOf(id);
+    auto it = m_slots.find(index);
+    if (it == m_slots.end() || it->second.id != id)
+    {
+        return false;
+    }
+    if (expiry > it->second.expiry)
+    {
+        it->second.expiry = expiry;
+        m_expiries.emplace(expiry, index, it->second.generation);
+    }
+    return true;
 }
 
 double

@@ -57,13 +57,14 @@ enum class FpgaEviction
     COMPLETION, //!< all expected contributions were in
     TIMEOUT,    //!< the slot outlived the timeout
     CONFLICT,   //!< another chunk hashed to the occupied slot
-    FLUSH       //!< the table was emptied (end of a run)
+    FLUSH,      //!< the table was emptied (end of a run)
+    REQUEST     //!< the island asked for the chunk before it completed
 };
 
 /**
  * \ingroup wan-training
  * \param cause an eviction cause
- * \return "completion", "timeout", "conflict" or "flush"
+ * \return "completion", "timeout", "conflict", "flush" or "request"
  */
 std::string FpgaEvictionName(FpgaEviction cause);
 
@@ -139,6 +140,28 @@ class FpgaSlotTable
     std::vector<FpgaPartialSum> Expire(double now);
     /** \return the sums of every occupied slot, emptying the table */
     std::vector<FpgaPartialSum> Flush();
+    /**
+     * \brief Releases one chunk's slot before it completes, because its
+     * island asked for the chunk (REQUEST eviction).
+     * \param id the chunk
+     * \return its partial sum, or nothing when no slot holds it
+     */
+    std::vector<FpgaPartialSum> Release(const FpgaChunkId& id);
+    /**
+     * \param id a chunk
+     * \param position a sender
+     * \return true when a slot holds the chunk without that sender's
+     *         contribution, and no earlier partial sum of it held it either
+     */
+    bool Lacks(const FpgaChunkId& id, uint32_t position) const;
+    /**
+     * \brief Keeps a chunk's slot at least until `expiry` (while a repair of
+     * it is awaited).
+     * \param id the chunk
+     * \param expiry the new timeout instant, seconds (an earlier one is kept)
+     * \return false when no slot holds the chunk
+     */
+    bool Extend(const FpgaChunkId& id, double expiry);
     /** \return the earliest time a slot times out (+infinity if none) */
     double GetNextExpiry() const;
 
@@ -194,12 +217,20 @@ class FpgaSlotTable
     /// (expiry, slot index, generation), earliest first; stale entries skipped
     using Expiry = std::tuple<double, uint64_t, uint64_t>;
     std::priority_queue<Expiry, std::vector<Expiry>, std::greater<>> m_expiries;
-    uint32_t m_memory;                                         //!< remembered chunks
-    std::unordered_map<FpgaChunkId, uint32_t, IdHash> m_early; //!< contributions already out
-    std::deque<FpgaChunkId> m_earlyOrder;                      //!< oldest remembered first
-    uint64_t m_nextGeneration{0};                              //!< generation counter
-    uint64_t m_peak{0};                                        //!< peak occupancy
-    uint64_t m_evictions[4]{0, 0, 0, 0};                       //!< evictions by cause
+    uint32_t m_memory; //!< remembered chunks
+
+    /// What of a chunk already left in partial sums.
+    struct Early
+    {
+        uint32_t count{0};    //!< contributions
+        WanSourceSet sources; //!< their senders
+    };
+
+    std::unordered_map<FpgaChunkId, Early, IdHash> m_early; //!< chunks already out in part
+    std::deque<FpgaChunkId> m_earlyOrder;                   //!< oldest remembered first
+    uint64_t m_nextGeneration{0};                           //!< generation counter
+    uint64_t m_peak{0};                                     //!< peak occupancy
+    uint64_t m_evictions[5]{0, 0, 0, 0, 0};                 //!< evictions by cause
 };
 
 } // namespace ns3

@@ -78,6 +78,116 @@ SurvivalOf(const Eigen::MatrixXd& phi, const std::vector<double>& target, bool n
     return total / n;
 }
 
+/// Entries farther than this from a stochastic matrix's sums are refused.
+constexpr double kStochasticEps = 1e-9;
+
+/**
+ * \brief Checks one mixing matrix: square, non-negative, rows summing to 1,
+ * and columns too unless rows suffice; throws std::invalid_argument.
+ * \param w the matrix
+ * \param k its round
+ * \param n the islands
+ * \param rowsOnly columns may sum to anything
+ * \return true when its columns sum to 1 as well
+ */
+bool
+CheckMixingMatrix(const WanMatrix& w, size_t k, size_t n, bool rowsOnly)
+{
+    const std::string where = "mixing matrix W(" + std::to_string(k) + ")";
+    if (w.size() != n)
+    {
+        throw std::invalid_argument(where + " is not " + std::to_string(n) + " x " +
+                                    std::to_string(n));
+    }
+    const std::string needed = rowsOnly ? " is not row stochastic" : " is not doubly stochastic";
+    std::vector<double> colSum(n, 0.0);
+    for (size_t i = 0; i < n; ++i)
+    {
+        if (w[i].size() != n)
+        {
+            throw std::invalid_argument(where + " is not square");
+        }
+        double rowSum = 0;
+        for (size_t j = 0; j < n; ++j)
+        {
+            if (!(w[i][j] >= 0) || !std::isfinite(w[i][j]))
+            {
+                throw std::invalid_argument(where + " has a negative or invalid entry");
+            }
+            rowSum += w[i][j];
+            colSum[j] += w[i][j];
+        }
+        if (std::abs(rowSum - 1) > kStochasticEps)
+        {
+            throw std::invalid_argument(where + needed + " (row " + std::to_string(i) +
+                                        " sums to " + wantext::Num(rowSum) + ")");
+        }
+    }
+    for (double c : colSum)
+    {
+        if (std::abs(c - 1) > kStochasticEps)
+        {
+            if (!rowsOnly)
+            {
+                throw std::invalid_argument(where + needed + " (a column does not sum to 1)");
+            }
+            return false;
+        }
+    }
+    return true;
+}
+
+/// Checks target shares: n non-negative numbers summing to 1.
+void
+CheckTarget(const std::vector<double>& target, size_t n)
+{
+    double sum = 0;
+    for (double t : target)
+    {
+        if (!(t >= 0))
+        {
+            throw std::invalid_argument("target shares must be non-negative");
+        }
+        sum += t;
+    }
+    if (target.size() != n || std::abs(sum - 1) > kStochasticEps)
+    {
+        throw std::invalid_argument("target shares must be " + std::to_string(n) +
+                                    " numbers summing to 1");
+    }
+}
+
+/**
+ * \param phi the diffusion Phi of a generation
+ * \param shares the consensus share of each source j
+ * \param normalise divide each error by that of a newborn update
+ * \return the mean over the sources j of sum_i |Phi_ij - c_j|
+ */
+double
+SurvivalToConsensus(const Eigen::MatrixXd& phi, const std::vector<double>& shares, bool normalise)
+{
+    const auto n = phi.rows();
+    double total = 0;
+    for (Eigen::Index j = 0; j < n; ++j)
+    {
+        const double e = (phi.col(j).array() - shares[j]).abs().sum();
+        const double newborn = 1 + (n - 2) * shares[j]; // sum_i |delta_ij - c_j|
+        total += normalise ? (newborn > 0 ? e / newborn : 0) : e;
+    }
+    return total / n;
+}
+
+/// \return the error of a generation: to the target, or to its consensus when given
+double
+ErrorOf(const Eigen::MatrixXd& phi,
+        const std::vector<double>& target,
+        const std::vector<double>* consensus,
+        bool normalise)
+{
+    return consensus == nullptr ? SurvivalOf(phi, target, normalise)
+                                : SurvivalToConsensus(phi, *consensus, normalise);
+}
+
 } // namespace
 
 MixingAnalysis::MixingAnalysis(std::vector<WanMatrix> mixing, MixingOptions options)
@@ -93,68 +203,17 @@ MixingAnalysis::MixingAnalysis(std::vector<WanMatrix> mixing, MixingOptions opti
     {
         throw std::invalid_argument("mixing matrices must not be empty");
     }
-    const double eps = 1e-9;
+    bool doubly = true;
     for (size_t k = 0; k < m_mixing.size(); ++k)
     {
-        const auto& w = m_mixing[k];
-        std::string where = "mixing matrix W(" + std::to_string(k) + ")";
-        if (w.size() != n)
-        {
-            throw std::invalid_argument(where + " is not " + std::to_string(n) + " x " +
-                                        std::to_string(n));
-        }
-        Eigen::VectorXd colSum = Eigen::VectorXd::Zero(n);
-        for (size_t i = 0; i < n; ++i)
-        {
-            if (w[i].size() != n)
-            {
-                throw std::invalid_argument(where + " is not square");
-            }
-            double rowSum = 0;
-            for (size_t j = 0; j < n; ++j)
-            {
-                if (!(w[i][j] >= 0) || !std::isfinite(w[i][j]))
-                {
-                    throw std::invalid_argument(where + " has a negative or invalid entry");
-                }
-                rowSum += w[i][j];
-                colSum[j] += w[i][j];
-            }
-            if (std::abs(rowSum - 1) > eps)
-            {
-                throw std::invalid_argument(where + " is not doubly stochastic (row " +
-                                            std::to_string(i) + " sums to " + wantext::Num(rowSum) +
-                                            ")");
-            }
-        }
-        if ((colSum.array() - 1).abs().maxCoeff() > eps)
-        {
-            throw std::invalid_argument(where + " is not doubly stochastic (a column does not "
-                                                "sum to 1)");
-        }
+        doubly = CheckMixingMatrix(m_mixing[k], k, n, m_options.rowStochastic) && doubly;
     }
-    if (m_options.target.empty())
+    if (m_options.rowStochastic && !m_options.target.empty())
     {
-        m_target.assign(n, 1.0 / n);
+        throw std::invalid_argument("non-uniform target shares need doubly-stochastic mixing");
     }
-    else
-    {
-        m_target = m_options.target;
-        double sum = 0;
-        for (double t : m_target)
-        {
-            if (!(t >= 0))
-            {
-                throw std::invalid_argument("target shares must be non-negative");
-            }
-            sum += t;
-        }
-        if (m_target.size() != n || std::abs(sum - 1) > eps)
-        {
-            throw std::invalid_argument("target shares must be " + std::to_string(n) +
-                                        " numbers summing to 1");
-        }
-    }
+    m_target = m_options.target.empty() ? std::vector<double>(n, 1.0 / n) : m_options.target;
+    CheckTarget(m_target, n);
     if (!(m_options.forgetting > 0 && m_options.forgetting <= 1))
     {
         throw std::invalid_argument("forgetting discount must be in (0, 1] (got " +
@@ -163,6 +222,10 @@ MixingAnalysis::MixingAnalysis(std::vector<WanMatrix> mixing, MixingOptions opti
     if (!(m_options.tolerance > 0))
     {
         throw std::invalid_argument("mixing tolerance must be positive");
+    }
+    if (!doubly)
+    {
+        ComputeConsensus();
     }
 }
 
@@ -234,7 +297,7 @@ MixingAnalysis::GetSurvivalCurve(uint32_t p, uint32_t hMax) const
     Eigen::MatrixXd phi = Eigen::MatrixXd::Identity(n, n);
     for (uint32_t h = 0; h <= hMax; ++h)
     {
-        curve.push_back(SurvivalOf(phi, m_target, m_options.normalise));
+        curve.push_back(ErrorOf(phi, m_target, ConsensusOf(p), m_options.normalise));
         phi = ToEigen(GetMixingMatrix(p + h)) * phi;
     }
     return curve;
@@ -262,6 +325,13 @@ MixingAnalysis::ComputeArea() const
     {
         return;
     }
+    if (!m_agrees) // the islands never come to one state
+    {
+        m_rounds = m_options.maxRounds + 1;
+        m_area = std::numeric_limits<double>::infinity();
+        m_areaDone = true;
+        return;
+    }
     const auto n = GetNIslands();
     const auto period = GetPeriod();
     // Clique averaging gives sparse W (sum of |C|^2 entries): the product
@@ -281,7 +351,7 @@ MixingAnalysis::ComputeArea() const
         double worst = 0;
         for (uint32_t p = 0; p < period; ++p)
         {
-            double s = SurvivalOf(phi[p], m_target, m_options.normalise);
+            double s = ErrorOf(phi[p], m_target, ConsensusOf(p), m_options.normalise);
             worst = std::max(worst, s);
             if (h > 0 || m_options.includeNewborn)
             {
@@ -314,6 +384,84 @@ MixingAnalysis::GetMixingRounds() const
 {
     ComputeArea();
     return m_rounds;
+}
+
+void
+MixingAnalysis::ComputeConsensus()
+{
+    const auto n = GetNIslands();
+    const auto period = GetPeriod();
+    // Q = W(P-1) ... W(0) squared until it stops changing: its rows tend to
+    // c(0) when the islands come to one state.  Rows are renormalised after
+    // each product, so that rounding does not compound.
+    Eigen::MatrixXd q = Eigen::MatrixXd::Identity(n, n);
+    for (uint32_t k = 0; k < period; ++k)
+    {
+        q = ToEigen(m_mixing[k]) * q;
+    }
+    for (int squarings = 0; squarings < 64; ++squarings)
+    {
+        Eigen::MatrixXd next = q * q;
+        next = next.array().colwise() / next.rowwise().sum().array();
+        const double change = (next - q).cwiseAbs().maxCoeff();
+        q.swap(next);
+        if (change < 1e-15)
+        {
+            break;
+        }
+    }
+    const Eigen::RowVectorXd c = q.colwise().mean();
+    m_agrees = (q.rowwise() - c).cwiseAbs().maxCoeff() < kStochasticEps;
+    // Phi(p, h + 1) = Phi(p + 1, h) W(p), so c(p) = c(p + 1) W(p), c(P) = c(0).
+    m_consensus.assign(period, {});
+    Eigen::RowVectorXd shares = c;
+    for (uint32_t p = period; p-- > 0;)
+    {
+        if (p > 0)
+        {
+            shares = shares * ToEigen(m_mixing[p]);
+        }
+        const Eigen::RowVectorXd phase = p > 0 ? shares : c;
+        m_consensus[p].assign(phase.data(), phase.data() + n);
+    }
+    NS_LOG_DEBUG("consensus shares at phase 0 " << c << (m_agrees ? "" : " (no consensus)"));
+}
+
+const std::vector<double>*
+MixingAnalysis::ConsensusOf(uint32_t p) const
+{
+    return m_consensus.empty() ? nullptr : &m_consensus[p % m_consensus.size()];
+}
+
+std::vector<double>
+MixingAnalysis::GetConsensusShares(uint32_t p) const
+{
+    const auto* c = ConsensusOf(p);
+    return c == nullptr ? std::vector<double>(GetNIslands(), 1.0 / GetNIslands()) : *c;
+}
+
+double
+MixingAnalysis::GetConsensusSkew() const
+{
+    if (!m_agrees)
+    {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    double skew = 0;
+    for (uint32_t p = 0; p < GetPeriod(); ++p)
+    {
+        for (double share : GetConsensusShares(p))
+        {
+            skew += std::abs(share - 1.0 / GetNIslands()) / 2 / GetPeriod();
+        }
+    }
+    return skew;
+}
+
+bool
+MixingAnalysis::HasConsensus() const
+{
+    return m_agrees;
 }
 
 } // namespace ns3

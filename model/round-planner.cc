@@ -44,6 +44,13 @@ Ms(double seconds)
     return s.str();
 }
 
+/// Formats seconds as microseconds with two decimals.
+std::string
+Us(double seconds)
+{
+    return wantext::Fixed(seconds * 1e6, 2) + " us";
+}
+
 /// Formats bytes as GB.
 std::string
 Gb(double bytes)
@@ -77,6 +84,8 @@ RoundPlanner::RoundPlanner(const WanTopology& topo, const PlannerConfig& config)
     }
     wantext::bounds::kJitterMs.Check(config.jitterAllowance * 1e3, "jitter allowance");
     wantext::bounds::kLossRate.Check(config.coreReserve, "core reserve");
+    wantext::bounds::kFrameBytes.Check(config.frameBytes, "frame size");
+    wantext::bounds::kLineRateWindowUs.Check(config.lineRateWindow * 1e6, "line-rate window");
     if (config.accessBps)
     {
         m_topo.SetAccessRate(*config.accessBps);
@@ -324,6 +333,7 @@ RoundPlanner::PlanRound(const CliqueSchedule::Round& round) const
     }
 
     SetTimes(plan, lps);
+    CheckPacketSkew(plan);
     NS_LOG_INFO("round time " << plan.roundTime << " s: " << plan.binding);
     return plan;
 }
@@ -499,6 +509,86 @@ RoundPlanner::SetTimes(RoundPlan& plan, const std::vector<CliqueLp>& lps) const
     }
 }
 
+double
+RoundPlanner::PacketDelay(uint32_t sender, uint32_t receiver, uint32_t copy) const
+{
+    const double bits = 8 * m_config.frameBytes;
+    // Copy k leaves the egress k frame times after the send instant.
+    double delay = copy * bits / m_topo.GetCity(sender).egressBps;
+    // The path the frames take: the unicast route, or the branch of the
+    // sender's multicast tree, the reverse of the receiver's path to it.
+    auto path =
+        m_config.multicast ? m_topo.GetPath(receiver, sender) : m_topo.GetPath(sender, receiver);
+    for (size_t h = 0; h + 1 < path.size(); ++h)
+    {
+        delay += bits / m_topo.GetLinks()[m_topo.GetLinkIndex(path[h], path[h + 1])].capacityBps;
+    }
+    // The edge links (the sender's up to its router, the receiver's down to
+    // its FPGA) are on every path: they add the same to every sender.
+    return delay;
+}
+
+std::vector<double>
+RoundPlanner::PacketSkew(const CliqueSchedule::Clique& members) const
+{
+    std::vector<double> skew(members.size(), 0.0);
+    for (size_t ii = 0; ii < members.size(); ++ii)
+    {
+        double first = std::numeric_limits<double>::infinity();
+        double last = -first;
+        for (size_t jj = 0; jj < members.size(); ++jj)
+        {
+            if (jj == ii)
+            {
+                continue;
+            }
+            // The sender's copies go out in the clique's order, itself left out.
+            const auto copy =
+                m_config.multicast ? 1u : static_cast<uint32_t>(ii < jj ? ii + 1 : ii);
+            const double d = PacketDelay(members[jj], members[ii], copy);
+            first = std::min(first, d);
+            last = std::max(last, d);
+        }
+        skew[ii] = members.size() > 2 ? last - first : 0;
+    }
+    return skew;
+}
+
+void
+RoundPlanner::CheckPacketSkew(RoundPlan& plan) const
+{
+    if (!m_config.aggregation)
+    {
+        return; // no FPGA: nothing waits for the other streams
+    }
+    const double frameBits = 8 * m_config.frameBytes;
+    for (auto& cp : plan.cliques)
+    {
+        if (cp.members.size() < 2)
+        {
+            continue;
+        }
+        cp.skewSeconds = PacketSkew(cp.members);
+        for (size_t ii = 0; ii < cp.members.size(); ++ii)
+        {
+            const double skew = cp.skewSeconds[ii];
+            if (m_config.hbmBytes > 0 || skew <= m_config.lineRateWindow * (1 + 1e-9))
+            {
+                continue;
+            }
+            // The FPGA holds whole chunks: the frames in flight during the skew.
+            const double bytes = m_config.frameBytes * std::ceil(cp.rateBps * skew / frameBits);
+            plan.skewMemoryBytes = std::max(plan.skewMemoryBytes, bytes);
+            plan.warnings.push_back(
+                "arrivals at " + m_topo.GetCity(cp.members[ii]).code + " in " +
+                CliqueName(m_topo, cp.members) + " differ by " + Us(skew) +
+                " at the packet level, more than the FPGA's " + Us(m_config.lineRateWindow) +
+                " line-rate window: its chunks reach the island as partial sums (" +
+                wantext::Num(bytes) + " bytes of FPGA memory would absorb it)");
+        }
+    }
+}
+
 SchedulePlan
 RoundPlanner::Plan(const CliqueSchedule& schedule) const
 {
@@ -511,6 +601,10 @@ RoundPlanner::Plan(const CliqueSchedule& schedule) const
     {
         plan.rounds.push_back(PlanRound(schedule.GetRound(k)));
         const auto& r = plan.rounds.back();
+        for (const auto& w : r.warnings)
+        {
+            plan.warnings.push_back("round " + std::to_string(k + 1) + ": " + w);
+        }
         if (!r.feasible && plan.feasible)
         {
             plan.feasible = false;

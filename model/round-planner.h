@@ -46,6 +46,14 @@ struct PlannerConfig
     /// Share of every core link direction's capacity left to other traffic,
     /// [0, 1): the streams split the rest.
     double coreReserve{0};
+    /// Bytes of one packet on a link (a full IP packet of the WAN's 9000-byte
+    /// MTU), for the packet-level arrival skew; 64 to 65535.
+    double frameBytes{9000};
+    /// How long an FPGA without memory (hbmBytes = 0) holds a chunk waiting
+    /// for its other contributions, seconds (the FpgaAggregator's
+    /// LineRateWindow, which CliqueExperimentHelper sets from this value);
+    /// 1 ns to 1 s.
+    double lineRateWindow{5e-6};
 };
 
 /**
@@ -60,7 +68,10 @@ struct CliquePlan
     double serialization{0};         //!< tau_c = D / r_c, seconds
     std::vector<double> offsets;     //!< sender start offsets s_j, seconds
     std::vector<double> memoryBytes; //!< FPGA memory each member needs as receiver
-    double finish{0};                //!< last byte in, seconds after round start
+    /// Packet-level arrival skew at each member as receiver, seconds, beyond
+    /// the planned alignment (with aggregation; 0 for a receiver of one stream)
+    std::vector<double> skewSeconds;
+    double finish{0}; //!< last byte in, seconds after round start
 };
 
 /**
@@ -90,6 +101,13 @@ struct RoundPlan
     double peakMemoryBytes{0};       //!< largest FPGA memory of any receiver
     double requiredMemoryBytes{0};   //!< when infeasible: the least memory that would do
     double misalignedBytes{0};       //!< when infeasible: least total memory of all receivers
+    /// Without FPGA memory: the least memory (whole frames) that would absorb
+    /// every packet-level skew longer than the line-rate window (0: none is)
+    double skewMemoryBytes{0};
+    /// What the plan cannot promise although it is feasible: receivers whose
+    /// packet-level skew exceeds the line-rate window (their chunks reach the
+    /// island as partial sums)
+    std::vector<std::string> warnings;
 };
 
 /**
@@ -105,6 +123,8 @@ struct SchedulePlan
     uint32_t bindingRound{0};      //!< index of the slowest (or infeasible) round
     std::string binding;           //!< what sets T in that round
     std::vector<RoundPlan> rounds; //!< per round
+    /// Every round's warnings, each prefixed "round <k>: " (from 1)
+    std::vector<std::string> warnings;
 };
 
 /**
@@ -125,6 +145,13 @@ struct SchedulePlan
  * When no offsets fit the memory, the round is infeasible and the reason
  * names the receiver whose arrivals cannot be aligned and the memory that
  * would be needed.
+ *
+ * The linear program aligns first bits by latency.  Packets add a skew of
+ * their own (PacketSkew): a sender's unicast copies leave its egress one
+ * frame time apart, and every store-and-forward hop adds one frame time at
+ * its rate.  Without FPGA memory, a receiver whose skew exceeds the
+ * line-rate window gets partial sums; the round stays feasible and
+ * RoundPlan::warnings says so.
  */
 class RoundPlanner
 {
@@ -146,6 +173,18 @@ class RoundPlanner
      * \return its plan
      */
     SchedulePlan Plan(const CliqueSchedule& schedule) const;
+
+    /**
+     * \brief The packet-level arrival skew at each member of a clique as
+     * receiver: the spread, over its senders, of the time a frame takes from
+     * the sender's send instant to the receiver's FPGA beyond the path
+     * latency (copy k of a sender's unicast copies, in the clique's order,
+     * leaves its egress k frame times after the send; each core hop adds
+     * one frame time; a multicast branch point sends its copies at once).
+     * \param members the clique
+     * \return seconds per member (0 for a clique of two)
+     */
+    std::vector<double> PacketSkew(const CliqueSchedule::Clique& members) const;
 
     /** \return the network, with the overrides applied */
     const WanTopology& GetTopology() const;
@@ -202,6 +241,21 @@ class RoundPlanner
                              const std::vector<bool>& aligned) const;
     /// Fills offsets, memory, finish times, T and what binds it from the solved LPs.
     void SetTimes(RoundPlan& plan, const std::vector<CliqueLp>& lps) const;
+    /**
+     * \brief Fills each clique's packet-level skew and, without FPGA memory,
+     * warns of the receivers whose skew exceeds the line-rate window.
+     * \param plan a feasible round
+     */
+    void CheckPacketSkew(RoundPlan& plan) const;
+    /**
+     * \param sender a sending city
+     * \param receiver a receiving city of its clique
+     * \param copy which of the sender's copies goes to the receiver (1: the
+     *        first; always 1 with multicast)
+     * \return the frame times from the sender's send instant to the
+     *         receiver's FPGA, beyond the path latency, seconds
+     */
+    double PacketDelay(uint32_t sender, uint32_t receiver, uint32_t copy) const;
     /**
      * \param cp a clique's plan (its rate set)
      * \return the FPGA memory each of its receivers needs for the jitter

@@ -122,7 +122,7 @@ WanChunkHeader::Deserialize(Buffer::Iterator start)
     }
     WanChunkHeader h;
     const uint8_t kind = i.ReadU8();
-    if (kind > REPAIR)
+    if (kind > QUERY)
     {
         return 0;
     }
@@ -164,8 +164,8 @@ WanChunkHeader::Deserialize(Buffer::Iterator start)
 void
 WanChunkHeader::Print(std::ostream& os) const
 {
-    static const char* const kinds[] = {"DATA", "MERGED", "NACK", "REQUEST", "REPAIR"};
-    os << (m_kind <= REPAIR ? kinds[m_kind] : "?") << " round=" << m_round << " clique=" << m_clique
+    static const char* const kinds[] = {"DATA", "MERGED", "NACK", "REQUEST", "REPAIR", "QUERY"};
+    os << (m_kind <= QUERY ? kinds[m_kind] : "?") << " round=" << m_round << " clique=" << m_clique
        << " sender=" << m_sender << " position=" << m_position << " chunk=" << m_chunk
        << " seq=" << m_sequence << " contributions=" << m_contributions << "/" << m_expected
        << " value=" << m_value;

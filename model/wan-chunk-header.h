@@ -47,7 +47,8 @@ class WanChunkHeader : public Header
         MERGED = 1,  //!< a (partial) sum from the edge FPGA to its island
         NACK = 2,    //!< the island asks the FPGA to resend a sequence number
         REQUEST = 3, //!< an island asks a peer to resend one chunk to it
-        REPAIR = 4   //!< the peer's chunk, resent to the island that asked
+        REPAIR = 4,  //!< the peer's chunk, resent to the island that asked
+        QUERY = 5    //!< an island asks its FPGA for one chunk it lacks (release or resend)
     };
 
     /**

@@ -56,7 +56,12 @@ WanContributionLedger::AddRound(uint32_t round,
     const auto cells = static_cast<size_t>(chunks) * members;
     r.held.assign(cells, false);
     r.requested.assign(cells, false);
+    r.peers.assign(chunks, 0);
     r.account.counters.expected = static_cast<uint64_t>(chunks) * (members - 1);
+    r.account.heldPerPosition.assign(members, 0);
+    r.account.heldPerPosition[position] = chunks; // its own contribution
+    r.account.averaged[0].assign(members, 0);
+    r.account.averaged[0][position] = chunks;
     m_rounds.emplace(round, std::move(r));
 }
 
@@ -125,8 +130,10 @@ WanContributionLedger::Offer(uint32_t round,
     }
     sources.ForEach([&](uint32_t p) {
         r->held[base + p] = true;
+        ++account.heldPerPosition[p];
         CountArrival(*r, chunk, p, pastDeadline);
     });
+    Regroup(*r, chunk, sources);
     account.counters.delivered += contributions;
     account.sum += value;
     if (ChunkComplete(*r, chunk))
@@ -170,6 +177,35 @@ WanContributionLedger::CountArrival(Round& r, uint32_t chunk, uint32_t position,
     }
 }
 
+void
+WanContributionLedger::Regroup(Round& r, uint32_t chunk, const WanSourceSet& added)
+{
+    const uint32_t before = r.peers[chunk];
+    const uint32_t after = before + added.Count();
+    r.peers[chunk] = after;
+    if (r.givenUp)
+    {
+        return; // averaged already, without these
+    }
+    auto& groups = r.account.averaged;
+    auto& from = groups.at(before);
+    auto& to = groups[after];
+    to.resize(r.members, 0);
+    const size_t base = static_cast<size_t>(chunk) * r.members;
+    for (uint32_t p = 0; p < r.members; ++p)
+    {
+        if (p == r.position || r.held[base + p])
+        {
+            from[p] -= added.Test(p) ? 0 : 1; // held before
+            ++to[p];
+        }
+    }
+    if (from[r.position] == 0)
+    {
+        groups.erase(before);
+    }
+}
+
 bool
 WanContributionLedger::ChunkComplete(const Round& r, uint32_t chunk)
 {
@@ -202,13 +238,44 @@ WanContributionLedger::GetMissing(uint32_t round) const
     }
     for (uint32_t c = 0; c < r->chunks; ++c)
     {
-        const size_t base = static_cast<size_t>(c) * r->members;
-        for (uint32_t p = 0; p < r->members; ++p)
+        for (uint32_t p : GetMissing(round, c))
         {
-            if (p != r->position && !r->held[base + p])
-            {
-                missing.emplace_back(c, p);
-            }
+            missing.emplace_back(c, p);
+        }
+    }
+    return missing;
+}
+
+bool
+WanContributionLedger::Holds(uint32_t round, uint32_t chunk, uint32_t position) const
+{
+    const Round* r = Find(round);
+    return r != nullptr && chunk < r->chunks && position < r->members &&
+           r->held[static_cast<size_t>(chunk) * r->members + position];
+}
+
+bool
+WanContributionLedger::IsChunkComplete(uint32_t round, uint32_t chunk) const
+{
+    const Round* r = Find(round);
+    return r != nullptr && chunk < r->chunks && ChunkComplete(*r, chunk);
+}
+
+std::vector<uint32_t>
+WanContributionLedger::GetMissing(uint32_t round, uint32_t chunk) const
+{
+    std::vector<uint32_t> missing;
+    const Round* r = Find(round);
+    if (r == nullptr || r->countedOnly || chunk >= r->chunks)
+    {
+        return missing;
+    }
+    const size_t base = static_cast<size_t>(chunk) * r->members;
+    for (uint32_t p = 0; p < r->members; ++p)
+    {
+        if (p != r->position && !r->held[base + p])
+        {
+            missing.push_back(p);
         }
     }
     return missing;
@@ -245,6 +312,7 @@ WanContributionLedger::GiveUp(uint32_t round)
     }
     auto& a = r->account;
     a.givenUpChunks.clear();
+    r->givenUp = true;
     if (r->countedOnly)
     {
         a.counters.givenUp = a.counters.expected > a.counters.delivered

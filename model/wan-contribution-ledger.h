@@ -20,6 +20,15 @@ namespace ns3
 
 /**
  * \ingroup wan-training
+ * \brief Chunks by how many peers' contributions they hold: for each count h
+ * (the key), per clique position the chunks that hold exactly h peers'
+ * contributions, that position's among them (the island's own position:
+ * every chunk with h).  Counts without chunks are left out.
+ */
+using WanHeldHistogram = std::map<uint32_t, std::vector<uint32_t>>;
+
+/**
+ * \ingroup wan-training
  * \brief What one island received of one round: the counts and sum of its
  * peers' contributions, and which chunks were late, re-requested or given up.
  */
@@ -32,6 +41,14 @@ struct WanLedgerAccount
     std::set<uint32_t> lateChunks;      //!< chunks with a contribution after the deadline, unasked
     std::set<uint32_t> requestedChunks; //!< chunks with a re-requested contribution
     std::set<uint32_t> givenUpChunks;   //!< chunks lacking a contribution when given up
+    /// Per clique position, the chunks holding its contribution (this
+    /// island's own position: every chunk); sums that name no positions are
+    /// not in it.
+    std::vector<uint32_t> heldPerPosition;
+    /// What the island averaged: the chunks by peers held, as they arrive
+    /// until the round is given up, then frozen (what arrives later is
+    /// counted, but the island averaged without it).
+    WanHeldHistogram averaged;
 };
 
 /**
@@ -56,6 +73,11 @@ struct WanLedgerAccount
  * A sum that does not say whom it holds (no positions) can only be counted:
  * its round is then audited by count alone, so GetMissing() names nothing
  * in it and GiveUp() counts what is short.
+ *
+ * The account also says, per position, how many chunks hold its
+ * contribution (heldPerPosition), and what the island averaged: the chunks
+ * grouped by how many peers they hold, up to GiveUp (averaged; see
+ * WanMeasuredMixing).
  */
 class WanContributionLedger
 {
@@ -131,10 +153,33 @@ class WanContributionLedger
     bool IsComplete(uint32_t round) const;
     /**
      * \param round a round
+     * \param chunk one of its chunks
+     * \return true when that chunk holds every peer's contribution (false
+     *         for an unknown round or chunk)
+     */
+    bool IsChunkComplete(uint32_t round, uint32_t chunk) const;
+    /**
+     * \param round a round
+     * \param chunk one of its chunks
+     * \param position a clique position
+     * \return true when that position's contribution to that chunk is held
+     *         (false for an unknown round, chunk or position)
+     */
+    bool Holds(uint32_t round, uint32_t chunk, uint32_t position) const;
+    /**
+     * \param round a round
      * \return (chunk, position) of every contribution still lacking, by
      *         chunk then position (nothing in a round audited by count)
      */
     std::vector<std::pair<uint32_t, uint32_t>> GetMissing(uint32_t round) const;
+    /**
+     * \param round a round
+     * \param chunk one of its chunks
+     * \return the positions whose contribution to that chunk is still
+     *         lacking, ascending (nothing for an unknown round or chunk, or a
+     *         round audited by count)
+     */
+    std::vector<uint32_t> GetMissing(uint32_t round, uint32_t chunk) const;
     /**
      * \brief Notes that a lacking contribution was asked for.
      * \param round the round
@@ -164,7 +209,9 @@ class WanContributionLedger
         uint32_t position{0};        //!< this island's position
         std::vector<bool> held;      //!< chunk x members + position -> held
         std::vector<bool> requested; //!< likewise: asked for
+        std::vector<uint32_t> peers; //!< per chunk: peers' contributions held
         bool countedOnly{false};     //!< a sum without positions arrived
+        bool givenUp{false};         //!< given up: the averaged histogram is final
         WanLedgerAccount account;    //!< counts and sum
     };
 
@@ -174,6 +221,14 @@ class WanContributionLedger
     const Round* Find(uint32_t round) const;
     /// Counts one newly held position of a chunk.
     static void CountArrival(Round& r, uint32_t chunk, uint32_t position, bool pastDeadline);
+    /**
+     * \brief Moves a chunk that now holds more positions to its new group of
+     * the averaged histogram (unless the round was given up).
+     * \param r the round
+     * \param chunk the chunk
+     * \param added the positions it just received
+     */
+    static void Regroup(Round& r, uint32_t chunk, const WanSourceSet& added);
     /// \return true when the chunk holds every peer's contribution
     static bool ChunkComplete(const Round& r, uint32_t chunk);
 

@@ -7,6 +7,8 @@
 #include "wan-contribution.h"
 #include "wan-training-compat.h"
 
+#include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -17,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace ns3
@@ -29,7 +32,7 @@ NS_OBJECT_ENSURE_REGISTERED(WanIslandApplication);
 TypeId
 WanIslandApplication::GetTypeId()
 {
-    // A flat list of ten attributes and five trace sources: long, not complex.
+    // A flat list of fourteen attributes and five trace sources: long, not complex.
     static TypeId tid =
         TypeId("ns3::WanIslandApplication")
             .SetParent<Application>()
@@ -73,14 +76,17 @@ WanIslandApplication::GetTypeId()
                           MakeUintegerAccessor(&WanIslandApplication::m_maxNacks),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("Recovery",
-                          "What to do at a round's deadline about contributions still "
-                          "missing: accept (give them up) or rerequest (ask their senders)",
+                          "What to do about contributions missing: accept (give them up at "
+                          "the deadline), rerequest (ask their senders at the deadline) or "
+                          "early (ask for each chunk once it is overdue by the plan)",
                           EnumValue(WanIslandApplication::ACCEPT),
                           wancompat::MakeEnumMemberAccessor(&WanIslandApplication::m_recovery),
                           MakeEnumChecker(WanIslandApplication::ACCEPT,
                                           "accept",
                                           WanIslandApplication::REREQUEST,
-                                          "rerequest"))
+                                          "rerequest",
+                                          WanIslandApplication::EARLY,
+                                          "early"))
             .AddAttribute("RequestTimeout",
                           "Wait for a repair before asking the sender again",
                           TimeValue(MilliSeconds(400)),
@@ -91,6 +97,32 @@ WanIslandApplication::GetTypeId()
                           UintegerValue(5),
                           MakeUintegerAccessor(&WanIslandApplication::m_maxRequests),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("OverduePackets",
+                          "early: smallest margin, in packet times at the stream rate, past a "
+                          "chunk's planned completion before it is overdue (the measured "
+                          "lateness sets it when larger)",
+                          DoubleValue(4),
+                          MakeDoubleAccessor(&WanIslandApplication::m_overduePackets),
+                          MakeDoubleChecker<double>(0, 1e6))
+            .AddAttribute("ReorderWindow",
+                          "early: a sender's contribution to a chunk is overdue once its "
+                          "contribution to the chunk this many places later has arrived",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&WanIslandApplication::m_reorderWindow),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RepairWhileStreaming",
+                          "Send repairs while this island's own streams run (false: after "
+                          "their last chunk, so that a repair cannot delay them; with 0 bytes "
+                          "of FPGA memory one packet of delay misaligns the clique's sums)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&WanIslandApplication::m_repairWhileStreaming),
+                          MakeBooleanChecker())
+            .AddAttribute("RepairBudget",
+                          "Share of a round's stream rate that this island's repairs may use: "
+                          "REPAIRs leave a paced queue one packet per packet time at that rate",
+                          DoubleValue(1),
+                          MakeDoubleAccessor(&WanIslandApplication::m_repairBudget),
+                          MakeDoubleChecker<double>(1e-3, 100))
             .AddTraceSource("RoundComplete",
                             "All peers' contributions of a round arrived",
                             MakeTraceSourceAccessor(&WanIslandApplication::m_roundCompleteTrace),
@@ -158,9 +190,15 @@ WanIslandApplication::AddRound(const WanIslandRound& round)
     {
         throw std::invalid_argument(name + " is planned twice");
     }
-    if (m_recovery == REREQUEST && round.peers > 0 && round.peerIslands.empty())
+    if (m_recovery != ACCEPT && round.peers > 0 && round.peerIslands.empty())
     {
         throw std::invalid_argument(name + ": re-requests need the island of every peer");
+    }
+    if ((!round.arrivals.empty() && round.arrivals.size() != round.peers + 1u) ||
+        (!round.peerDelays.empty() && round.peerDelays.size() != round.peers + 1u))
+    {
+        throw std::invalid_argument(name + " needs the planned arrival and latency of every "
+                                           "clique member, or none");
     }
     RoundState state;
     state.plan = round;
@@ -203,6 +241,8 @@ WanIslandApplication::Compose(const RoundState& state) const
     record.lateChunks = account.lateChunks;
     record.requestedChunks = account.requestedChunks;
     record.givenUpChunks = account.givenUpChunks;
+    record.heldPerPosition = account.heldPerPosition;
+    record.averaged = account.averaged;
     return record;
 }
 
@@ -252,6 +292,7 @@ WanIslandApplication::StartApplication()
         {
             m_ledger.AddRound(r.round, state.chunks, r.peers + 1u, r.position);
         }
+        StartClock(k);
         if (r.deadline.IsStrictlyPositive() && r.peers > 0)
         {
             const Time at = std::max(r.start + r.deadline, Simulator::Now());
@@ -275,10 +316,12 @@ WanIslandApplication::StopApplication()
 {
     NS_LOG_FUNCTION(this);
     Simulator::Cancel(m_nackEvent);
+    Simulator::Cancel(m_repairEvent);
     for (auto& state : m_rounds)
     {
         Simulator::Cancel(state.sendEvent);
         Simulator::Cancel(state.checkEvent);
+        Simulator::Cancel(state.overdueEvent);
         if (!state.ended)
         {
             End(state);
@@ -364,6 +407,9 @@ WanIslandApplication::HandleRead(Ptr<Socket> socket)
         case WanChunkHeader::NACK:
             Drop(packet, "unexpected kind", nullptr);
             break;
+        case WanChunkHeader::QUERY:
+            Answered(packet, h);
+            break;
         default:
             Receive(packet, h);
         }
@@ -374,6 +420,7 @@ void
 WanIslandApplication::Receive(Ptr<const Packet> packet, const WanChunkHeader& h)
 {
     RoundState* state = FindRound(h.GetRound());
+    bool resent = h.GetKind() == WanChunkHeader::REPAIR;
     if (h.GetKind() == WanChunkHeader::MERGED)
     {
         // Every copy of the hop counts for its sequence, even one this island
@@ -387,8 +434,14 @@ WanIslandApplication::Receive(Ptr<const Packet> packet, const WanChunkHeader& h)
         if (state != nullptr)
         {
             m_lastRound = h.GetRound();
-            state->record.retransmissions +=
-                arrival == WanSequenceTracker::Arrival::GAP_FILLED ? 1 : 0;
+            resent = arrival == WanSequenceTracker::Arrival::GAP_FILLED;
+            state->record.retransmissions += resent ? 1 : 0;
+        }
+        auto nacked = m_nackedAt.find(h.GetSequence());
+        if (nacked != m_nackedAt.end())
+        {
+            m_hopRtt.Observe((Simulator::Now() - nacked->second).GetSeconds());
+            m_nackedAt.erase(nacked);
         }
         if (m_tracker.HasGaps() && m_nackEvent.IsExpired())
         {
@@ -397,7 +450,7 @@ WanIslandApplication::Receive(Ptr<const Packet> packet, const WanChunkHeader& h)
     }
     if (Check(packet, h) != nullptr)
     {
-        Account(packet, h, *state);
+        Account(packet, h, *state, resent);
     }
 }
 
@@ -425,7 +478,10 @@ WanIslandApplication::Check(Ptr<const Packet> packet, const WanChunkHeader& h)
 }
 
 void
-WanIslandApplication::Account(Ptr<const Packet> packet, const WanChunkHeader& h, RoundState& state)
+WanIslandApplication::Account(Ptr<const Packet> packet,
+                              const WanChunkHeader& h,
+                              RoundState& state,
+                              bool resent)
 {
     const auto& r = state.plan;
     const bool pastDeadline =
@@ -454,6 +510,10 @@ WanIslandApplication::Account(Ptr<const Packet> packet, const WanChunkHeader& h,
     auto& record = state.record;
     record.bytesIn += packet->GetSize();
     ++record.packetsIn;
+    if (verdict == WanContributionLedger::Verdict::ACCEPTED)
+    {
+        Measure(state, h, resent);
+    }
     if (verdict == WanContributionLedger::Verdict::REPEATED)
     {
         NS_LOG_LOGIC("round " << r.round << " chunk " << h.GetChunk()
@@ -493,13 +553,56 @@ WanIslandApplication::CheckRound(uint32_t index, uint32_t attempt)
 {
     auto& state = m_rounds[index];
     const auto& r = state.plan;
+    NS_LOG_LOGIC("round " << r.round << " deadline check " << attempt << ": "
+                          << (m_ledger.IsComplete(r.round) ? "complete" : "incomplete"));
     if (m_ledger.IsComplete(r.round))
     {
         End(state);
         return;
     }
+    if (m_recovery == EARLY && state.clock && attempt > 0)
+    {
+        // MaxRequests request timeouts after the deadline: what still runs
+        // is given up (the last requests may still be answered: late).
+        state.pendingAsks = 0;
+        FinishEarly(index);
+        return;
+    }
+    if (m_recovery == EARLY && state.clock)
+    {
+        // Chunks not yet overdue by the margin are overdue now; the round
+        // ends when the last chunk's requests are spent (FinishEarly), at
+        // the latest MaxRequests x RequestTimeout after the deadline.
+        state.deadlinePassed = true;
+        state.checkEvent = Simulator::Schedule(m_requestTimeout * m_maxRequests,
+                                               &WanIslandApplication::CheckRound,
+                                               this,
+                                               index,
+                                               1);
+        Simulator::Cancel(state.overdueEvent);
+        const auto [first, end] = state.clock->TakeOverdue(std::numeric_limits<double>::infinity());
+        for (uint32_t c = first; c < end; ++c)
+        {
+            if (!state.asked[c] && !m_ledger.IsChunkComplete(r.round, c))
+            {
+                Overdue(index, c);
+            }
+        }
+        for (uint32_t c = 0; c < first; ++c)
+        {
+            if (!m_ledger.IsChunkComplete(r.round, c))
+            {
+                if (!state.asked[c])
+                {
+                    Overdue(index, c); // not revealed by a later arrival
+                }
+            }
+        }
+        FinishEarly(index);
+        return;
+    }
     const auto missing = m_ledger.GetMissing(r.round);
-    if (m_recovery == REREQUEST && attempt < m_maxRequests && !missing.empty() &&
+    if (m_recovery != ACCEPT && attempt < m_maxRequests && !missing.empty() &&
         !r.peerIslands.empty())
     {
         NS_LOG_INFO("round " << r.round << ": " << missing.size() << " contributions re-requested");
@@ -555,14 +658,414 @@ WanIslandApplication::Repair(Ptr<const Packet> packet,
         Drop(packet, "bad sources", state);
         return;
     }
-    auto p = MakeChunk(r, request.GetChunk(), WanChunkHeader::REPAIR);
-    ++state->record.repairsSent;
+    // The repair goes where the request came from: an island's socket, or
+    // the FPGA that will sum it.
+    const auto to = InetSocketAddress::ConvertFrom(from);
+    if (!m_queuedRepairs.emplace(to.GetIpv4().Get(), r.round, request.GetChunk()).second)
+    {
+        NS_LOG_LOGIC("chunk " << request.GetChunk() << " of round " << r.round << " for "
+                              << to.GetIpv4() << " is queued already");
+        return;
+    }
+    NS_LOG_LOGIC("round " << r.round << " chunk " << request.GetChunk() << " for " << to.GetIpv4()
+                          << ": a repair queued behind " << m_repairs.size());
+    m_repairs.push_back({static_cast<uint32_t>(state - m_rounds.data()), request.GetChunk(), to});
+    if (m_repairEvent.IsExpired())
+    {
+        m_repairEvent = Simulator::Schedule(std::max(Time(0), m_repairFree - Simulator::Now()),
+                                            &WanIslandApplication::SendQueuedRepair,
+                                            this);
+    }
+}
+
+Time
+WanIslandApplication::StreamsEnd() const
+{
+    Time end;
+    for (const auto& state : m_rounds)
+    {
+        const auto& r = state.plan;
+        if (state.sendEvent.IsRunning() && r.start + r.offset <= Simulator::Now())
+        {
+            end = std::max(end, r.start + r.offset + state.chunks * PacketTime(r));
+        }
+    }
+    return end;
+}
+
+void
+WanIslandApplication::SendQueuedRepair()
+{
+    if (!m_repairWhileStreaming && StreamsEnd() > Simulator::Now())
+    {
+        m_repairEvent = Simulator::Schedule(StreamsEnd() - Simulator::Now(),
+                                            &WanIslandApplication::SendQueuedRepair,
+                                            this);
+        return;
+    }
+    const auto next = m_repairs.front();
+    m_repairs.pop_front();
+    auto& state = m_rounds[next.index];
+    const auto& r = state.plan;
+    m_queuedRepairs.erase({next.to.GetIpv4().Get(), r.round, next.chunk});
+    auto p = MakeChunk(r, next.chunk, WanChunkHeader::REPAIR);
+    ++state.record.repairsSent;
     m_txTrace(p);
-    m_socket->SendTo(
-        p,
-        0,
-        InetSocketAddress(InetSocketAddress::ConvertFrom(from).GetIpv4(), m_mergedPort));
-    Changed(*state);
+    m_socket->SendTo(p, 0, next.to);
+    // The pacer: one repair per packet time at RepairBudget x the stream rate.
+    m_repairFree = Simulator::Now() + PacketTime(r) / m_repairBudget;
+    if (!m_repairs.empty())
+    {
+        m_repairEvent = Simulator::Schedule(m_repairFree - Simulator::Now(),
+                                            &WanIslandApplication::SendQueuedRepair,
+                                            this);
+    }
+    Changed(state);
+}
+
+Time
+WanIslandApplication::PacketTime(const WanIslandRound& r) const
+{
+    const double bits = 8.0 * (m_chunkBytes + WanChunkHeader().GetSerializedSize() + m_overhead);
+    return Seconds(bits / r.rate.GetBitRate());
+}
+
+void
+WanIslandApplication::StartClock(uint32_t index)
+{
+    auto& state = m_rounds[index];
+    const auto& r = state.plan;
+    if (m_recovery != EARLY || r.peers == 0 || r.arrivals.empty())
+    {
+        return;
+    }
+    Time first;
+    for (uint32_t p = 0; p <= r.peers; ++p)
+    {
+        first = p == r.position ? first : std::max(first, r.arrivals[p]);
+    }
+    const Time period = PacketTime(r);
+    state.clock.emplace(first.GetSeconds(),
+                        period.GetSeconds(),
+                        state.chunks,
+                        m_overduePackets * period.GetSeconds());
+    state.asked.assign(state.chunks, false);
+    state.cursor.assign(r.peers + 1u, 0);
+    state.outstanding.assign(r.peers + 1u, 0);
+    state.peersAsked.assign(state.chunks, false);
+    state.fpgaRepairing.assign(state.chunks, false);
+    ScheduleOverdue(index, Time(0));
+}
+
+void
+WanIslandApplication::ScheduleOverdue(uint32_t index, Time spacing)
+{
+    auto& state = m_rounds[index];
+    const double due = state.clock->GetNextDue();
+    if (!std::isfinite(due) || state.deadlinePassed)
+    {
+        return;
+    }
+    const Time at = std::max(state.plan.start + Seconds(due), Simulator::Now() + spacing);
+    state.overdueEvent = Simulator::Schedule(at - Simulator::Now(),
+                                             &WanIslandApplication::CheckOverdue,
+                                             this,
+                                             index);
+}
+
+void
+WanIslandApplication::CheckOverdue(uint32_t index)
+{
+    auto& state = m_rounds[index];
+    const auto& r = state.plan;
+    if (m_ledger.IsComplete(r.round))
+    {
+        return;
+    }
+    // Time tells only at the tail, where no later chunk can: elsewhere the
+    // order of arrivals does (Reveal), which queues do not fool.
+    const auto [first, end] = state.clock->TakeOverdue((Simulator::Now() - r.start).GetSeconds());
+    for (uint32_t c = std::max(first, Tail(state)); c < end; ++c)
+    {
+        if (!state.asked[c] && !m_ledger.IsChunkComplete(r.round, c))
+        {
+            Overdue(index, c);
+        }
+    }
+    // Checks at least four packet times apart: one event per few chunks.
+    ScheduleOverdue(index, 4 * PacketTime(r));
+}
+
+void
+WanIslandApplication::Overdue(uint32_t index, uint32_t chunk)
+{
+    auto& state = m_rounds[index];
+    const auto& r = state.plan;
+    state.asked[chunk] = true;
+    ++state.pendingAsks;
+    NS_LOG_INFO("round " << r.round << " chunk " << chunk << " overdue; lateness "
+                         << state.clock->GetLateness().GetMean() * 1e3 << " +- "
+                         << state.clock->GetLateness().GetDeviation() * 1e3 << " ms, margin "
+                         << state.clock->GetMargin() * 1e3 << " ms");
+    if (!r.viaFpga)
+    {
+        AskPeers(index, chunk, 0);
+        return;
+    }
+    // The FPGA is the nearest holder: it releases the chunk or resends it.
+    WanChunkHeader h;
+    h.SetKind(WanChunkHeader::QUERY);
+    h.SetRound(r.round);
+    h.SetClique(r.clique);
+    h.SetSender(r.sender);
+    h.SetChunk(chunk);
+    h.SetPosition(r.position);
+    auto p = Create<Packet>(0);
+    p->AddHeader(h);
+    m_socket->SendTo(p, 0, InetSocketAddress(m_fpga, m_dataPort));
+    m_queriedAt.emplace(std::make_pair(r.round, chunk), Simulator::Now());
+    ++state.record.nacks;
+    // Should the FPGA's answer be lost, the senders are asked one margin on.
+    Simulator::Schedule(Seconds(state.clock->GetMargin()),
+                        &WanIslandApplication::AskPeers,
+                        this,
+                        index,
+                        chunk,
+                        0);
+    Changed(state);
+}
+
+void
+WanIslandApplication::Answered(Ptr<const Packet> packet, const WanChunkHeader& h)
+{
+    RoundState* state = Check(packet, h);
+    if (state == nullptr || !state->clock || !state->asked[h.GetChunk()])
+    {
+        if (state != nullptr)
+        {
+            Drop(packet, "unexpected kind", state);
+        }
+        return;
+    }
+    auto queried = m_queriedAt.find({h.GetRound(), h.GetChunk()});
+    if (queried != m_queriedAt.end())
+    {
+        m_hopRtt.Observe((Simulator::Now() - queried->second).GetSeconds());
+        m_queriedAt.erase(queried);
+    }
+    // Every MERGED packet the FPGA sent before its answer has arrived or is lost.
+    const uint32_t opened = m_tracker.ExpectBelow(h.GetSequence());
+    if (opened > 0)
+    {
+        NS_LOG_LOGIC(opened << " MERGED packets lost at the tail");
+        Simulator::Cancel(m_nackEvent);
+        SendNacks();
+    }
+    if (h.GetContributions() > 0)
+    {
+        // The FPGA is repairing the chunk itself: its sum (whole, or as far
+        // as the repair got) will say what is left to ask for.
+        state->fpgaRepairing[h.GetChunk()] = true;
+        return;
+    }
+    // A NACKed packet may hold the chunk: its resend gets one margin first.
+    const Time wait = m_tracker.HasGaps() ? Seconds(state->clock->GetMargin()) : Time(0);
+    Simulator::Schedule(wait,
+                        &WanIslandApplication::AskPeers,
+                        this,
+                        static_cast<uint32_t>(state - m_rounds.data()),
+                        h.GetChunk(),
+                        0);
+}
+
+void
+WanIslandApplication::AskPeers(uint32_t index, uint32_t chunk, uint32_t attempt)
+{
+    auto& state = m_rounds[index];
+    const auto& r = state.plan;
+    if (attempt == 0)
+    {
+        if (state.peersAsked[chunk] || state.fpgaRepairing[chunk])
+        {
+            return; // started already, or the FPGA repairs it
+        }
+        state.peersAsked[chunk] = true;
+    }
+    const auto lacking = m_ledger.GetMissing(r.round, chunk);
+    if (lacking.empty() || attempt >= m_maxRequests)
+    {
+        state.pendingAsks -= state.pendingAsks > 0 ? 1 : 0;
+        FinishEarly(index);
+        return;
+    }
+    // Only senders whose later chunks came (or the tail, or past the
+    // deadline): the others' contributions may still be on their way.
+    std::vector<uint32_t> missing;
+    for (uint32_t p : lacking)
+    {
+        if (state.cursor[p] > chunk || chunk >= Tail(state) || state.deadlinePassed)
+        {
+            missing.push_back(p);
+        }
+    }
+    if (missing.empty())
+    {
+        state.peersAsked[chunk] = attempt > 0; // the first request is still to come
+        Simulator::Schedule(RequestTimeout(state, lacking, 0),
+                            &WanIslandApplication::AskPeers,
+                            this,
+                            index,
+                            chunk,
+                            attempt);
+        return;
+    }
+    for (uint32_t position : missing)
+    {
+        const auto key = std::make_tuple(r.round, chunk, position);
+        if (attempt == 0)
+        {
+            m_requestedAt[key] = Simulator::Now();
+            ++state.outstanding[position];
+        }
+        else
+        {
+            m_requestedAt.erase(key); // a repair now answers either request (Karn)
+        }
+        SendRequest(state, chunk, position);
+    }
+    const Time timeout = RequestTimeout(state, missing, attempt);
+    NS_LOG_LOGIC("round " << r.round << " chunk " << chunk << ": " << missing.size()
+                          << " contributions requested, attempt " << attempt << ", again in "
+                          << timeout.As(Time::MS) << " (margin " << state.clock->GetMargin() * 1e3
+                          << " ms, repair wait " << m_repairWait.GetBound() * 1e3 << " ms)");
+    Simulator::Schedule(timeout, &WanIslandApplication::AskPeers, this, index, chunk, attempt + 1);
+    Changed(state);
+}
+
+Time
+WanIslandApplication::RequestTimeout(const RoundState& state,
+                                     const std::vector<uint32_t>& positions,
+                                     uint32_t attempt) const
+{
+    // The round trip, and the sender's repair queue: this island's requests
+    // to it still open, each a packet time at RepairBudget x the rate.
+    Time latency;
+    uint32_t queued = 0;
+    for (uint32_t p : positions)
+    {
+        latency =
+            state.plan.peerDelays.empty() ? latency : std::max(latency, state.plan.peerDelays[p]);
+        queued = std::max(queued, state.outstanding[p]);
+    }
+    const Time queue = queued * PacketTime(state.plan) / m_repairBudget;
+    const double wait = std::max(0.0, m_repairWait.GetBound());
+    // Doubled on every attempt (at most 16x): a repeated request's repair
+    // cannot be told from the first's, so only backing off can outwait a
+    // round trip longer than thought (Karn).
+    return (2 * latency + queue + Seconds(state.clock->GetMargin() + wait)) *
+           (1 << std::min(attempt, 1u));
+}
+
+void
+WanIslandApplication::Measure(RoundState& state, const WanChunkHeader& h, bool resent)
+{
+    if (!state.clock)
+    {
+        return;
+    }
+    const auto& r = state.plan;
+    const uint32_t chunk = h.GetChunk();
+    if (h.GetKind() == WanChunkHeader::REPAIR)
+    {
+        auto& open = state.outstanding[h.GetPosition()];
+        open -= open > 0 ? 1 : 0;
+        auto it = m_requestedAt.find({r.round, chunk, h.GetPosition()});
+        if (it != m_requestedAt.end())
+        {
+            const Time rtt = 2 * (r.peerDelays.empty() ? Time(0) : r.peerDelays[h.GetPosition()]);
+            m_repairWait.Observe((Simulator::Now() - it->second - rtt).GetSeconds());
+            m_requestedAt.erase(it);
+        }
+    }
+    else if (!resent)
+    {
+        if (!state.asked[chunk] && m_ledger.IsChunkComplete(r.round, chunk))
+        {
+            state.clock->Observe(chunk, (Simulator::Now() - r.start).GetSeconds());
+        }
+        if (h.GetKind() == WanChunkHeader::MERGED && state.fpgaRepairing[chunk])
+        {
+            // What the FPGA's repair could not bring: from the senders now.
+            state.fpgaRepairing[chunk] = false;
+            const auto index = static_cast<uint32_t>(&state - m_rounds.data());
+            Simulator::ScheduleNow(&WanIslandApplication::AskPeers, this, index, chunk, 0);
+        }
+        if (h.GetKind() == WanChunkHeader::MERGED)
+        {
+            // Only a complete sum: the FPGA forwards complete sums in the
+            // order the streams bring them, while a partial sum may overtake
+            // a slot still waiting for a slower stream.
+            if (h.GetContributions() == h.GetExpected())
+            {
+                h.GetSourceSet().ForEach([&](uint32_t p) { Reveal(state, p, chunk); });
+            }
+        }
+        else
+        {
+            Reveal(state, h.GetPosition(), chunk);
+        }
+    }
+}
+
+uint32_t
+WanIslandApplication::Tail(const RoundState& state) const
+{
+    return state.chunks > m_reorderWindow ? state.chunks - m_reorderWindow : 0;
+}
+
+void
+WanIslandApplication::Reveal(RoundState& state, uint32_t position, uint32_t chunk)
+{
+    if (position >= state.cursor.size() || chunk < m_reorderWindow)
+    {
+        return;
+    }
+    // Every earlier chunk of this sender, ReorderWindow places back, is due.
+    auto& cursor = state.cursor[position];
+    const uint32_t index = static_cast<uint32_t>(&state - m_rounds.data());
+    while (cursor + m_reorderWindow <= chunk)
+    {
+        const uint32_t due = cursor++; // moved first: the requests see it due
+        if (!state.asked[due] && !m_ledger.Holds(state.plan.round, due, position))
+        {
+            Overdue(index, due);
+        }
+    }
+}
+
+void
+WanIslandApplication::FinishEarly(uint32_t index)
+{
+    auto& state = m_rounds[index];
+    if (!state.deadlinePassed || state.pendingAsks > 0 || state.ended)
+    {
+        return;
+    }
+    const auto& r = state.plan;
+    if (!m_ledger.IsComplete(r.round))
+    {
+        for (const auto& [chunk, position] : m_ledger.GetMissing(r.round))
+        {
+            NS_LOG_LOGIC("round " << r.round << " chunk " << chunk << " position " << position
+                                  << " given up" << (state.asked[chunk] ? ", asked" : "")
+                                  << (state.peersAsked[chunk] ? ", senders asked" : "")
+                                  << (state.fpgaRepairing[chunk] ? ", FPGA repairing" : ""));
+        }
+        m_ledger.GiveUp(r.round);
+        NS_LOG_INFO("round " << r.round << ": " << m_ledger.GetAccount(r.round).counters.givenUp
+                             << " contributions given up");
+    }
+    End(state);
 }
 
 void
@@ -570,9 +1073,13 @@ WanIslandApplication::SendNacks()
 {
     // NACKs count in the round of the last MERGED packet received.
     RoundState* state = FindRound(m_lastRound);
-    const auto nacks = m_tracker.TakeNacks();
+    // A gap is asked for again only once its resend had time to come: the
+    // hop's round trip, queue included, as measured (NackDelay at least).
+    const double interval = std::max(m_nackDelay.GetSeconds(), m_hopRtt.GetBound());
+    const auto nacks = m_tracker.TakeNacksDue(Simulator::Now().GetSeconds(), interval);
     for (uint32_t seq : nacks)
     {
+        m_nackedAt.emplace(seq, Simulator::Now());
         WanChunkHeader h;
         h.SetKind(WanChunkHeader::NACK);
         h.SetSequence(seq);

@@ -7,6 +7,7 @@
 
 #include "wan-chunk-header.h"
 #include "wan-contribution-ledger.h"
+#include "wan-overdue-clock.h"
 #include "wan-round-counters.h"
 #include "wan-sequence-tracker.h"
 
@@ -14,13 +15,17 @@
 #include "ns3/application.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
+#include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -51,6 +56,11 @@ struct WanIslandRound
                                        //!< (empty: missing contributions cannot be re-requested)
     Time deadline;                     //!< after the start: when missing chunks are handled
                                        //!< (0: never)
+    std::vector<Time> arrivals;        //!< by position: planned arrival of the first bit of each
+                                       //!< member's stream at this island's FPGA (or at the island
+                                       //!< without one), after the start; empty: no early repair
+    std::vector<Time> peerDelays;      //!< by position: one-way latency from that member
+    bool viaFpga{false};               //!< the peers' chunks reach this island as MERGED sums
 };
 
 /**
@@ -72,6 +82,8 @@ struct WanIslandRecord : WanRoundCounters
     std::set<uint32_t> lateChunks;      //!< chunks with a contribution after the deadline, unasked
     std::set<uint32_t> requestedChunks; //!< chunks with a re-requested contribution
     std::set<uint32_t> givenUpChunks;   //!< chunks still lacking a contribution at the end
+    std::vector<uint32_t> heldPerPosition; //!< per clique position, chunks holding its contribution
+    WanHeldHistogram averaged;             //!< what it averaged (WanLedgerAccount::averaged)
 };
 
 /**
@@ -98,6 +110,34 @@ struct WanIslandRecord : WanRoundCounters
  * straight to this island; unanswered requests are repeated every
  * RequestTimeout, MaxRequests times, then given up.
  *
+ * EARLY does not wait for the deadline.  A sender's contribution to a chunk
+ * is overdue once its contribution to a chunk ReorderWindow places later
+ * has arrived (a DATA chunk, or a MERGED sum naming it), as TCP's RACK
+ * infers loss from later deliveries: queues delay both alike, so they do not
+ * fool it.  At the tail, where nothing later comes, time tells: a
+ * WanOverdueClock per round knows from the plan (WanIslandRound::arrivals)
+ * when each chunk should be complete and, from the lateness of the chunks
+ * that came, a margin; a tail chunk still incomplete past its time plus the
+ * margin is overdue.  An overdue chunk is asked for at once.  Through an FPGA the island first
+ * sends it a QUERY (the FPGA releases the chunk's slot, or resends it from its buffer: the nearest
+ * holder) and answers with the number of MERGED packets it sent, which
+ * reaches the island behind them on the FIFO hop, so the tail of the MERGED
+ * stream lost on that hop is NACKed at once.  Then (one margin later when a
+ * NACK is pending, at once without an FPGA) the island REQUESTs the
+ * contributions still lacking from their senders, again after each request
+ * timeout (twice the latency to the sender, one margin and the repair wait
+ * measured so far), at most MaxRequests times.  Whatever is still missing
+ * when every chunk's requests are spent, or MaxRequests x RequestTimeout
+ * after the deadline, is given up.
+ *
+ * Every island answers REQUESTs from a repair queue paced at RepairBudget
+ * times the round's stream rate; a request for a chunk already queued for
+ * the same island is suppressed.  A repair sent while the island's stream
+ * fills its egress delays that stream by one packet time for the rest of the
+ * round; with 0 bytes of FPGA memory two such delays exceed the line-rate
+ * window and the clique's sums split.  RepairWhileStreaming = false holds
+ * repairs until the island's streams have sent their last chunk.
+ *
  * Packets it cannot use (not a chunk header, a kind it does not take, an
  * unplanned round, another clique, a chunk or position out of range) are
  * dropped and reported by the Drop trace source.  When a round's deadline
@@ -111,8 +151,9 @@ class WanIslandApplication : public Application
     /// What to do at a round's deadline about contributions still missing.
     enum Recovery
     {
-        ACCEPT,   //!< give them up
-        REREQUEST //!< ask their senders to resend them
+        ACCEPT,    //!< give them up
+        REREQUEST, //!< ask their senders to resend them
+        EARLY      //!< ask for each chunk once it is overdue (see the class text)
     };
 
     /**
@@ -170,12 +211,29 @@ class WanIslandApplication : public Application
     /// What the application keeps of a planned round besides the ledger.
     struct RoundState
     {
-        WanIslandRound plan;    //!< the plan
-        WanIslandRecord record; //!< counters kept here (the ledger keeps the rest)
-        uint32_t chunks{0};     //!< chunks per state
-        EventId sendEvent;      //!< next chunk to send
-        EventId checkEvent;     //!< next deadline check
-        bool ended{false};      //!< RoundEnd reported
+        WanIslandRound plan;                  //!< the plan
+        WanIslandRecord record;               //!< counters kept here (the ledger keeps the rest)
+        uint32_t chunks{0};                   //!< chunks per state
+        EventId sendEvent;                    //!< next chunk to send
+        EventId checkEvent;                   //!< next deadline check
+        bool ended{false};                    //!< RoundEnd reported
+        std::optional<WanOverdueClock> clock; //!< when chunks are overdue (EARLY)
+        EventId overdueEvent;                 //!< next overdue check
+        std::vector<bool> asked;              //!< chunk -> handled as overdue
+        std::vector<bool> peersAsked;         //!< chunk -> its senders were asked
+        std::vector<bool> fpgaRepairing;      //!< chunk -> the FPGA said it repairs it
+        std::vector<uint32_t> cursor;         //!< position -> first chunk not yet due
+        std::vector<uint32_t> outstanding;    //!< position -> its repairs still awaited
+        uint32_t pendingAsks{0};              //!< chunks with requests still running
+        bool deadlinePassed{false};           //!< the deadline was handled (EARLY)
+    };
+
+    /// A repair waiting in the paced queue.
+    struct QueuedRepair
+    {
+        uint32_t index;                      //!< the round (index in m_rounds)
+        uint32_t chunk;                      //!< the chunk
+        InetSocketAddress to{Ipv4Address()}; //!< who asked (an island, or its FPGA)
     };
 
     void StartApplication() override;
@@ -203,10 +261,80 @@ class WanIslandApplication : public Application
      * \param packet the packet as received
      * \param h its header
      * \param state its round
+     * \param resent true for a repair or a MERGED packet sent again
      */
-    void Account(Ptr<const Packet> packet, const WanChunkHeader& h, RoundState& state);
+    void Account(Ptr<const Packet> packet, const WanChunkHeader& h, RoundState& state, bool resent);
+    /**
+     * \brief Takes the lateness and repair-wait samples of an accepted packet
+     * (EARLY).
+     * \param state its round
+     * \param h its header
+     * \param resent true for a repair or a MERGED packet sent again
+     */
+    void Measure(RoundState& state, const WanChunkHeader& h, bool resent);
+    /**
+     * \brief A sender's chunk arrived: its chunks ReorderWindow places back
+     * or more that are still lacking are overdue (EARLY).
+     * \param state the round
+     * \param position the sender
+     * \param chunk the chunk that arrived
+     */
+    void Reveal(RoundState& state, uint32_t position, uint32_t chunk);
+    /**
+     * \param state a round
+     * \return its first tail chunk: from there on no later chunk reveals a
+     *         loss, so time does
+     */
+    uint32_t Tail(const RoundState& state) const;
+    /// After the deadline: ends the round once no chunk's requests run (EARLY).
+    void FinishEarly(uint32_t index);
     /// Asks the FPGA for sequence numbers still missing.
     void SendNacks();
+    /// \return the wire time of one chunk at a round's stream rate
+    Time PacketTime(const WanIslandRound& r) const;
+    /// Sets up a round's overdue clock (EARLY) when it has a plan of arrivals.
+    void StartClock(uint32_t index);
+    /**
+     * \brief Arms the next overdue check of a round.
+     * \param index the round
+     * \param spacing at least this long from now
+     */
+    void ScheduleOverdue(uint32_t index, Time spacing);
+    /// Handles the chunks that became overdue (EARLY).
+    void CheckOverdue(uint32_t index);
+    /**
+     * \brief Starts the recovery of one overdue chunk: a QUERY to the FPGA,
+     * then requests to the senders.
+     */
+    void Overdue(uint32_t index, uint32_t chunk);
+    /**
+     * \brief Requests the contributions one chunk still lacks from their
+     * senders, and checks again after the request timeout.
+     * \param index the round
+     * \param chunk the chunk
+     * \param attempt requests made for it before
+     */
+    void AskPeers(uint32_t index, uint32_t chunk, uint32_t attempt);
+    /**
+     * \return how long to wait for a repair of a chunk from these senders
+     * \param state the round
+     * \param positions the senders asked
+     * \param attempt requests made for it before
+     */
+    Time RequestTimeout(const RoundState& state,
+                        const std::vector<uint32_t>& positions,
+                        uint32_t attempt) const;
+    /**
+     * \brief Takes the FPGA's answer to a QUERY: MERGED packets it sent that
+     * did not arrive are NACKed, then the chunk's senders are asked.
+     * \param packet the answer
+     * \param h its header
+     */
+    void Answered(Ptr<const Packet> packet, const WanChunkHeader& h);
+    /// \return when the streams this island has begun to send have sent their last chunk
+    Time StreamsEnd() const;
+    /// Sends the next queued repair and arms the pacer.
+    void SendQueuedRepair();
     /**
      * \brief At a round's deadline: re-request or give up the contributions
      * still missing.
@@ -257,16 +385,20 @@ class WanIslandApplication : public Application
     /// Reports the round's record again if it ended already.
     void Changed(RoundState& state);
 
-    uint16_t m_dataPort;    //!< destination port of DATA chunks
-    uint16_t m_mergedPort;  //!< port this island listens on
-    uint32_t m_chunkBytes;  //!< payload bytes per chunk
-    uint32_t m_overhead;    //!< wire bytes per packet beyond the UDP payload
-    Ipv4Address m_fpga;     //!< where NACKs go
-    Time m_nackDelay;       //!< wait before asking for a gap
-    uint32_t m_maxNacks;    //!< NACKs per gap before it is left to the deadline
-    Recovery m_recovery;    //!< what to do at a deadline
-    Time m_requestTimeout;  //!< wait for a repair before asking again
-    uint32_t m_maxRequests; //!< requests per contribution before giving up
+    uint16_t m_dataPort;         //!< destination port of DATA chunks
+    uint16_t m_mergedPort;       //!< port this island listens on
+    uint32_t m_chunkBytes;       //!< payload bytes per chunk
+    uint32_t m_overhead;         //!< wire bytes per packet beyond the UDP payload
+    Ipv4Address m_fpga;          //!< where NACKs go
+    Time m_nackDelay;            //!< wait before asking for a gap
+    uint32_t m_maxNacks;         //!< NACKs per gap before it is left to the deadline
+    Recovery m_recovery;         //!< what to do at a deadline
+    Time m_requestTimeout;       //!< wait for a repair before asking again
+    uint32_t m_maxRequests;      //!< requests per contribution before giving up
+    double m_overduePackets;     //!< smallest overdue margin, packet times
+    uint32_t m_reorderWindow;    //!< chunks a later arrival must lead by to reveal a loss
+    double m_repairBudget;       //!< share of the stream rate repairs may use
+    bool m_repairWhileStreaming; //!< repairs may interleave with this island's streams
 
     Ptr<Socket> m_socket;                      //!< sends everything, receives MERGED and REPAIR
     Ptr<Socket> m_dataSocket;                  //!< receives peers' DATA (no FPGA)
@@ -276,6 +408,17 @@ class WanIslandApplication : public Application
     WanSequenceTracker m_tracker;              //!< gaps of the MERGED stream
     uint32_t m_lastRound{0};                   //!< planned round of the last MERGED packet
     EventId m_nackEvent;                       //!< pending NACK
+    std::deque<QueuedRepair> m_repairs;        //!< repairs waiting for the pacer
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t>>
+        m_queuedRepairs;   //!< (island, round, chunk) in m_repairs
+    EventId m_repairEvent; //!< next paced repair
+    Time m_repairFree;     //!< when the pacer may send the next repair
+    /// (round, chunk, position) -> when it was first requested (EARLY)
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Time> m_requestedAt;
+    WanMeanDeviation m_hopRtt;                                 //!< NACK/QUERY to answer, s
+    std::map<uint32_t, Time> m_nackedAt;                       //!< sequence -> first NACK
+    std::map<std::pair<uint32_t, uint32_t>, Time> m_queriedAt; //!< (round, chunk) -> QUERY
+    WanMeanDeviation m_repairWait; //!< repair wait beyond the round trip, s
 
     /// A round's last contribution arrived.
     TracedCallback<uint32_t, Time> m_roundCompleteTrace;

@@ -26,7 +26,7 @@ struct WanRoundCounters
     uint64_t bytesOut{0};        //!< bytes of DATA chunks sent (likewise)
     uint64_t packetsIn{0};       //!< packets received (first copies)
     uint64_t partialSums{0};     //!< MERGED packets holding fewer contributions than the chunk
-    uint64_t nacks{0};           //!< NACKs sent
+    uint64_t nacks{0};           //!< NACKs and QUERYs sent to the FPGA
     uint64_t retransmissions{0}; //!< resent MERGED packets that filled a gap
     uint64_t expected{0};        //!< peers' contributions expected (peers x chunks)
     uint64_t delivered{0};       //!< peers' contributions received, each once

@@ -66,6 +66,7 @@ WanSequenceTracker::Receive(uint32_t sequence)
     {
         // Below the highest received and not received: a gap.
         m_gaps.erase(s);
+        m_asked.erase(s);
         arrival = Arrival::GAP_FILLED;
     }
     else
@@ -76,6 +77,7 @@ WanSequenceTracker::Receive(uint32_t sequence)
             m_next = std::max(m_next, m_end);
             m_received.erase(m_received.begin(), m_received.lower_bound(m_next));
             m_gaps.erase(m_gaps.begin(), m_gaps.lower_bound(m_next));
+            m_asked.erase(m_asked.begin(), m_asked.lower_bound(m_next));
         }
         for (uint64_t g = m_end; g < s; ++g)
         {
@@ -86,6 +88,59 @@ WanSequenceTracker::Receive(uint32_t sequence)
     m_received.insert(s);
     Advance();
     return arrival;
+}
+
+uint32_t
+WanSequenceTracker::ExpectBelow(uint32_t next)
+{
+    const uint64_t n = next;
+    if (n <= m_end)
+    {
+        return 0;
+    }
+    const uint64_t from = std::max<uint64_t>(m_end, n > kMaxNewGaps ? n - kMaxNewGaps : 0);
+    for (uint64_t g = from; g < n; ++g)
+    {
+        m_gaps.emplace(g, 0);
+    }
+    if (from > m_end)
+    {
+        // Too far ahead: what lies before is written off, as in Receive.
+        m_next = std::max(m_next, from);
+        m_received.erase(m_received.begin(), m_received.lower_bound(m_next));
+        m_gaps.erase(m_gaps.begin(), m_gaps.lower_bound(m_next));
+        m_asked.erase(m_asked.begin(), m_asked.lower_bound(m_next));
+    }
+    m_end = n;
+    return static_cast<uint32_t>(n - from);
+}
+
+std::vector<uint32_t>
+WanSequenceTracker::TakeNacksDue(double now, double interval)
+{
+    std::vector<uint32_t> nacks;
+    for (auto it = m_gaps.begin(); it != m_gaps.end();)
+    {
+        auto asked = m_asked.find(it->first);
+        if (asked != m_asked.end() && now - asked->second < interval)
+        {
+            ++it;
+            continue;
+        }
+        if (++it->second > m_maxNacks)
+        {
+            m_abandoned.insert(it->first);
+            ++m_abandonedCount;
+            m_asked.erase(it->first);
+            it = m_gaps.erase(it);
+            continue;
+        }
+        m_asked[it->first] = now;
+        nacks.push_back(static_cast<uint32_t>(it->first));
+        ++it;
+    }
+    Advance();
+    return nacks;
 }
 
 std::vector<uint32_t>

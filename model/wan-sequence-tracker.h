@@ -64,6 +64,23 @@ class WanSequenceTracker
      * \return the gaps to ask for now, ascending
      */
     std::vector<uint32_t> TakeNacks();
+    /**
+     * \brief Like TakeNacks, but a gap asked for less than `interval` ago is
+     * left alone this time (its resend may still be on the way).
+     * \param now the time, seconds
+     * \param interval least time between two NACKs of one gap, seconds
+     * \return the gaps to ask for now, ascending
+     */
+    std::vector<uint32_t> TakeNacksDue(double now, double interval);
+    /**
+     * \brief The sender says it has sent every number below `next`: those
+     * above the highest received are gaps now (the tail of the stream, which
+     * no later arrival could reveal).  Over a FIFO hop this holds as soon as
+     * the news arrives behind the packets it counts.
+     * \param next one past the highest number sent
+     * \return the gaps it opened
+     */
+    uint32_t ExpectBelow(uint32_t next);
 
     /** \return true while some gap waits to be asked for */
     bool HasGaps() const;
@@ -83,6 +100,7 @@ class WanSequenceTracker
     uint64_t m_end{0};                   //!< one past the highest number received
     std::set<uint64_t> m_received;       //!< received numbers in [m_next, m_end)
     std::map<uint64_t, uint32_t> m_gaps; //!< gap -> NACKs sent for it
+    std::map<uint64_t, double> m_asked;  //!< gap -> when it was last asked for (TakeNacksDue)
     std::set<uint64_t> m_abandoned;      //!< gaps given up that may still arrive
     uint64_t m_abandonedCount{0};        //!< gaps abandoned so far
 };

@@ -101,6 +101,8 @@ inline constexpr Range kLossBurst{1, 1000, "packets"};         //!< mean packets
 inline constexpr Range kJitterMs{0, 1000, "ms"};               //!< jitter standard deviation
 inline constexpr Range kJitterCorrelationMs{0.001, 1e6, "ms"}; //!< jitter correlation time
 inline constexpr Range kHbmGB{0, 1000, "GB"};                  //!< FPGA memory per receiver
+inline constexpr Range kLineRateWindowUs{0.001, 100000, "us"}; //!< FPGA line-rate window
+inline constexpr Range kFrameBytes{64, 65535, "bytes"};        //!< one packet on a link
 inline constexpr Range kScale{1, 1e9, ""};                     //!< time-preserving scale
 inline constexpr Range kLatitude{-90, 90, "degrees"};          //!< a city's latitude
 inline constexpr Range kLongitude{-180, 180, "degrees"};       //!< a city's longitude

@@ -183,6 +183,7 @@ wt_install_python() {
     python3 -c "import cppyy, sys; sys.exit(cppyy.__version__ != '${cppyy#cppyy==}')" 2>/dev/null ||
         missing+=("$cppyy")
     python3 -c "import matplotlib" 2>/dev/null || missing+=(matplotlib)
+    python3 -c "import scipy" 2>/dev/null || missing+=(scipy)
     python3 -c "import pytest" 2>/dev/null || missing+=(pytest)
     python3 -c "import sem" 2>/dev/null || missing+=(sem)
     [ ${#missing[@]} -eq 0 ] && return 0
@@ -344,7 +345,7 @@ wt_prepare_pypi() {
     local cppyy missing=() pip_pid="" log="$WT_CACHE/pypi-pip.log"
     cppyy="$("$WT_PYPI_PYTHON" -c 'import importlib.metadata as m
 print(next((r for r in m.requires("ns3") or [] if r.startswith("cppyy")), "cppyy"))')"
-    mapfile -t missing < <(wt_pypi_missing "${cppyy// /}" matplotlib pytest sem)
+    mapfile -t missing < <(wt_pypi_missing "${cppyy// /}" matplotlib scipy pytest sem)
     if [ ${#missing[@]} -gt 0 ]; then
         wt_log "installing from PyPI in the background: ${missing[*]} (log: $log)"
         (wt_pip "${missing[@]}" && "$WT_PYPI_PYTHON" -c 'import cppyy') >"$log" 2>&1 &

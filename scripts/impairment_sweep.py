@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Loss and jitter sweep at packet level: round-time inflation against the
-lossless run, per schedule, with missing contributions re-requested.
+"""Loss, jitter and recovery sweep at packet level: round-time inflation
+against the lossless run, bytes of overhead, measured mixing and contributions
+given up, per schedule, FPGA memory and recovery policy, as means over
+independent runs (ns-3's RngRun) with 95% confidence intervals.
 
-Writes impairment-sweep.csv, impairment-sweep.png and every run's per-round
-packet-level results (the --packetOutput document, JSON) as
-impairment-sweep-packets.json into the output folder.
-Every (schedule, impairment) run is an independent simulation; --jobs runs
-them in parallel processes.
+Writes into the output folder:
+  impairment-sweep.csv       one row per setting: means and 95% CI half-widths
+  impairment-sweep-runs.csv  one row per run
+  impairment-sweep.png       inflation against loss, per policy, with the CIs
+  impairment-sweep-packets.json  every run's per-round packet-level results
+Every run is an independent simulation; --jobs runs them in parallel processes.
 
     python3 scripts/impairment_sweep.py
-    python3 scripts/impairment_sweep.py --lossRate 0.001 0.01 --jitterMs 1 --jobs 2
+    python3 scripts/impairment_sweep.py --schedule triangles:0 --lossRate 0.01 --runs 5 --jobs 2
 """
 
 import argparse
@@ -21,119 +24,234 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from wan_training import run_tasks, write_csv, write_packet_output  # noqa: E402  (no ns-3 loaded here)
 
+POLICIES = ("accept", "rerequest", "early")
+LINK_CLASSES = ("CORE", "ACCESS", "POST_AGGREGATION")
 
-def run_one(schedule, kind, value, scale, rounds, recovery, max_requests):
-    """One simulation: kind "none", "loss" (every link class) or "jitter" (core, ms)."""
-    from wan_training import experiment_rows, ns, packet_run
 
+def run_one(schedule, hbm_gb, kind, value, variant, recovery, run, scale, rounds, max_requests):
+    """One simulation, RngRun `run`: kind "none", "loss" (every link class,
+    `variant` the mean burst length) or "jitter" (core links, ms; `variant` the
+    model)."""
+    from wan_training import ns, packet_run
+
+    ns.RngSeedManager.SetRun(run)
     ns.Config.SetDefault("ns3::WanIslandApplication::MaxRequests", ns.UintegerValue(max_requests))
     topo = ns.WanTopology.NineCity()
     config = ns.PlannerConfig()
-    config.hbmBytes = 32e9 if schedule == "all-to-all" else 0
+    config.hbmBytes = hbm_gb * 1e9
     experiment = ns.CliqueExperimentHelper(topo, config)
     experiment.SetScale(scale)
     experiment.SetRounds(rounds)
     experiment.SetRecovery(recovery)
     impairment = ns.WanLinkImpairment()
+    classes = []
     if kind == "loss":
         impairment.lossRate = value
-        for link_class in (ns.WanNetworkHelper.CORE, ns.WanNetworkHelper.ACCESS,
-                           ns.WanNetworkHelper.POST_AGGREGATION):
-            experiment.SetImpairment(link_class, impairment)
+        impairment.burstLength = variant
+        classes = LINK_CLASSES
     elif kind == "jitter":
         impairment.jitterSeconds = value * 1e-3
-        experiment.SetImpairment(ns.WanNetworkHelper.CORE, impairment)
-    run = packet_run(experiment.Run(ns.CliqueSchedule.Builtin(schedule, topo)), topo,
-                     "%s, %s %g" % (schedule, kind, value),
-                     {"impairment": kind, "value": value, "scale": scale, "recovery": recovery})
-    rows = experiment_rows(run)
-    return run, {
+        impairment.jitterModel = variant
+        classes = ("CORE",)
+    for name in classes:
+        experiment.SetImpairment(getattr(ns.WanNetworkHelper, name), impairment)
+    setting = "none"
+    if kind == "loss":
+        setting = "loss %g burst %g" % (value, variant)
+    elif kind == "jitter":
+        setting = "jitter %g ms %s" % (value, variant)
+    label = "%s %g GB, %s, %s, run %d" % (schedule, hbm_gb, recovery, setting, run)
+    packets = packet_run(experiment.Run(ns.CliqueSchedule.Builtin(schedule, topo)), topo, label,
+                         {"impairment": kind, "value": value, "variant": variant,
+                          "scale": scale, "recovery": recovery, "run": run, "hbmGB": hbm_gb})
+    return packets, run_row(packets, schedule, hbm_gb, recovery, kind, value, variant, run)
+
+
+def run_row(packets, schedule, hbm_gb, recovery, kind, value, variant, run):
+    """The figures of one run, from its packet-output document."""
+    islands = [i for r in packets["rounds"] for i in r["islands"]]
+    measured = [r["measured_ms"] for r in packets["rounds"]]
+    return {
         "schedule": schedule,
+        "hbm_gb": hbm_gb,
+        "recovery": recovery,
         "impairment": kind,
         "value": value,
-        "planned_ms": max(r["planned_ms"] for r in rows),
-        "measured_ms": max(r["measured_ms"] for r in rows),
-        "expected": sum(r["expected"] for r in rows),
-        "delivered": sum(r["delivered"] for r in rows),
-        "exact": all(r["exact"] for r in rows),
+        "variant": variant,
+        "run": run,
+        "planned_ms": max(r["planned_ms"] for r in packets["rounds"]),
+        # A round that never completed (given up) counts at its end.
+        "measured_ms": max(float("inf") if m is None else m for m in measured),
+        "mixed_ms": packets.get("mixed_ms"),
+        "bytes_in": sum(i["bytes_in"] for i in islands),
+        "expected": sum(i["expected"] for i in islands),
+        "delivered": sum(i["delivered"] for i in islands),
+        "requested": sum(i["requested"] for i in islands),
+        "given_up": sum(i["given_up"] for i in islands),
+        "disagreement": packets["disagreement"],
+        "disagreement_measured": packets.get("disagreement_measured"),
+        "objective_measured": packets.get("objective_measured"),
+        "exact": all(i["exact"] for i in islands),
     }
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--schedule", dest="schedules", metavar="NAME", nargs="+",
-                        default=["triangles", "all-to-all"],
-                        help="schedules (all-to-all runs with 32 GB of FPGA memory)")
-    parser.add_argument("--lossRate", dest="loss", metavar="RATE",
-                        nargs="*", type=float, default=[0.001, 0.01],
-                        help="loss rates, on every link class")
-    parser.add_argument("--jitterMs", dest="jitter_ms", metavar="MS",
-                        nargs="*", type=float, default=[1, 10],
-                        help="jitter standard deviations on core links, ms")
-    parser.add_argument("--scale", type=float, default=1000, help="scale (default 1000)")
-    parser.add_argument("--rounds", type=int, default=2, help="rounds per run (default 2)")
-    parser.add_argument("--recovery", choices=["accept", "rerequest"], default="rerequest")
-    parser.add_argument("--maxRequests", dest="max_requests", metavar="N", type=int, default=20,
-                        help="requests per missing contribution before it is given up (default 20)")
-    parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
-    parser.add_argument("--output", default="results", help="output folder (default results)")
-    args = parser.parse_args(argv)
-    if args.jobs < 1 or args.scale < 1 or args.rounds < 1 or args.max_requests < 1:
-        parser.error("--jobs, --scale, --rounds and --maxRequests must be at least 1")
-    if any(not 0 <= p < 1 for p in args.loss) or any(j < 0 for j in args.jitter_ms):
-        parser.error("--lossRate must be in [0, 1) and --jitterMs non-negative")
-    os.makedirs(args.output, exist_ok=True)
+def mean_ci(values):
+    """Mean and the half-width of its 95% confidence interval (Student's t;
+    0 for a single value, infinite when a value is)."""
+    import math
 
-    tasks = []
-    common = (args.scale, args.rounds, args.recovery, args.max_requests)
-    for s in args.schedules:
-        tasks.append((s, "none", 0) + common)
-        tasks += [(s, "loss", p) + common for p in args.loss]
-        tasks += [(s, "jitter", j) + common for j in args.jitter_ms]
-    runs, rows = zip(*run_tasks(run_one, tasks, args.jobs))
-    rows = list(rows)
-    base = {r["schedule"]: r["measured_ms"] for r in rows if r["impairment"] == "none"}
+    from scipy import stats
+
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2 or not all(math.isfinite(v) for v in values):
+        return mean, 0.0 if n < 2 else math.inf
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    return mean, stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
+
+
+def summarise(rows):
+    """One row per setting (schedule, memory, policy, impairment): means over
+    its runs with 95% CI half-widths; inflation and byte overhead against the
+    same schedule, memory and policy without impairments."""
+    key = ("schedule", "hbm_gb", "recovery", "impairment", "value", "variant")
+    base = {tuple(r[k] for k in key[:3]): r for r in rows if r["impairment"] == "none"}
+    groups = {}
     for r in rows:
-        r["inflation_percent"] = 100 * (r["measured_ms"] / base[r["schedule"]] - 1)
+        b = base[tuple(r[k] for k in key[:3])]
+        r["inflation_percent"] = 100 * (r["measured_ms"] / b["measured_ms"] - 1)
+        r["overhead_percent"] = 100 * (r["bytes_in"] / b["bytes_in"] - 1)
+        r["objective_vs_lossless_percent"] = (
+            100 * (r["objective_measured"] / b["objective_measured"] - 1)
+            if r["objective_measured"] is not None and b["objective_measured"] else None)
+        groups.setdefault(tuple(r[k] for k in key), []).append(r)
+    summary = []
+    for k, runs in groups.items():
+        row = dict(zip(key, k))
+        row["runs"] = len(runs)
+        for metric in ("inflation_percent", "overhead_percent", "disagreement_measured",
+                       "objective_measured", "objective_vs_lossless_percent", "given_up",
+                       "requested"):
+            values = [r[metric] for r in runs if r[metric] is not None]
+            if values:
+                row[metric], row[metric + "_ci95"] = mean_ci(values)
+        row["disagreement"] = runs[0]["disagreement"]
+        row["exact_runs"] = sum(r["exact"] for r in runs)
+        summary.append(row)
+    return summary
 
-    csv_path = os.path.join(args.output, "impairment-sweep.csv")
-    write_csv(csv_path, rows)
-    packets_path = os.path.join(args.output, "impairment-sweep-packets.json")
-    write_packet_output(packets_path, runs)
 
+def plot(summary, configs, png_path):
+    """Inflation against loss (uniform solid, bursty dashed) per policy, one
+    panel per schedule and memory, with the 95% CIs."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2))
-    for s in args.schedules:
-        loss = [r for r in rows if r["schedule"] == s and r["impairment"] == "loss"]
-        jitter = [r for r in rows if r["schedule"] == s and r["impairment"] == "jitter"]
-        left.plot([100 * r["value"] for r in loss], [r["inflation_percent"] for r in loss],
-                  marker="o", label=s)
-        right.plot([r["value"] for r in jitter], [r["inflation_percent"] for r in jitter],
-                   marker="o", label=s)
-    left.set_xlabel("packet loss on every link (%)")
-    right.set_xlabel("jitter on core links, standard deviation (ms)")
-    for ax, title in ((left, "loss, missing chunks re-requested"),
-                      (right, "jitter (correlated in time)")):
+    fig, axes = plt.subplots(1, len(configs), figsize=(5 * len(configs), 4.2), squeeze=False)
+    for ax, (schedule, gb) in zip(axes[0], configs):
+        for policy in POLICIES:
+            for burst, style in ((1, "-"), (None, "--")):
+                pts = [s for s in summary if s["schedule"] == schedule and s["hbm_gb"] == gb and
+                       s["recovery"] == policy and s["impairment"] == "loss" and
+                       ((s["variant"] == 1) == (burst == 1))]
+                if not pts:
+                    continue
+                pts.sort(key=lambda s: s["value"])
+                ax.errorbar([100 * s["value"] for s in pts],
+                            [s["inflation_percent"] for s in pts],
+                            yerr=[s["inflation_percent_ci95"] for s in pts],
+                            linestyle=style, marker="o", capsize=3,
+                            label="%s%s" % (policy, "" if burst == 1 else
+                                            ", bursts of %g" % pts[0]["variant"]))
+        ax.set_xscale("log")
+        ax.set_yscale("symlog", linthresh=10)
+        ax.set_xlabel("packet loss on every link (%)")
         ax.set_ylabel("round-time inflation vs lossless (%)")
-        ax.set_title(title)
+        ax.set_title("%s, %g GB" % (schedule, gb))
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
-    fig.suptitle("Nine cities: what loss and jitter cost a round (triangles 0 GB, all-to-all 32 GB)")
+        ax.legend(fontsize=7)
+    fig.suptitle("Nine cities: what loss costs a round, per recovery policy "
+                 "(means of the runs, 95% CI)")
     fig.tight_layout()
-    png_path = os.path.join(args.output, "impairment-sweep.png")
     fig.savefig(png_path, dpi=120)
     plt.close(fig)
-    for r in rows:
-        print("%-11s %-7s %6g  T %7.1f ms  +%6.1f%%  %d/%d  %s" % (
-            r["schedule"], r["impairment"], r["value"], r["measured_ms"],
-            r["inflation_percent"], r["delivered"], r["expected"],
-            "exact" if r["exact"] else "NOT exact"))
-    print("written: %s, %s, %s" % (csv_path, png_path, packets_path))
-    return rows
+
+
+def parse_config(text):
+    """"NAME" or "NAME:GB" (without GB: all-to-all 32, the others 0)."""
+    name, _, gb = text.partition(":")
+    return name, float(gb) if gb else (32.0 if name == "all-to-all" else 0.0)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--schedule", dest="configs", metavar="NAME[:GB]", nargs="+",
+                        type=parse_config,
+                        default=[("triangles", 0.0), ("triangles", 32.0), ("all-to-all", 32.0)],
+                        help="schedules and FPGA memory (default triangles:0 triangles:32 "
+                             "all-to-all:32; without :GB all-to-all gets 32, the others 0)")
+    parser.add_argument("--lossRate", dest="loss", metavar="RATE", nargs="*", type=float,
+                        default=[0.001, 0.01, 0.05], help="loss rates, on every link class")
+    parser.add_argument("--lossBurst", dest="bursts", metavar="L", nargs="+", type=float,
+                        default=[1, 4], help="mean packets per loss event (1: independent)")
+    parser.add_argument("--jitterMs", dest="jitter_ms", metavar="MS", nargs="*", type=float,
+                        default=[1], help="jitter standard deviations on core links, ms")
+    parser.add_argument("--jitterModel", dest="models", nargs="+",
+                        choices=["correlated", "independent"],
+                        default=["correlated", "independent"], help="jitter models")
+    parser.add_argument("--recovery", dest="policies", nargs="+", choices=POLICIES,
+                        default=list(POLICIES), help="recovery policies")
+    parser.add_argument("--runs", type=int, default=5,
+                        help="independent runs (RngRun 1..N) per setting (default 5)")
+    parser.add_argument("--scale", type=float, default=1000, help="scale (default 1000)")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds per run (default 2)")
+    parser.add_argument("--maxRequests", dest="max_requests", metavar="N", type=int, default=20,
+                        help="requests per missing contribution before it is given up (default 20)")
+    parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
+    parser.add_argument("--output", default="results", help="output folder (default results)")
+    args = parser.parse_args(argv)
+    if min(args.jobs, args.runs, args.rounds, args.max_requests) < 1 or args.scale < 1:
+        parser.error("--jobs, --runs, --scale, --rounds and --maxRequests must be at least 1")
+    if any(not 0 <= p < 1 for p in args.loss) or any(j < 0 for j in args.jitter_ms):
+        parser.error("--lossRate must be in [0, 1) and --jitterMs non-negative")
+    if any(b < 1 for b in args.bursts) or any(gb < 0 for _, gb in args.configs):
+        parser.error("--lossBurst must be at least 1 and the memory non-negative")
+    os.makedirs(args.output, exist_ok=True)
+
+    common = (args.scale, args.rounds, args.max_requests)
+    tasks = []
+    for schedule, gb in args.configs:
+        for policy in args.policies:
+            # Without impairments nothing is random: one run is every run.
+            tasks.append((schedule, gb, "none", 0, "", policy, 1) + common)
+            for run in range(1, args.runs + 1):
+                tasks += [(schedule, gb, "loss", p, b, policy, run) + common
+                          for p in args.loss for b in args.bursts]
+                tasks += [(schedule, gb, "jitter", j, m, policy, run) + common
+                          for j in args.jitter_ms for m in args.models]
+    packets, rows = zip(*run_tasks(run_one, tasks, args.jobs))
+    rows = list(rows)
+    summary = summarise(rows)
+
+    runs_path = os.path.join(args.output, "impairment-sweep-runs.csv")
+    write_csv(runs_path, rows)
+    csv_path = os.path.join(args.output, "impairment-sweep.csv")
+    write_csv(csv_path, summary)
+    packets_path = os.path.join(args.output, "impairment-sweep-packets.json")
+    write_packet_output(packets_path, packets)
+    png_path = os.path.join(args.output, "impairment-sweep.png")
+    plot(summary, args.configs, png_path)
+    for s in summary:
+        print("%-10s %2g GB %-9s %-6s %6g %-11s +%7.1f +/- %6.1f%%  bytes +%5.1f%%  "
+              "A %.3f  given up %6.1f  exact %d/%d" % (
+                  s["schedule"], s["hbm_gb"], s["recovery"], s["impairment"], s["value"],
+                  s["variant"], s["inflation_percent"], s["inflation_percent_ci95"],
+                  s["overhead_percent"], s.get("disagreement_measured", float("nan")),
+                  s["given_up"], s["exact_runs"], s["runs"]))
+    print("written: %s, %s, %s, %s" % (csv_path, runs_path, png_path, packets_path))
+    return summary
 
 
 if __name__ == "__main__":

@@ -157,6 +157,67 @@ class UnicastBaselineTestCase : public TestCase
                                       "partial sums at " << topo.GetCity(island.city).code
                                                          << " in round " << r.round);
             }
+            // The planner reports them.
+            NS_TEST_EXPECT_MSG_EQ(r.warnings.size(), (r.round == 1 ? 1 : 0), "round " << r.round);
+        }
+        NS_TEST_EXPECT_MSG_EQ(Mentions(Nth(result.rounds.at(1).warnings, 0), "arrivals at LON in "),
+                              true,
+                              Nth(result.rounds.at(1).warnings, 0));
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The planner's packet-level skew and the FPGA's line-rate window
+ * agree: on the line A-B-C without multicast, B's arrivals are one 20 Gbps
+ * egress frame time apart (3.6 us; C's copy to B is its second).  With a
+ * 3.5 us window (PlannerConfig::lineRateWindow, which the FPGAs take) the
+ * planner warns of B and B gets partial sums; with 3.7 us neither.
+ */
+class LineRateWindowTestCase : public TestCase
+{
+  public:
+    LineRateWindowTestCase()
+        : TestCase("line-rate window: the planner's skew warning matches the FPGA's timeouts")
+    {
+    }
+
+  private:
+    /// Runs one round with the given window; returns its result.
+    static WanRoundResult RunLine(double window)
+    {
+        auto topo = LineTopology({"A", "B", "C"}, {10, 20});
+        PlannerConfig config;
+        config.multicast = false;
+        config.payloadBytes = 100 * 8936;
+        config.lineRateWindow = window;
+        CliqueExperimentHelper experiment(topo, config);
+        experiment.SetScale(1);
+        auto result = experiment.Run(CliqueSchedule("line", {{{0, 1, 2}}}));
+        NS_ABORT_MSG_UNLESS(result.rounds.size() == 1, "one round");
+        NS_ABORT_MSG_UNLESS(result.exact, "exact sums");
+        return result.rounds[0];
+    }
+
+    void DoRun() override
+    {
+        const auto tight = RunLine(3.5e-6);
+        NS_TEST_ASSERT_MSG_EQ(tight.warnings.size(), 1, "the planner warns of B");
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(Nth(tight.warnings, 0), "arrivals at B in {A,B,C} differ by 3.60 us"),
+            true,
+            Nth(tight.warnings, 0));
+        for (const auto& island : tight.islands)
+        {
+            NS_TEST_EXPECT_MSG_EQ(island.partialSums,
+                                  (island.city == 1 ? 100 : 0),
+                                  "3.5 us: partial sums at island " << island.city);
+        }
+        const auto wide = RunLine(3.7e-6);
+        NS_TEST_EXPECT_MSG_EQ(wide.warnings.size(), 0, "nothing to report");
+        for (const auto& island : wide.islands)
+        {
+            NS_TEST_EXPECT_MSG_EQ(island.partialSums, 0, "3.7 us: island " << island.city);
         }
     }
 };
@@ -370,6 +431,7 @@ class CliqueExperimentTestSuite : public TestSuite
         AddTestCase(new PlannerAgreementTestCase);
         AddTestCase(new BaselineBytesTestCase);
         AddTestCase(new UnicastBaselineTestCase);
+        AddTestCase(new LineRateWindowTestCase);
         AddTestCase(new RunCleanupTestCase);
         AddTestCase(new PacketTraceTestCase);
         AddTestCase(new WideCliqueTestCase);

@@ -17,6 +17,7 @@ cpp_examples = [
     ("wan-impairments --schedule=triangles --lossRate=0.01 --jitterMs=1 --rounds=1", "True", "False"),
     ("wan-impairments --schedule=triangles --lossRate=none --jitterMs=1 --jitterModel=correlated,independent --rounds=1 --quiet", "True", "False"),
     ("wan-training-plan --schedule=triangles --hbmGB=0.01 --jitterAllowanceMs=1", "True", "False"),
+    ("wan-training-plan --schedule=triangles --multicast=false --lineRateWindowUs=5.8", "True", "False"),
     ("wan-impairments --schedule=triangles --lossRate=none --jitterMs=none --crossTraffic=0.3 --coreReserve=0.3 --rounds=1 --quiet", "True", "False"),
     ("nine-city-cliques --packetLevel=true --baselines=false --lossRate=0.01 --lossLinks=core,access,post --recovery=rerequest --scale=1000 --rounds=1", "True", "False"),
 ]

@@ -315,7 +315,7 @@ class AggregatorDropTestCase : public TestCase
             Create<Packet>(20),                       // malformed
             Create<Packet>(unknown.data(), 36),       // malformed: kind 7
             MakePacket(WanChunkHeader::MERGED, 2, 1), // unexpected kind
-            MakePacket(WanChunkHeader::REPAIR, 2, 1), // unexpected kind
+            MakePacket(WanChunkHeader::REPAIR, 2, 1), // a repair it did not ask for
             MakePacket(WanChunkHeader::DATA, 0, 0),   // no contributions expected
             MakePacket(WanChunkHeader::DATA, 2, 3),   // position 3 in a clique of 3
         };
@@ -330,7 +330,8 @@ class AggregatorDropTestCase : public TestCase
         Simulator::Stop(Seconds(1));
         Simulator::Run();
         const std::map<std::string, uint32_t> expected = {{"malformed", 2},
-                                                          {"unexpected kind", 2},
+                                                          {"unexpected kind", 1},
+                                                          {"unrequested repair", 1},
                                                           {"no contributions expected", 1},
                                                           {"bad sources", 1},
                                                           {"failed", 1}};

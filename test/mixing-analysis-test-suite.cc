@@ -350,6 +350,97 @@ class MixingConventionsTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Row-stochastic mixing (an island that averaged without a peer):
+ * the consensus, A and the skew by hand, and A unchanged for doubly-stochastic
+ * matrices.
+ */
+class RowStochasticMixingTestCase : public TestCase
+{
+  public:
+    RowStochasticMixingTestCase()
+        : TestCase("row-stochastic mixing: consensus, A and skew by hand")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Three islands in one clique; island 0 never hears island 2, so it
+        // averages itself and island 1 only.
+        const double third = 1.0 / 3;
+        const WanMatrix w{{0.5, 0.5, 0}, {third, third, third}, {third, third, third}};
+        MixingOptions rows;
+        rows.rowStochastic = true;
+        MixingAnalysis m({w}, rows);
+        // c W = c: c_0 = c_1, c_2 = (c_1 + c_2) / 3, so c = (2/5, 2/5, 1/5).
+        const auto c = m.GetConsensusShares(0);
+        NS_TEST_EXPECT_MSG_EQ_TOL(c[0], 0.4, 1e-12, "c_0");
+        NS_TEST_EXPECT_MSG_EQ_TOL(c[1], 0.4, 1e-12, "c_1");
+        NS_TEST_EXPECT_MSG_EQ_TOL(c[2], 0.2, 1e-12, "c_2");
+        NS_TEST_EXPECT_MSG_EQ(m.HasConsensus(), true, "one state in the end");
+        // W - 1 c = u v with v = (1, 1, -2), u = (1/10, -1/15, -1/15), v u = 1/6:
+        // Phi(h) - 1 c = (1/6)^(h-1) (W - 1 c).  Its columns' L1 norms are 7/30,
+        // 7/30, 7/15, over newborn errors 1 + c_j = 7/5, 7/5, 6/5: S(1) = 13/54.
+        NS_TEST_EXPECT_MSG_EQ_TOL(m.GetSurvivalCurve(0, 2)[1], 13.0 / 54, 1e-12, "S(1)");
+        NS_TEST_EXPECT_MSG_EQ_TOL(m.GetSurvivalCurve(0, 2)[2], 13.0 / 54 / 6, 1e-12, "S(2)");
+        // A = 1 + (13/54) / (1 - 1/6) = 58/45; one clique without loss has A = 1.
+        NS_TEST_EXPECT_MSG_EQ_TOL(m.GetAverageDisagreement(), 58.0 / 45, 1e-12, "A = 58/45");
+        // Skew: (|2/5 - 1/3| + |2/5 - 1/3| + |1/5 - 1/3|) / 2 = 2/15.
+        NS_TEST_EXPECT_MSG_EQ_TOL(m.GetConsensusSkew(), 2.0 / 15, 1e-12, "skew 2/15");
+
+        // Two rounds: one that mixes fully (1/3 everywhere), then the lossy one.
+        // Born at phase 0, the first round mixes fully and W(1) keeps it
+        // uniform: c(0) = 1/3 each; born at phase 1, Phi(2) = W(0) W(1) has rows
+        // c(1) = (7/18, 7/18, 2/9), the column means of W(1).
+        const WanMatrix full{{third, third, third}, {third, third, third}, {third, third, third}};
+        MixingAnalysis two({full, w}, rows);
+        NS_TEST_EXPECT_MSG_EQ_TOL(two.GetConsensusShares(0)[2], third, 1e-12, "c(0)_2");
+        NS_TEST_EXPECT_MSG_EQ_TOL(two.GetConsensusShares(1)[0], 7.0 / 18, 1e-12, "c(1)_0");
+        NS_TEST_EXPECT_MSG_EQ_TOL(two.GetConsensusShares(1)[2], 2.0 / 9, 1e-12, "c(1)_2");
+        // S_1(1): columns of W(1) - c(1) have L1 norms 2/9, 2/9, 4/9 over
+        // newborn errors 25/18, 25/18, 11/9: (4/25 + 4/25 + 4/11) / 3 = 188/825,
+        // then 0; S_0(h) = 0 for h >= 1.  A = (1 + 1 + 188/825) / 2.
+        NS_TEST_EXPECT_MSG_EQ_TOL(two.GetAverageDisagreement(),
+                                  1 + 94.0 / 825,
+                                  1e-12,
+                                  "A over two phases");
+        // Skew: 0 at phase 0, (1/18 + 1/18 + 1/9) / 2 = 1/9 at phase 1.
+        NS_TEST_EXPECT_MSG_EQ_TOL(two.GetConsensusSkew(), 1.0 / 18, 1e-12, "mean skew");
+
+        // Doubly stochastic matrices: the same A as without the option, bit for bit.
+        CliqueSchedule s("alternating", {{{0, 1}, {2}}, {{0}, {1, 2}}});
+        const auto plain = MixingAnalysis::FromSchedule(s, 3);
+        const auto asRows = MixingAnalysis::FromSchedule(s, 3, rows);
+        NS_TEST_EXPECT_MSG_EQ(asRows.GetAverageDisagreement(),
+                              plain.GetAverageDisagreement(),
+                              "A unchanged");
+        NS_TEST_EXPECT_MSG_EQ(asRows.GetConsensusSkew(), 0.0, "no skew");
+
+        // Islands 0 and 1 keep their state, island 2 takes their mean: no consensus.
+        MixingAnalysis apart({{{1, 0, 0}, {0, 1, 0}, {0.5, 0.5, 0}}}, rows);
+        NS_TEST_EXPECT_MSG_EQ(apart.HasConsensus(), false, "two states for ever");
+        NS_TEST_EXPECT_MSG_EQ(std::isinf(apart.GetAverageDisagreement()), true, "A = infinity");
+        NS_TEST_EXPECT_MSG_EQ(std::isnan(apart.GetConsensusSkew()), true, "no skew");
+
+        auto error = [&](std::vector<WanMatrix> mixing, MixingOptions o) {
+            return ErrorOf([&] { MixingAnalysis(mixing, o); });
+        };
+        std::string e = error({{{0.5, 0.4}, {0.5, 0.5}}}, rows);
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "W(0) is not row stochastic (row 0 sums to 0.9)"),
+                              true,
+                              e);
+        NS_TEST_EXPECT_MSG_EQ(error({w}, MixingOptions{}).empty(), false, "columns checked");
+        auto targeted = rows;
+        targeted.target = {0.5, 0.25, 0.25};
+        e = error({w}, targeted);
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "non-uniform target shares need doubly-stochastic"),
+                              true,
+                              e);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The wan-training-mixing test suite.
  */
 class MixingAnalysisTestSuite : public TestSuite
@@ -364,6 +455,7 @@ class MixingAnalysisTestSuite : public TestSuite
         AddTestCase(new NineCityMixingTestCase);
         AddTestCase(new NineCityNewbornOffTestCase);
         AddTestCase(new MixingConventionsTestCase);
+        AddTestCase(new RowStochasticMixingTestCase);
     }
 };
 

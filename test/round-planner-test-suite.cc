@@ -366,6 +366,184 @@ class JitterAllowanceTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief The packet-level skew by hand on the line A-B-C (10 and 20 ms),
+ * 9000-byte frames: 3.6 us per frame on a 20 Gbps egress, 0.72 us per
+ * 100 Gbps core hop.  A sender's unicast copies leave in the clique's order,
+ * one egress frame time apart; each hop adds a frame time.
+ */
+class PacketSkewTestCase : public TestCase
+{
+  public:
+    PacketSkewTestCase()
+        : TestCase("packet-level skew: copy order and store-and-forward hops, by hand")
+    {
+    }
+
+  private:
+    /// Checks a clique's skew at A, B and C, in us.
+    void ExpectSkew(const RoundPlan& plan, std::vector<double> us, const std::string& what)
+    {
+        NS_TEST_ASSERT_MSG_EQ(plan.cliques[0].skewSeconds.size(), 3, what);
+        for (size_t i = 0; i < plan.cliques[0].skewSeconds.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(plan.cliques[0].skewSeconds[i] * 1e6,
+                                      us[i],
+                                      1e-9,
+                                      what << ", receiver " << i);
+        }
+    }
+
+    void DoRun() override
+    {
+        auto topo = LineTopology({"A", "B", "C"}, {10, 20});
+        const CliqueSchedule::Round round{{0, 1, 2}};
+        // Unicast.  At A: B's first copy, 1 hop (3.6 + 0.72), C's first, 2 hops
+        // (3.6 + 1.44).  At B: A's first, 1 hop (4.32); C's second, 1 hop
+        // (7.2 + 0.72).  At C: A's second, 2 hops (8.64); B's second, 1 hop (7.92).
+        PlannerConfig unicast;
+        unicast.multicast = false;
+        auto u = RoundPlanner(topo, unicast).PlanRound(round);
+        ExpectSkew(u, {0.72, 3.6, 0.72}, "unicast");
+        NS_TEST_EXPECT_MSG_EQ(u.warnings.size(), 0, "all within the 5 us window");
+        // Multicast: one copy each, the hops only (a branch point sends at once).
+        auto m = RoundPlanner(topo, PlannerConfig{}).PlanRound(round);
+        ExpectSkew(m, {0.72, 0, 0.72}, "multicast");
+
+        // A 10 Gbps access doubles the egress frame time: 7.2 us at B.
+        unicast.accessBps = 10e9;
+        auto slow = RoundPlanner(topo, unicast).PlanRound(round);
+        NS_TEST_EXPECT_MSG_EQ(slow.feasible, true, "reported, not refused");
+        ExpectSkew(slow, {0.72, 7.2, 0.72}, "10 Gbps access");
+        NS_TEST_ASSERT_MSG_EQ(slow.warnings.size(), 1, "B only");
+        NS_TEST_EXPECT_MSG_EQ(Mentions(Nth(slow.warnings, 0),
+                                       "arrivals at B in {A,B,C} differ by 7.20 us at the "
+                                       "packet level, more than the FPGA's 5.00 us line-rate "
+                                       "window"),
+                              true,
+                              Nth(slow.warnings, 0));
+        // r_c = 5 Gbps: 7.2 us is 4500 bytes in flight, one whole 9000-byte chunk.
+        NS_TEST_EXPECT_MSG_EQ_TOL(slow.skewMemoryBytes, 9000, 1e-6, "one frame");
+        NS_TEST_EXPECT_MSG_EQ(Mentions(Nth(slow.warnings, 0), "9000 bytes of FPGA memory"),
+                              true,
+                              Nth(slow.warnings, 0));
+        // Half the frame halves every frame time: 3.6 us.
+        unicast.frameBytes = 4500;
+        ExpectSkew(RoundPlanner(topo, unicast).PlanRound(round), {0.36, 3.6, 0.36}, "4500 bytes");
+        NS_TEST_EXPECT_MSG_EQ(RoundPlanner(topo, unicast).PlanRound(round).warnings.size(),
+                              0,
+                              "within the window");
+        // With FPGA memory the FPGA waits: the skew is there, no warning.
+        unicast.frameBytes = 9000;
+        unicast.hbmBytes = 1e6;
+        auto memory = RoundPlanner(topo, unicast).PlanRound(round);
+        ExpectSkew(memory, {0.72, 7.2, 0.72}, "with memory");
+        NS_TEST_EXPECT_MSG_EQ(memory.warnings.size(), 0, "memory absorbs it");
+        // A window longer than the skew: nothing to report.
+        unicast.hbmBytes = 0;
+        unicast.lineRateWindow = 7.3e-6;
+        NS_TEST_EXPECT_MSG_EQ(RoundPlanner(topo, unicast).PlanRound(round).warnings.size(),
+                              0,
+                              "7.2 us fits 7.3 us");
+
+        // Multicast over 10 Gbps core links: 7.2 us per hop.  At A: B 1 hop,
+        // C 2 hops; at C: A 2 hops (replicated at B without delay), B 1 hop.
+        PlannerConfig slowCore;
+        slowCore.coreCapacityBps = 10e9;
+        auto tree = RoundPlanner(topo, slowCore).PlanRound(round);
+        ExpectSkew(tree, {7.2, 0, 7.2}, "multicast, 10 Gbps core");
+        NS_TEST_ASSERT_MSG_EQ(tree.warnings.size(), 2, "A and C");
+        NS_TEST_EXPECT_MSG_EQ(Mentions(Nth(tree.warnings, 0), "arrivals at A in {A,B,C}"),
+                              true,
+                              Nth(tree.warnings, 0));
+        NS_TEST_EXPECT_MSG_EQ(Mentions(Nth(tree.warnings, 1), "arrivals at C in {A,B,C}"),
+                              true,
+                              Nth(tree.warnings, 1));
+        // Without FPGAs nothing waits: no skew, no warning.
+        slowCore.aggregation = false;
+        auto noFpga = RoundPlanner(topo, slowCore).PlanRound(round);
+        NS_TEST_EXPECT_MSG_EQ(noFpga.cliques[0].skewSeconds.size(), 0, "no FPGA");
+        NS_TEST_EXPECT_MSG_EQ(noFpga.warnings.size(), 0, "no FPGA");
+        // A pair's receiver has one stream.
+        auto pair = RoundPlanner(topo, PlannerConfig{}).PlanRound({{0, 2}, {1}});
+        NS_TEST_EXPECT_MSG_EQ(pair.cliques[0].skewSeconds[0], 0, "one stream");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Nine cities, triangles without multicast: round 2 reports LON in
+ * {LAX,LON,SEO}: LAX's first copy crosses LAX-NYC-LON, SEO's second
+ * SEO-TYO-SIN-FRA-AMS-LON, 3.6 us + 3 x 0.72 us = 5.76 us, which the packet
+ * level measures between 5.6 and 5.8 us.  With multicast nothing is reported.
+ */
+class NineCitySkewTestCase : public TestCase
+{
+  public:
+    NineCitySkewTestCase()
+        : TestCase("nine-city triangles: LON's 5.76 us without multicast, nothing with it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto topo = WanTopology::NineCity();
+        const auto triangles = CliqueSchedule::Triangles(topo);
+        PlannerConfig config;
+        config.multicast = false;
+        auto plan = RoundPlanner(topo, config).Plan(triangles);
+        NS_TEST_ASSERT_MSG_EQ(plan.feasible, true, "feasible: reported, not refused");
+        NS_TEST_EXPECT_MSG_EQ(plan.rounds[0].warnings.size(), 0, "round 1 within the window");
+        NS_TEST_ASSERT_MSG_EQ(plan.warnings.size(), 1, "one receiver in round 2");
+        NS_TEST_EXPECT_MSG_EQ(Nth(plan.warnings, 0)
+                                  .rfind("round 2: arrivals at LON in {LAX,LON,SEO} "
+                                         "differ by 5.76 us at the packet level, "
+                                         "more than the FPGA's 5.00 us line-rate "
+                                         "window",
+                                         0),
+                              0,
+                              Nth(plan.warnings, 0));
+        const uint32_t lon = topo.FindCity("LON");
+        for (const auto& c : plan.rounds[1].cliques)
+        {
+            for (size_t i = 0; i < c.skewSeconds.size(); ++i)
+            {
+                if (c.members[i] == lon)
+                {
+                    NS_TEST_EXPECT_MSG_EQ_TOL(c.skewSeconds[i], 5.76e-6, 1e-12, "3.6 + 3 x 0.72");
+                }
+            }
+        }
+        // The packet level's bracket: 5.7 us still too short, 5.8 us enough.
+        config.lineRateWindow = 5.7e-6;
+        NS_TEST_EXPECT_MSG_EQ(RoundPlanner(topo, config).Plan(triangles).warnings.size(),
+                              1,
+                              "5.7 us");
+        config.lineRateWindow = 5.8e-6;
+        NS_TEST_EXPECT_MSG_EQ(RoundPlanner(topo, config).Plan(triangles).warnings.size(),
+                              0,
+                              "5.8 us");
+
+        auto multicast = RoundPlanner(topo, PlannerConfig{}).Plan(triangles);
+        NS_TEST_EXPECT_MSG_EQ(multicast.warnings.size(), 0, "multicast: within the window");
+        double widest = 0;
+        for (const auto& r : multicast.rounds)
+        {
+            for (const auto& c : r.cliques)
+            {
+                for (double skew : c.skewSeconds)
+                {
+                    widest = std::max(widest, skew);
+                }
+            }
+        }
+        // LON in round 2 again: 5 hops from SEO, 2 from LAX.
+        NS_TEST_EXPECT_MSG_EQ_TOL(widest, 2.16e-6, 1e-12, "3 x 0.72 us at most");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief Schedule T is the slowest round; bad parameters are refused.
  */
 class SchedulePlanTestCase : public TestCase
@@ -410,6 +588,23 @@ class SchedulePlanTestCase : public TestCase
         c = PlannerConfig{};
         c.coreCapacityBps = -1e9;
         NS_TEST_EXPECT_MSG_EQ(Mentions(error(c), "core capacity must be positive"), true, error(c));
+        for (double window : {0.0, -5e-6, std::nan(""), 0.2})
+        {
+            c = PlannerConfig{};
+            c.lineRateWindow = window;
+            NS_TEST_EXPECT_MSG_EQ(
+                Mentions(error(c), "line-rate window must be from 0.001 to 100000 us (got "),
+                true,
+                error(c));
+        }
+        for (double frame : {0.0, 63.0, 70000.0})
+        {
+            c = PlannerConfig{};
+            c.frameBytes = frame;
+            NS_TEST_EXPECT_MSG_EQ(Mentions(error(c), "frame size must be from 64 to 65535 bytes"),
+                                  true,
+                                  error(c));
+        }
         std::string invalid = ErrorOf([&] {
             RoundPlanner(topo, PlannerConfig{}).Plan(CliqueSchedule("x", {{{0, 1}}}));
         });
@@ -434,6 +629,8 @@ class RoundPlannerTestSuite : public TestSuite
         AddTestCase(new BaselinePlanTestCase);
         AddTestCase(new AllToAllMemoryTestCase);
         AddTestCase(new JitterAllowanceTestCase);
+        AddTestCase(new PacketSkewTestCase);
+        AddTestCase(new NineCitySkewTestCase);
         AddTestCase(new SchedulePlanTestCase);
     }
 };

@@ -132,6 +132,20 @@ class SwitchesTestCase : public TestCase
                                   base + 400,
                                   1e-6,
                                   "no multicast: +400 ms");
+        // And LON's packet-level skew in round 2 (5.76 us) is reported under
+        // the table at 0 GB, not at 32 GB.
+        const auto rows = helper.Compare({0, 32e9});
+        NS_TEST_EXPECT_MSG_EQ(rows[0].warnings.size(), 1, "0 GB: LON");
+        NS_TEST_EXPECT_MSG_EQ(rows[1].warnings.size(), 0, "32 GB: none");
+        const auto table = helper.FormatTable(rows, helper.CompareSynchronous(0.25, 1));
+        NS_TEST_EXPECT_MSG_NE(table.find("\nwarning: triangles at 0 GB, round 2: arrivals at LON "
+                                         "in {LAX,LON,SEO} differ by 5.76 us"),
+                              std::string::npos,
+                              table);
+        NS_TEST_EXPECT_MSG_NE(helper.ToJson(rows, helper.CompareSynchronous(0.25, 1))
+                                  .find("\"round 2: arrivals at LON in {LAX,LON,SEO}"),
+                              std::string::npos,
+                              "JSON rows carry the warnings");
         PlannerConfig noFpga;
         noFpga.aggregation = false;
         helper.SetPlannerConfig(noFpga);

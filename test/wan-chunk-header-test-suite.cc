@@ -223,13 +223,13 @@ class ChunkHeaderRejectTestCase : public TestCase
   private:
     void DoRun() override
     {
-        for (uint8_t kind : {0, 1, 2, 3, 4})
+        for (uint8_t kind : {0, 1, 2, 3, 4, 5})
         {
             WanChunkHeader h;
             NS_TEST_EXPECT_MSG_EQ(RawHeader(kind)->PeekHeader(h), 36, "kind " << int(kind));
             NS_TEST_EXPECT_MSG_EQ(h.GetKind(), kind, "kind read");
         }
-        for (uint8_t kind : {5, 200, 255})
+        for (uint8_t kind : {6, 200, 255})
         {
             WanChunkHeader h;
             h.SetRound(77);

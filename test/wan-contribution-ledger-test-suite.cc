@@ -336,6 +336,61 @@ class LedgerCountedOnlyTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Per position, the chunks holding its contribution, and the chunks
+ * grouped by peers held (what the island averaged), kept exact as sums of
+ * several positions arrive, and frozen when the round is given up.
+ */
+class LedgerHeldTestCase : public TestCase
+{
+  public:
+    LedgerHeldTestCase()
+        : TestCase("chunks held per position and by peers held, exact; frozen when given up")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // A clique of 4, this island at position 1, 4 chunks.
+        WanContributionLedger l;
+        l.AddRound(0, 4, 4, 1);
+        const auto& a = l.GetAccount(0);
+        NS_TEST_EXPECT_MSG_EQ((a.heldPerPosition == std::vector<uint32_t>{0, 4, 0, 0}),
+                              true,
+                              "only its own contribution");
+        NS_TEST_EXPECT_MSG_EQ((a.averaged == WanHeldHistogram{{0, {0, 4, 0, 0}}}),
+                              true,
+                              "every chunk holds no peer");
+        l.Offer(0, 0, Sources({0, 2}), 2, 0, false); // chunk 0: 0 and 2 ...
+        l.OfferOne(0, 0, 3, 0, false);               // ... then 3: complete
+        l.OfferOne(0, 1, 0, 0, false);               // chunk 1: 0 ...
+        NS_TEST_EXPECT_MSG_EQ(
+            (a.averaged ==
+             WanHeldHistogram{{0, {0, 2, 0, 0}}, {1, {1, 1, 0, 0}}, {3, {1, 1, 1, 1}}}),
+            true,
+            "chunk 1 holds one peer for now");
+        l.Offer(0, 1, Sources({2, 3}), 2, 0, false); // ... then 2 and 3: complete
+        l.Offer(0, 2, Sources({0, 3}), 2, 0, false); // chunk 2: 0 and 3, never 2
+        NS_TEST_EXPECT_MSG_EQ(int(l.Offer(0, 0, Sources({0, 2}), 2, 0, false)),
+                              int(Verdict::REPEATED),
+                              "a repeat changes nothing");
+        NS_TEST_EXPECT_MSG_EQ((a.heldPerPosition == std::vector<uint32_t>{3, 4, 2, 3}),
+                              true,
+                              "chunks 0-2 hold 0 and 3, chunks 0-1 hold 2");
+        const WanHeldHistogram averaged{{0, {0, 1, 0, 0}}, {2, {1, 1, 0, 1}}, {3, {2, 2, 2, 2}}};
+        NS_TEST_EXPECT_MSG_EQ((a.averaged == averaged), true, "chunk 3 none, chunk 2 two, 0-1 all");
+        // Given up, then position 2 of chunk 3 comes late: held, not averaged.
+        l.GiveUp(0);
+        l.OfferOne(0, 3, 2, 0, true);
+        NS_TEST_EXPECT_MSG_EQ((a.heldPerPosition == std::vector<uint32_t>{3, 4, 3, 3}),
+                              true,
+                              "the late contribution is held");
+        NS_TEST_EXPECT_MSG_EQ((a.averaged == averaged), true, "but was not averaged");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The wan-training-contribution-ledger test suite.
  */
 class WanContributionLedgerTestSuite : public TestSuite
@@ -350,6 +405,7 @@ class WanContributionLedgerTestSuite : public TestSuite
         AddTestCase(new LedgerSeventyTestCase);
         AddTestCase(new LedgerDeadlineTestCase);
         AddTestCase(new LedgerCountedOnlyTestCase);
+        AddTestCase(new LedgerHeldTestCase);
     }
 };
 

@@ -410,7 +410,7 @@ class IslandConfigurationTestCase : public TestCase
                                                     "pray",
                                                     "recovery policy");
                      }),
-                     "unknown recovery policy \"pray\" (expected accept or rerequest)"),
+                     "unknown recovery policy \"pray\" (expected accept or rerequest or early)"),
             true,
             "an unknown policy is refused before it is set");
         NS_TEST_EXPECT_MSG_EQ(app->SetAttributeFailSafe("Recovery", StringValue("rerequest")),

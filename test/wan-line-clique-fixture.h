@@ -70,6 +70,8 @@ struct LineCliqueOptions
 {
     bool aggregation{true};          //!< FPGAs at the edges
     std::set<uint32_t> dropsAtB;     //!< arrivals dropped at island B's access device
+    std::set<uint32_t> dropsAtEdgeB; //!< arrivals from the WAN dropped at B's edge node
+    bool arrivals{false};            //!< give the islands the plan's arrivals (early repair)
     Time nackDelay{MilliSeconds(1)}; //!< the islands' NackDelay
     Time deadline{0};                //!< the round's deadline after its start (0: none)
     bool peerIslands{false};         //!< give the islands their peers' addresses
@@ -93,6 +95,7 @@ struct LineClique
     RoundPlan plan;                                             //!< the planner's round
     std::vector<Ptr<WanIslandApplication>> islands;             //!< per city
     std::vector<Ptr<FpgaAggregator>> fpgas;                     //!< per city (aggregation)
+    Ptr<DropNthErrorModel> edgeDrops;                           //!< drops at B's edge, if any
 
     /// Builds, plans and runs.
     explicit LineClique(const LineCliqueOptions& o)
@@ -127,6 +130,13 @@ struct LineClique
         {
             auto em = CreateObject<DropNthErrorModel>(o.dropsAtB);
             net.GetAccessDevices(1).Get(0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+        }
+        if (!o.dropsAtEdgeB.empty())
+        {
+            // The edge node's device towards the router: what the WAN brings.
+            edgeDrops = CreateObject<DropNthErrorModel>(o.dropsAtEdgeB);
+            net.GetAccessDevices(1).Get(2)->SetAttribute("ReceiveErrorModel",
+                                                         PointerValue(edgeDrops));
         }
         if (o.beforeRun)
         {
@@ -169,6 +179,12 @@ struct LineClique
             r.peerIslands.push_back(InetSocketAddress(net.GetIslandAddress(m),
                                                       static_cast<uint16_t>(mergedPort.Get())));
         }
+        for (uint32_t m = 0; o.arrivals && m < 3; ++m)
+        {
+            r.peerDelays.push_back(Seconds(topo.GetPathDelay(m, c)));
+            r.arrivals.push_back(Seconds(clique.offsets[m]) + r.peerDelays.back());
+        }
+        r.viaFpga = o.aggregation;
         return r;
     }
 

@@ -49,6 +49,11 @@ HandResult()
     r.events = 1234;
     r.exact = false;
     r.disagreement = 0.5;
+    r.disagreementMeasured = 0.625;
+    r.consensusSkew = 0.125;
+    r.mixedMs = 418;
+    r.objective = 210.25;
+    r.objectiveMeasured = 261.25;
     r.peakSlots = 3;
     r.peakHbmBytes = 27e3;
     r.evictions = {{"completion", 7}, {"timeout", 2}};
@@ -58,6 +63,7 @@ HandResult()
     first.plannedMs = 410;
     first.measuredMs = 415.25;
     first.idleMs = 5.25;
+    first.mixedMs = 415.25;
     first.evictions = {{"completion", 7}, {"timeout", 0}};
     first.corePackets = {{{0, 1}, 10}, {{1, 0}, 11}};
     first.coreBytes = {{{0, 1}, 90000}, {{1, 0}, 99000}};
@@ -73,6 +79,9 @@ HandResult()
     b.delivered = 5;
     b.discarded = 3;
     b.givenUp = 0;
+    b.mixedMs = 415.25;
+    b.held = {{0, 3}, {1, 3}};
+    b.mixing = {{0, 0.5}, {1, 0.5}};
     first.islands.push_back(b);
     WanRoundResult second = first;
     second.round = 1;
@@ -83,6 +92,10 @@ HandResult()
     second.islands[0].completionMs = -1;
     second.islands[0].exact = false;
     second.islands[0].givenUp = 4;
+    second.islands[0].mixedMs = 418; // it gave them up then
+    second.islands[0].held = {{0, 1}, {1, 3}};
+    second.islands[0].mixing = {{0, 0.25}, {1, 0.75}};
+    second.mixedMs = 418;
     r.rounds = {first, second};
     return r;
 }
@@ -123,6 +136,12 @@ class ResultWriterJsonTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(run["peak_hbm_slots"].get<uint64_t>(), 3, "slots");
         NS_TEST_EXPECT_MSG_EQ(run["evictions"]["timeout"].get<uint64_t>(), 2, "timeouts");
         NS_TEST_EXPECT_MSG_EQ(run["lost_packets"]["core"].get<uint64_t>(), 1, "core loss");
+        NS_TEST_EXPECT_MSG_EQ(run["disagreement"].get<double>(), 0.5, "A planned");
+        NS_TEST_EXPECT_MSG_EQ(run["disagreement_measured"].get<double>(), 0.625, "A measured");
+        NS_TEST_EXPECT_MSG_EQ(run["consensus_skew"].get<double>(), 0.125, "skew");
+        NS_TEST_EXPECT_MSG_EQ(run["mixed_ms"].get<double>(), 418, "T measured");
+        NS_TEST_EXPECT_MSG_EQ(run["objective"].get<double>(), 210.25, "J planned");
+        NS_TEST_EXPECT_MSG_EQ(run["objective_measured"].get<double>(), 261.25, "J measured");
         NS_TEST_ASSERT_MSG_EQ(run["rounds"].size(), 2, "two rounds");
         const auto& first = run["rounds"][0];
         NS_TEST_EXPECT_MSG_EQ(first["round"].get<int>(), 1, "rounds count from 1");
@@ -132,7 +151,11 @@ class ResultWriterJsonTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(island["city"].get<std::string>(), "B", "city code");
         NS_TEST_EXPECT_MSG_EQ(island["bytes_out"].get<uint64_t>(), 2000, "bytes out");
         NS_TEST_EXPECT_MSG_EQ(island["repeats"].get<uint64_t>(), 3, "repeats discarded");
-        NS_TEST_EXPECT_MSG_EQ(island.size(), 19, "every counter and the outcome");
+        NS_TEST_EXPECT_MSG_EQ(island["mixed_ms"].get<double>(), 415.25, "averaged");
+        NS_TEST_EXPECT_MSG_EQ(island["held"]["A"].get<uint32_t>(), 3, "chunks held of A");
+        NS_TEST_EXPECT_MSG_EQ(island["mixing"]["B"].get<double>(), 0.5, "weight of itself");
+        NS_TEST_EXPECT_MSG_EQ(island.size(), 22, "every counter, the outcome and the mixing");
+        NS_TEST_EXPECT_MSG_EQ(first["mixed_ms"].get<double>(), 415.25, "round averaged");
         const auto& ab = first["core_links"][0];
         NS_TEST_EXPECT_MSG_EQ(ab["from"].get<std::string>() + ab["to"].get<std::string>(),
                               "AB",
@@ -147,6 +170,8 @@ class ResultWriterJsonTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(second["measured_ms"].is_null(), true, "never completed: null");
         NS_TEST_EXPECT_MSG_EQ(second["islands"][0]["completion_ms"].is_null(), true, "null");
         NS_TEST_EXPECT_MSG_EQ(second["islands"][0]["given_up"].get<uint64_t>(), 4, "given up");
+        NS_TEST_EXPECT_MSG_EQ(second["islands"][0]["mixed_ms"].get<double>(), 418, "gave up");
+        NS_TEST_EXPECT_MSG_EQ(second["islands"][0]["mixing"]["A"].get<double>(), 0.25, "A less");
         NS_TEST_EXPECT_MSG_EQ(second["note"].get<std::string>(), "re-planned, without A-B", "");
     }
 };
@@ -179,12 +204,15 @@ class ResultWriterCsvTestCase : public TestCase
         {
             ++rows;
         }
-        // run: 9 scalars (the label has its column), 2 evictions, 3 losses, no
-        // parameters; per round: 6 scalars, 2 evictions, 18 island figures
-        // (the city is the subject), 2 links x 5 figures.
-        NS_TEST_EXPECT_MSG_EQ(rows, 9 + 2 + 3 + 2 * (6 + 2 + 18 + 2 * 5), "figures");
+        // run: 14 scalars (the label has its column), 2 evictions, 3 losses, no
+        // parameters; per round: 7 scalars, 2 evictions, 19 island scalars
+        // (the city is the subject), 2 held and 2 mixing, 2 links x 5 figures.
+        NS_TEST_EXPECT_MSG_EQ(rows, 14 + 2 + 3 + 2 * (7 + 2 + 19 + 2 + 2 + 2 * 5), "figures");
         for (const char* expected : {"1,\"pair, hand\",,run,,evictions.timeout,2\n",
                                      "1,\"pair, hand\",1,island,B,repeats,3\n",
+                                     "1,\"pair, hand\",,run,,disagreement_measured,0.625\n",
+                                     "1,\"pair, hand\",2,island,B,held.A,1\n",
+                                     "1,\"pair, hand\",2,island,B,mixing.B,0.75\n",
                                      "1,\"pair, hand\",2,round,,measured_ms,\n",
                                      "1,\"pair, hand\",2,round,,note,\"re-planned, without A-B\"\n",
                                      "1,\"pair, hand\",1,core_link,A>B,peak_queue_bytes,18004\n",

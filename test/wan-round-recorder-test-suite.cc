@@ -4,6 +4,7 @@
 
 #include "wan-line-clique-fixture.h"
 
+#include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/wan-round-recorder.h"
 
@@ -63,6 +64,7 @@ class RecorderLineCliqueTestCase : public TestCase
         const std::map<std::string, uint64_t> evictions = {{"completion", 300},
                                                            {"conflict", 0},
                                                            {"flush", 0},
+                                                           {"request", 0},
                                                            {"timeout", 0}};
         NS_TEST_EXPECT_MSG_EQ((recorder.GetEvictions() == evictions), true, "100 per FPGA");
         uint64_t peak = 0;
@@ -138,6 +140,43 @@ class RecorderExactnessTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief When an island averaged a round: its completion when it first
+ * reports a complete round, else the time of that first report; later
+ * reports (a late arrival) change nothing.
+ */
+class RecorderMixedAtTestCase : public TestCase
+{
+  public:
+    RecorderMixedAtTestCase()
+        : TestCase("recorder: an island averages at its completion, or when it gives up")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanRoundRecorder recorder;
+        auto report = [&recorder](uint32_t city, double at, double completion) {
+            WanIslandRecord r;
+            r.sender = city;
+            r.completion = Seconds(completion);
+            Simulator::Schedule(Seconds(at), &WanRoundRecorder::RecordRound, &recorder, r);
+        };
+        report(1, 2, 1.5); // complete at 1.5 s, reported at the deadline (2 s) ...
+        report(1, 3, 1.5); // ... and again
+        report(2, 2, 0);   // given up at 2 s ...
+        report(2, 4, 3.5); // ... then completed by a late arrival
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_EQ(recorder.GetMixedAt(0, 1), Seconds(1.5), "its completion");
+        NS_TEST_EXPECT_MSG_EQ(recorder.GetMixedAt(0, 2), Seconds(2), "when it gave up");
+        NS_TEST_EXPECT_MSG_EQ(recorder.Find(0, 2)->completion, Seconds(3.5), "latest record");
+        NS_TEST_EXPECT_MSG_EQ(recorder.GetMixedAt(0, 3), Time(0), "never reported");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The wan-training-round-recorder test suite.
  */
 class WanRoundRecorderTestSuite : public TestSuite
@@ -146,6 +185,7 @@ class WanRoundRecorderTestSuite : public TestSuite
     WanRoundRecorderTestSuite()
         : TestSuite("wan-training-round-recorder", Type::UNIT)
     {
+        AddTestCase(new RecorderMixedAtTestCase);
         AddTestCase(new RecorderLineCliqueTestCase);
         AddTestCase(new RecorderExactnessTestCase);
     }

@@ -85,6 +85,19 @@ Mentions(const std::string& message, const std::string& part)
 
 /**
  * \ingroup wan-training-tests
+ * \param texts a list of texts
+ * \param k an index
+ * \return the k-th text, or "" when the list is shorter (a failed size check
+ *         does not stop a test case)
+ */
+inline std::string
+Nth(const std::vector<std::string>& texts, size_t k)
+{
+    return k < texts.size() ? texts[k] : std::string();
+}
+
+/**
+ * \ingroup wan-training-tests
  * \brief A topology of islands named by the codes, each with 20 Gbps access,
  * joined in a line by 100 Gbps links of the given one-way latencies.
  * \param codes city codes, in line order

@@ -87,6 +87,50 @@ def test_json_equals_the_printed_figures(tmp_path):
             assert len(r["core_links"]) == 22
 
 
+def test_measured_mixing_reads_back(tmp_path):
+    """A, T and J measured beside the planned ones, and each island's held
+    chunks and row of the realised mixing matrix, in both formats and as
+    printed: the planned mixing without loss, more disagreement with 5%
+    access loss accepted."""
+    from wan_training import read_packet_output
+
+    base = "--packetSchedule=triangles --hbmGB=0 --scale=1000 --rounds=2 --quiet --baselines=0"
+    lossy = base + " --lossRate=0.05 --lossLinks=access --recovery=accept"
+    runs = {}
+    for name, args in (("lossless", base), ("lossy", lossy)):
+        as_json, as_csv = str(tmp_path / (name + ".json")), str(tmp_path / (name + ".csv"))
+        out = run_example("%s --packetOutput=%s" % (args, as_json)).stdout
+        run_example("%s --packetOutput=%s" % (args, as_csv))
+        run = read_packet_output(as_json)["runs"][0]
+        assert read_packet_output(as_csv)["runs"][0] == run
+        printed = re.search(r"mixing: A planned ([\d.]+), measured ([\d.]+) \(consensus skew "
+                            r"([\d.]+)\); J planned ([\d.]+), measured ([\d.]+) ms-error "
+                            r"\(T measured ([\d.]+) ms\)", out).groups()
+        assert [float(x) for x in printed] == pytest.approx(
+            [round(run["disagreement"], 3), round(run["disagreement_measured"], 3),
+             round(run["consensus_skew"], 3), round(run["objective"], 1),
+             round(run["objective_measured"], 1), round(run["mixed_ms"], 1)])
+        assert run["objective"] == pytest.approx(run["planned_ms"] * run["disagreement"])
+        assert run["objective_measured"] == pytest.approx(
+            run["mixed_ms"] * run["disagreement_measured"])
+        assert run["mixed_ms"] == max(r["mixed_ms"] for r in run["rounds"])
+        runs[name] = run
+    clean, lost = runs["lossless"], runs["lossy"]
+    assert clean["disagreement_measured"] == clean["disagreement"] == pytest.approx(1.75)
+    assert clean["consensus_skew"] == 0
+    for island in (i for r in clean["rounds"] for i in r["islands"]):
+        assert len(island["held"]) == 3 and set(island["held"].values()) == {112}
+        assert island["mixing"] == {city: 1 / 3 for city in island["held"]}
+        assert island["mixed_ms"] == island["completion_ms"]
+    assert lost["disagreement"] == clean["disagreement"]
+    assert lost["disagreement_measured"] > clean["disagreement_measured"] + 0.05
+    assert lost["consensus_skew"] > 0
+    for island in (i for r in lost["rounds"] for i in r["islands"]):
+        # What it lacked is what it gave up; its row still sums to 1.
+        assert sum(112 - n for n in island["held"].values()) == island["given_up"]
+        assert sum(island["mixing"].values()) == pytest.approx(1)
+
+
 def test_csv_holds_the_same_document(tmp_path):
     from wan_training import read_packet_output
 
