@@ -812,7 +812,28 @@ WanIslandApplication::Overdue(uint32_t index, uint32_t chunk)
         AskPeers(index, chunk, 0);
         return;
     }
-    // The FPGA is the nearest holder: it releases the chunk or resends it.
+    // The FPGA is the nearest holder: it releases the chunk or says what it sent.
+    Query(index, chunk, 0);
+    // Should the FPGA's answer be lost, the senders are asked one margin on.
+    Simulator::Schedule(Seconds(state.clock->GetMargin()),
+                        &WanIslandApplication::AskPeers,
+                        this,
+                        index,
+                        chunk,
+                        0);
+    Changed(state);
+}
+
+void
+WanIslandApplication::Query(uint32_t index, uint32_t chunk, uint32_t attempt)
+{
+    auto& state = m_rounds[index];
+    const auto& r = state.plan;
+    if (attempt > 0 && (!state.fpgaRepairing[chunk] || attempt > m_maxRequests ||
+                        m_ledger.IsChunkComplete(r.round, chunk)))
+    {
+        return; // the FPGA's sum came, or it stopped repairing
+    }
     WanChunkHeader h;
     h.SetKind(WanChunkHeader::QUERY);
     h.SetRound(r.round);
@@ -825,13 +846,17 @@ WanIslandApplication::Overdue(uint32_t index, uint32_t chunk)
     m_socket->SendTo(p, 0, InetSocketAddress(m_fpga, m_dataPort));
     m_queriedAt.emplace(std::make_pair(r.round, chunk), Simulator::Now());
     ++state.record.nacks;
-    // Should the FPGA's answer be lost, the senders are asked one margin on.
-    Simulator::Schedule(Seconds(state.clock->GetMargin()),
-                        &WanIslandApplication::AskPeers,
-                        this,
-                        index,
-                        chunk,
-                        0);
+    if (attempt > 0)
+    {
+        // While the FPGA repairs, ask again, twice as late each time: its sum
+        // may be lost at the tail of the MERGED stream, where no gap shows it.
+        Simulator::Schedule(Seconds(2 * state.clock->GetMargin()) * (1 << std::min(attempt, 4u)),
+                            &WanIslandApplication::Query,
+                            this,
+                            index,
+                            chunk,
+                            attempt + 1);
+    }
     Changed(state);
 }
 
@@ -861,21 +886,27 @@ WanIslandApplication::Answered(Ptr<const Packet> packet, const WanChunkHeader& h
         Simulator::Cancel(m_nackEvent);
         SendNacks();
     }
+    const auto index = static_cast<uint32_t>(state - m_rounds.data());
     if (h.GetContributions() > 0)
     {
         // The FPGA is repairing the chunk itself: its sum (whole, or as far
         // as the repair got) will say what is left to ask for.
-        state->fpgaRepairing[h.GetChunk()] = true;
+        if (!state->fpgaRepairing[h.GetChunk()])
+        {
+            state->fpgaRepairing[h.GetChunk()] = true;
+            Simulator::Schedule(Seconds(2 * state->clock->GetMargin()),
+                                &WanIslandApplication::Query,
+                                this,
+                                index,
+                                h.GetChunk(),
+                                1);
+        }
         return;
     }
+    state->fpgaRepairing[h.GetChunk()] = false;
     // A NACKed packet may hold the chunk: its resend gets one margin first.
     const Time wait = m_tracker.HasGaps() ? Seconds(state->clock->GetMargin()) : Time(0);
-    Simulator::Schedule(wait,
-                        &WanIslandApplication::AskPeers,
-                        this,
-                        static_cast<uint32_t>(state - m_rounds.data()),
-                        h.GetChunk(),
-                        0);
+    Simulator::Schedule(wait, &WanIslandApplication::AskPeers, this, index, h.GetChunk(), 0);
 }
 
 void

@@ -325,6 +325,14 @@ class WanIslandApplication : public Application
                         const std::vector<uint32_t>& positions,
                         uint32_t attempt) const;
     /**
+     * \brief Sends the FPGA a QUERY for a chunk; from the first attempt on,
+     * again (twice as late each time) while the FPGA repairs it.
+     * \param index the round
+     * \param chunk the chunk
+     * \param attempt 0 for the first QUERY, then the re-queries
+     */
+    void Query(uint32_t index, uint32_t chunk, uint32_t attempt);
+    /**
      * \brief Takes the FPGA's answer to a QUERY: MERGED packets it sent that
      * did not arrive are NACKed, then the chunk's senders are asked.
      * \param packet the answer

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """Loss, jitter and recovery sweep at packet level: round-time inflation
-against the lossless run, bytes of overhead, measured mixing and contributions
+(of the time the islands average: completion, or when they give up) against
+the lossless run, bytes of overhead, measured mixing and contributions
 given up, per schedule, FPGA memory and recovery policy, as means over
 independent runs (ns-3's RngRun) with 95% confidence intervals.
 
@@ -82,7 +83,8 @@ def run_row(packets, schedule, hbm_gb, recovery, kind, value, variant, run):
         "planned_ms": max(r["planned_ms"] for r in packets["rounds"]),
         # A round that never completed (given up) counts at its end.
         "measured_ms": max(float("inf") if m is None else m for m in measured),
-        "mixed_ms": packets.get("mixed_ms"),
+        # When the islands averaged: at completion, or when they gave up.
+        "mixed_ms": max(r["mixed_ms"] for r in packets["rounds"]),
         "bytes_in": sum(i["bytes_in"] for i in islands),
         "expected": sum(i["expected"] for i in islands),
         "delivered": sum(i["delivered"] for i in islands),
@@ -119,7 +121,8 @@ def summarise(rows):
     groups = {}
     for r in rows:
         b = base[tuple(r[k] for k in key[:3])]
-        r["inflation_percent"] = 100 * (r["measured_ms"] / b["measured_ms"] - 1)
+        # Inflation of the time the islands mix at (with accept, the deadline).
+        r["inflation_percent"] = 100 * (r["mixed_ms"] / b["mixed_ms"] - 1)
         r["overhead_percent"] = 100 * (r["bytes_in"] / b["bytes_in"] - 1)
         r["objective_vs_lossless_percent"] = (
             100 * (r["objective_measured"] / b["objective_measured"] - 1)
@@ -167,6 +170,7 @@ def plot(summary, configs, png_path):
                                             ", bursts of %g" % pts[0]["variant"]))
         ax.set_xscale("log")
         ax.set_yscale("symlog", linthresh=10)
+        ax.set_ylim(bottom=0)
         ax.set_xlabel("packet loss on every link (%)")
         ax.set_ylabel("round-time inflation vs lossless (%)")
         ax.set_title("%s, %g GB" % (schedule, gb))
