@@ -735,7 +735,7 @@ WanIslandApplication::StartClock(uint32_t index)
 {
     auto& state = m_rounds[index];
     const auto& r = state.plan;
-    if (m_recovery != EARLY || r.peers == 0 || r.arrivals.empty())
+    if (m_recovery == REREQUEST || r.peers == 0 || r.arrivals.empty())
     {
         return;
     }
@@ -780,6 +780,23 @@ WanIslandApplication::CheckOverdue(uint32_t index)
     const auto& r = state.plan;
     if (m_ledger.IsComplete(r.round))
     {
+        return;
+    }
+    if (m_recovery == ACCEPT)
+    {
+        // Once the last chunk is overdue, what is missing will not come in
+        // time: the island averages without it now, not at the deadline.
+        state.clock->TakeOverdue((Simulator::Now() - r.start).GetSeconds());
+        if (std::isfinite(state.clock->GetNextDue()))
+        {
+            ScheduleOverdue(index, 4 * PacketTime(r));
+            return;
+        }
+        Simulator::Cancel(state.checkEvent);
+        m_ledger.GiveUp(r.round);
+        NS_LOG_INFO("round " << r.round << ": " << m_ledger.GetAccount(r.round).counters.givenUp
+                             << " contributions given up at the tail");
+        End(state);
         return;
     }
     // Time tells only at the tail, where no later chunk can: elsewhere the
@@ -1020,9 +1037,17 @@ WanIslandApplication::Measure(RoundState& state, const WanChunkHeader& h, bool r
     }
     else if (!resent)
     {
-        if (!state.asked[chunk] && m_ledger.IsChunkComplete(r.round, chunk))
+        // Only in-order completions: a chunk completed after a later one was
+        // repaired (here or in the network), and its lateness is the repair's.
+        if (!state.asked[chunk] && chunk + 1 > state.inOrder &&
+            m_ledger.IsChunkComplete(r.round, chunk))
         {
+            state.inOrder = chunk + 1;
             state.clock->Observe(chunk, (Simulator::Now() - r.start).GetSeconds());
+        }
+        if (m_recovery != EARLY)
+        {
+            return; // accept only times the tail
         }
         if (h.GetKind() == WanChunkHeader::MERGED && state.fpgaRepairing[chunk])
         {

@@ -105,10 +105,11 @@ struct WanIslandRecord : WanRoundCounters
  * At the round's deadline the contributions still missing (lost in the WAN,
  * or at the tail of the MERGED stream where no NACK can see them) are
  * handled by the Recovery policy: ACCEPT gives them up (the next round's
- * state supersedes them), and REREQUEST asks each missing sender for the
- * chunk over a unicast side channel (REQUEST), which answers with a REPAIR
- * straight to this island; unanswered requests are repeated every
- * RequestTimeout, MaxRequests times, then given up.
+ * state supersedes them; with the plan's arrivals it does so as soon as the
+ * last chunk is overdue, see below, rather than at the deadline), and REREQUEST asks each missing
+ * sender for the chunk over a unicast side channel (REQUEST), which answers with a REPAIR straight
+ * to this island; unanswered requests are repeated every RequestTimeout, MaxRequests times, then
+ * given up.
  *
  * EARLY does not wait for the deadline.  A sender's contribution to a chunk
  * is overdue once its contribution to a chunk ReorderWindow places later
@@ -224,6 +225,7 @@ class WanIslandApplication : public Application
         std::vector<bool> fpgaRepairing;      //!< chunk -> the FPGA said it repairs it
         std::vector<uint32_t> cursor;         //!< position -> first chunk not yet due
         std::vector<uint32_t> outstanding;    //!< position -> its repairs still awaited
+        uint32_t inOrder{0};                  //!< one past the last chunk completed in order
         uint32_t pendingAsks{0};              //!< chunks with requests still running
         bool deadlinePassed{false};           //!< the deadline was handled (EARLY)
     };

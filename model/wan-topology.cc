@@ -13,6 +13,7 @@
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace ns3

@@ -20,7 +20,7 @@ namespace
 /**
  * \param accessLoss loss rate of the access links
  * \return two rounds of triangles at scale 1000 (no FPGA memory), missing
- *         contributions accepted at the deadline
+ *         contributions given up once the last chunk is overdue
  */
 WanExperimentResult
 RunTriangles(double accessLoss)
@@ -115,8 +115,10 @@ class LossyMixingTestCase : public TestCase
             NS_TEST_EXPECT_MSG_GT(r.consensusSkew, 0, "loss " << loss);
             previous = r.disagreementMeasured;
             // Rounds start T (1 + 10%) = 598.477 ms apart; islands that gave
-            // contributions up averaged then.
-            NS_TEST_EXPECT_MSG_EQ_TOL(r.mixedMs, 598.477, 1e-3, "T measured: the deadline");
+            // contributions up averaged once their last chunk was overdue:
+            // after the planned T of their clique, before that deadline.
+            NS_TEST_EXPECT_MSG_LT(r.mixedMs, 598.477, "T measured: before the deadline");
+            NS_TEST_EXPECT_MSG_GT(r.mixedMs, 544.07, "and after the schedule's T");
             NS_TEST_EXPECT_MSG_EQ(r.objectiveMeasured, r.mixedMs * r.disagreementMeasured, "J");
             for (const auto& round : r.rounds)
             {
@@ -149,7 +151,8 @@ class LossyMixingTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ_TOL(sum, 1.0, 1e-12, "a row sums to 1");
             if (i.givenUp > 0)
             {
-                NS_TEST_EXPECT_MSG_EQ_TOL(i.mixedMs, 598.477, 1e-3, "averaged at the deadline");
+                NS_TEST_EXPECT_MSG_LT(i.mixedMs, 598.477, "averaged before the deadline");
+                NS_TEST_EXPECT_MSG_EQ(i.completionMs, -1, "never complete");
             }
         }
     }

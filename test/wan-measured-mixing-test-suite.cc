@@ -8,6 +8,8 @@
 #include "ns3/wan-contribution-ledger.h"
 #include "ns3/wan-measured-mixing.h"
 
+#include <cmath>
+
 using namespace ns3;
 using namespace ns3::wantest;
 
