@@ -717,7 +717,15 @@ WanNetworkHelper::SetLinkUp(uint32_t a, uint32_t b, bool up)
             ipv4->SetDown(index);
         }
     }
-    if (up)
+    SetLinkRouted(a, b, up);
+}
+
+void
+WanNetworkHelper::SetLinkRouted(uint32_t a, uint32_t b, bool routed)
+{
+    NS_LOG_FUNCTION(this << a << b << routed);
+    GetCoreDevice(a, b); // refuses a link that does not exist
+    if (routed)
     {
         m_down.erase({std::min(a, b), std::max(a, b)});
     }

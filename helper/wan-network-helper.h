@@ -266,6 +266,15 @@ class WanNetworkHelper
      */
     void SetLinkUp(uint32_t a, uint32_t b, bool up);
     /**
+     * \brief Takes a core link out of the unicast routes, or puts it back,
+     * leaving its interfaces up (what a link-state protocol does when it
+     * learns of a failure: the link itself may still carry, e.g. BFD).
+     * \param a city index of one end
+     * \param b city index of the other
+     * \param routed false to route around it
+     */
+    void SetLinkRouted(uint32_t a, uint32_t b, bool routed);
+    /**
      * \param round round number
      * \param source sending city
      * \return a source-specific group address in 232.0.0.0/8
