@@ -15,6 +15,7 @@ cpp_examples = [
     ("wan-training-optimise --evaluations=2000 --sweepDimension=hbm_gb --sweepValues=0,32", "True", "False"),
     ("wan-training-optimise --synthetic=6 --regions=2 --maxPeriod=2 --coreGbps=50", "True", "False"),
     ("wan-impairments --schedule=triangles --lossRate=0.01 --jitterMs=1 --rounds=1", "True", "False"),
+    ("wan-impairments --schedule=all-to-all --lossRate=0.01 --jitterMs=none --recovery=accept,early --rounds=1 --quiet", "True", "False"),
     ("wan-impairments --schedule=triangles --lossRate=none --jitterMs=1 --jitterModel=correlated,independent --rounds=1 --quiet", "True", "False"),
     ("wan-training-plan --schedule=triangles --hbmGB=0.01 --jitterAllowanceMs=1", "True", "False"),
     ("wan-training-plan --schedule=triangles --multicast=false --lineRateWindowUs=5.8", "True", "False"),
