@@ -104,23 +104,19 @@ WanReconvergenceHelper::SessionChanged(bool up, Ipv4Address local, Ipv4Address, 
     const std::pair<uint32_t, uint32_t> link{std::min(city, peer), std::max(city, peer)};
     auto& ends = m_sessionsUp[link];
     ends = up ? std::min(ends + 1, 2u) : (ends > 0 ? ends - 1 : 0);
-    Change change{link.first, link.second, up, Simulator::Now(), Time(0)};
-    if (!up && m_failed.insert(link).second)
+    // A failure floods from the first end to detect it; a repair once both
+    // ends are up again.
+    const bool fails = !up && m_failed.insert(link).second;
+    const bool heals = up && ends == 2 && m_failed.count(link) > 0;
+    if (fails || heals)
     {
-        // The first end to detect it floods the failure.
-        NS_LOG_INFO("link " << link.first << "-" << link.second << " declared down by " << city);
+        NS_LOG_INFO("link " << link.first << "-" << link.second
+                            << (up ? " up at both ends, the last at " : " declared down by ")
+                            << city);
         Simulator::Schedule(FloodingDelay(city, peer) + m_spfDelay,
                             &WanReconvergenceHelper::Converge,
                             this,
-                            change);
-    }
-    else if (up && ends == 2 && m_failed.count(link) > 0)
-    {
-        NS_LOG_INFO("link " << link.first << "-" << link.second << " up at both ends");
-        Simulator::Schedule(FloodingDelay(city, peer) + m_spfDelay,
-                            &WanReconvergenceHelper::Converge,
-                            this,
-                            change);
+                            Change{link.first, link.second, up, Simulator::Now(), Time(0)});
     }
 }
 

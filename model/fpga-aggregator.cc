@@ -299,8 +299,7 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
 void
 FpgaAggregator::Watch(const WanChunkHeader& header, const Address& from)
 {
-    auto& [next, source] = m_streams[{header.GetRound(), header.GetClique(), header.GetPosition()}];
-    source = from;
+    auto& next = m_streams[{header.GetRound(), header.GetClique(), header.GetPosition()}];
     const uint32_t chunk = header.GetChunk();
     for (; next + m_reorderWindow <= chunk; ++next)
     {

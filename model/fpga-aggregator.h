@@ -205,8 +205,8 @@ class FpgaAggregator : public Application
     bool m_repairInNetwork;                 //!< ask senders for what slots lack
     uint32_t m_reorderWindow;               //!< chunks a later arrival must lead by
     Time m_repairTimeout;                   //!< wait for a repair, before any is measured
-    /// (round, clique, position) -> next chunk to check and where the stream comes from
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::pair<uint32_t, Address>> m_streams;
+    /// (round, clique, position) -> the sender's next chunk to check
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> m_streams;
     /// (round, clique, chunk, position) -> when its repair was asked for
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, Time> m_repairs;
     std::map<Address, WanMeanDeviation> m_repairRtt; //!< request-to-repair time per sender

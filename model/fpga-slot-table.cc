@@ -195,24 +195,35 @@ FpgaSlotTable::Flush()
     return out;
 }
 
+const FpgaSlotTable::Slot*
+FpgaSlotTable::Holding(const FpgaChunkId& id) const
+{
+    auto it = m_slots.find(SlotOf(id));
+    return it == m_slots.end() || it->second.id != id ? nullptr : &it->second;
+}
+
+FpgaSlotTable::Slot*
+FpgaSlotTable::Holding(const FpgaChunkId& id)
+{
+    return const_cast<Slot*>(std::as_const(*this).Holding(id));
+}
+
 std::vector<FpgaPartialSum>
 FpgaSlotTable::Release(const FpgaChunkId& id)
 {
-    const uint64_t index = SlotOf(id);
-    auto it = m_slots.find(index);
-    if (it == m_slots.end() || it->second.id != id)
+    if (Holding(id) == nullptr)
     {
         return {};
     }
     // Its heap entry goes stale: the slot's next fill has another generation.
-    return {Evict(index, FpgaEviction::REQUEST)};
+    return {Evict(SlotOf(id), FpgaEviction::REQUEST)};
 }
 
 bool
 FpgaSlotTable::Lacks(const FpgaChunkId& id, uint32_t position) const
 {
-    auto it = m_slots.find(SlotOf(id));
-    if (it == m_slots.end() || it->second.id != id || it->second.sources.Test(position))
+    const Slot* slot = Holding(id);
+    if (slot == nullptr || slot->sources.Test(position))
     {
         return false;
     }
@@ -223,16 +234,15 @@ FpgaSlotTable::Lacks(const FpgaChunkId& id, uint32_t position) const
 bool
 FpgaSlotTable::Extend(const FpgaChunkId& id, double expiry)
 {
-    const uint64_t index = SlotOf(id);
-    auto it = m_slots.find(index);
-    if (it == m_slots.end() || it->second.id != id)
+    Slot* slot = Holding(id);
+    if (slot == nullptr)
     {
         return false;
     }
-    if (expiry > it->second.expiry)
+    if (expiry > slot->expiry)
     {
-        it->second.expiry = expiry;
-        m_expiries.emplace(expiry, index, it->second.generation);
+        slot->expiry = expiry;
+        m_expiries.emplace(expiry, SlotOf(id), slot->generation);
     }
     return true;
 }

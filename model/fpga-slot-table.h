@@ -198,6 +198,13 @@ class FpgaSlotTable
         uint64_t generation{0};    //!< distinguishes refills of one slot
     };
 
+    /**
+     * \param id a chunk
+     * \return the slot holding it, or nullptr
+     */
+    const Slot* Holding(const FpgaChunkId& id) const;
+    /// \copydoc Holding(const FpgaChunkId&) const
+    Slot* Holding(const FpgaChunkId& id);
     /// Removes an occupied slot and returns its sum.
     FpgaPartialSum Evict(uint64_t index, FpgaEviction cause);
 

@@ -224,6 +224,12 @@ WanIslandApplication::GetRecord(uint32_t round) const
     return Compose(m_rounds[it->second]);
 }
 
+uint32_t
+WanIslandApplication::IndexOf(const RoundState& state) const
+{
+    return static_cast<uint32_t>(&state - m_rounds.data());
+}
+
 WanIslandApplication::RoundState*
 WanIslandApplication::FindRound(uint32_t round)
 {
@@ -337,18 +343,25 @@ WanIslandApplication::StopApplication()
     }
 }
 
-Ptr<Packet>
-WanIslandApplication::MakeChunk(const WanIslandRound& r,
-                                uint32_t chunk,
-                                WanChunkHeader::Kind kind) const
+WanChunkHeader
+WanIslandApplication::Header(const WanIslandRound& r, WanChunkHeader::Kind kind, uint32_t chunk)
 {
-    const uint64_t sent = static_cast<uint64_t>(chunk) * m_chunkBytes;
     WanChunkHeader h;
     h.SetKind(kind);
     h.SetRound(r.round);
     h.SetClique(r.clique);
     h.SetSender(r.sender);
     h.SetChunk(chunk);
+    return h;
+}
+
+Ptr<Packet>
+WanIslandApplication::MakeChunk(const WanIslandRound& r,
+                                uint32_t chunk,
+                                WanChunkHeader::Kind kind) const
+{
+    const uint64_t sent = static_cast<uint64_t>(chunk) * m_chunkBytes;
+    auto h = Header(r, kind, chunk);
     h.SetExpected(r.peers);
     h.SetPosition(r.position);
     h.SetValue(WanContribution::Value(r.value, chunk));
@@ -373,9 +386,7 @@ WanIslandApplication::SendChunk(uint32_t index, uint32_t chunk)
     if (chunk + 1 < state.chunks)
     {
         // Absolute send times: the pacing does not drift with rounding.
-        const double bits =
-            8.0 * (m_chunkBytes + WanChunkHeader().GetSerializedSize() + m_overhead);
-        const double next = (chunk + 1) * bits / r.rate.GetBitRate();
+        const double next = (chunk + 1) * PacketSeconds(r);
         Time at = r.start + r.offset + NanoSeconds(static_cast<int64_t>(std::llround(next * 1e9)));
         state.sendEvent = Simulator::Schedule(at - Simulator::Now(),
                                               &WanIslandApplication::SendChunk,
@@ -580,23 +591,20 @@ WanIslandApplication::CheckRound(uint32_t index, uint32_t attempt)
                                                index,
                                                1);
         Simulator::Cancel(state.overdueEvent);
-        const auto [first, end] = state.clock->TakeOverdue(std::numeric_limits<double>::infinity());
-        for (uint32_t c = first; c < end; ++c)
-        {
+        auto overdue = [&](uint32_t c) {
             if (!state.asked[c] && !m_ledger.IsChunkComplete(r.round, c))
             {
                 Overdue(index, c);
             }
+        };
+        const auto [first, end] = state.clock->TakeOverdue(std::numeric_limits<double>::infinity());
+        for (uint32_t c = first; c < end; ++c)
+        {
+            overdue(c);
         }
         for (uint32_t c = 0; c < first; ++c)
         {
-            if (!m_ledger.IsChunkComplete(r.round, c))
-            {
-                if (!state.asked[c])
-                {
-                    Overdue(index, c); // not revealed by a later arrival
-                }
-            }
+            overdue(c); // not revealed by a later arrival
         }
         FinishEarly(index);
         return;
@@ -628,12 +636,7 @@ WanIslandApplication::SendRequest(RoundState& state, uint32_t chunk, uint32_t po
 {
     const auto& r = state.plan;
     m_ledger.MarkRequested(r.round, chunk, position);
-    WanChunkHeader h;
-    h.SetKind(WanChunkHeader::REQUEST);
-    h.SetRound(r.round);
-    h.SetClique(r.clique);
-    h.SetSender(r.sender);
-    h.SetChunk(chunk);
+    auto h = Header(r, WanChunkHeader::REQUEST, chunk);
     h.SetPosition(static_cast<uint16_t>(position));
     auto packet = Create<Packet>(0);
     packet->AddHeader(h);
@@ -669,7 +672,7 @@ WanIslandApplication::Repair(Ptr<const Packet> packet,
     }
     NS_LOG_LOGIC("round " << r.round << " chunk " << request.GetChunk() << " for " << to.GetIpv4()
                           << ": a repair queued behind " << m_repairs.size());
-    m_repairs.push_back({static_cast<uint32_t>(state - m_rounds.data()), request.GetChunk(), to});
+    m_repairs.push_back({IndexOf(*state), request.GetChunk(), to});
     if (m_repairEvent.IsExpired())
     {
         m_repairEvent = Simulator::Schedule(std::max(Time(0), m_repairFree - Simulator::Now()),
@@ -696,9 +699,10 @@ WanIslandApplication::StreamsEnd() const
 void
 WanIslandApplication::SendQueuedRepair()
 {
-    if (!m_repairWhileStreaming && StreamsEnd() > Simulator::Now())
+    const Time streamsEnd = m_repairWhileStreaming ? Time(0) : StreamsEnd();
+    if (streamsEnd > Simulator::Now())
     {
-        m_repairEvent = Simulator::Schedule(StreamsEnd() - Simulator::Now(),
+        m_repairEvent = Simulator::Schedule(streamsEnd - Simulator::Now(),
                                             &WanIslandApplication::SendQueuedRepair,
                                             this);
         return;
@@ -723,11 +727,17 @@ WanIslandApplication::SendQueuedRepair()
     Changed(state);
 }
 
+double
+WanIslandApplication::PacketSeconds(const WanIslandRound& r) const
+{
+    const double bits = 8.0 * (m_chunkBytes + WanChunkHeader().GetSerializedSize() + m_overhead);
+    return bits / r.rate.GetBitRate();
+}
+
 Time
 WanIslandApplication::PacketTime(const WanIslandRound& r) const
 {
-    const double bits = 8.0 * (m_chunkBytes + WanChunkHeader().GetSerializedSize() + m_overhead);
-    return Seconds(bits / r.rate.GetBitRate());
+    return Seconds(PacketSeconds(r));
 }
 
 void
@@ -851,12 +861,7 @@ WanIslandApplication::Query(uint32_t index, uint32_t chunk, uint32_t attempt)
     {
         return; // the FPGA's sum came, or it stopped repairing
     }
-    WanChunkHeader h;
-    h.SetKind(WanChunkHeader::QUERY);
-    h.SetRound(r.round);
-    h.SetClique(r.clique);
-    h.SetSender(r.sender);
-    h.SetChunk(chunk);
+    auto h = Header(r, WanChunkHeader::QUERY, chunk);
     h.SetPosition(r.position);
     auto p = Create<Packet>(0);
     p->AddHeader(h);
@@ -903,7 +908,7 @@ WanIslandApplication::Answered(Ptr<const Packet> packet, const WanChunkHeader& h
         Simulator::Cancel(m_nackEvent);
         SendNacks();
     }
-    const auto index = static_cast<uint32_t>(state - m_rounds.data());
+    const auto index = IndexOf(*state);
     if (h.GetContributions() > 0)
     {
         // The FPGA is repairing the chunk itself: its sum (whole, or as far
@@ -1053,8 +1058,7 @@ WanIslandApplication::Measure(RoundState& state, const WanChunkHeader& h, bool r
         {
             // What the FPGA's repair could not bring: from the senders now.
             state.fpgaRepairing[chunk] = false;
-            const auto index = static_cast<uint32_t>(&state - m_rounds.data());
-            Simulator::ScheduleNow(&WanIslandApplication::AskPeers, this, index, chunk, 0);
+            Simulator::ScheduleNow(&WanIslandApplication::AskPeers, this, IndexOf(state), chunk, 0);
         }
         if (h.GetKind() == WanChunkHeader::MERGED)
         {
@@ -1088,7 +1092,7 @@ WanIslandApplication::Reveal(RoundState& state, uint32_t position, uint32_t chun
     }
     // Every earlier chunk of this sender, ReorderWindow places back, is due.
     auto& cursor = state.cursor[position];
-    const uint32_t index = static_cast<uint32_t>(&state - m_rounds.data());
+    const uint32_t index = IndexOf(state);
     while (cursor + m_reorderWindow <= chunk)
     {
         const uint32_t due = cursor++; // moved first: the requests see it due

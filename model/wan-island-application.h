@@ -292,7 +292,9 @@ class WanIslandApplication : public Application
     void FinishEarly(uint32_t index);
     /// Asks the FPGA for sequence numbers still missing.
     void SendNacks();
-    /// \return the wire time of one chunk at a round's stream rate
+    /// \return the wire time of one chunk at a round's stream rate, seconds
+    double PacketSeconds(const WanIslandRound& r) const;
+    /// \return the same, as a Time (rounded to the simulator's resolution)
     Time PacketTime(const WanIslandRound& r) const;
     /// Sets up a round's overdue clock (EARLY) when it has a plan of arrivals.
     void StartClock(uint32_t index);
@@ -360,6 +362,15 @@ class WanIslandApplication : public Application
      */
     Ptr<Packet> MakeChunk(const WanIslandRound& r, uint32_t chunk, WanChunkHeader::Kind kind) const;
     /**
+     * \param r a round
+     * \param kind the packet's kind
+     * \param chunk the chunk it is about
+     * \return a header naming this island's round, clique, city and the chunk
+     */
+    static WanChunkHeader Header(const WanIslandRound& r,
+                                 WanChunkHeader::Kind kind,
+                                 uint32_t chunk);
+    /**
      * \brief Asks a peer to resend one chunk to this island.
      * \param state the round
      * \param chunk the chunk
@@ -385,6 +396,11 @@ class WanIslandApplication : public Application
      * \return its state, or nullptr when it was not planned
      */
     RoundState* FindRound(uint32_t round);
+    /**
+     * \param state one of m_rounds
+     * \return its index in m_rounds
+     */
+    uint32_t IndexOf(const RoundState& state) const;
     /**
      * \param state a round
      * \return its record: the counters kept here and the ledger's account

@@ -143,26 +143,6 @@ WanSequenceTracker::TakeNacksDue(double now, double interval)
     return nacks;
 }
 
-std::vector<uint32_t>
-WanSequenceTracker::TakeNacks()
-{
-    std::vector<uint32_t> nacks;
-    for (auto it = m_gaps.begin(); it != m_gaps.end();)
-    {
-        if (++it->second > m_maxNacks)
-        {
-            m_abandoned.insert(it->first);
-            ++m_abandonedCount;
-            it = m_gaps.erase(it);
-            continue;
-        }
-        nacks.push_back(static_cast<uint32_t>(it->first));
-        ++it;
-    }
-    Advance();
-    return nacks;
-}
-
 void
 WanSequenceTracker::Advance()
 {

@@ -23,8 +23,10 @@ namespace ns3
  * yet received; numbers below it were received (or abandoned, below), so a
  * packet below the window is a duplicate however long ago the original came.
  * A number above the highest received so far turns every number in between
- * into a gap.  TakeNacks() returns the gaps to ask for now; a gap asked for
- * `maxNacks` times is abandoned (left to the round's deadline): the window
+ * into a gap, and so does ExpectBelow (the sender's count) for the numbers
+ * above it.  TakeNacksDue() returns the gaps to ask for now (not those asked
+ * for less than an interval ago); a gap asked for `maxNacks` times is
+ * abandoned (left to the round's deadline): the window
  * moves past it, and should it still arrive it is taken once.  One arrival
  * opens at most 65536 gaps: numbers further below it (a corrupt sequence
  * number, or a loss no resend buffer could repair) are written off.
@@ -59,14 +61,10 @@ class WanSequenceTracker
      */
     Arrival Receive(uint32_t sequence);
     /**
-     * \brief One NACK attempt for every gap: gaps asked for `maxNacks` times
-     * before are abandoned instead.
-     * \return the gaps to ask for now, ascending
-     */
-    std::vector<uint32_t> TakeNacks();
-    /**
-     * \brief Like TakeNacks, but a gap asked for less than `interval` ago is
-     * left alone this time (its resend may still be on the way).
+     * \brief One NACK attempt for every gap due: gaps asked for `maxNacks`
+     * times before are abandoned instead, and a gap asked for less than
+     * `interval` ago is left alone this time (its resend may still be on the
+     * way).
      * \param now the time, seconds
      * \param interval least time between two NACKs of one gap, seconds
      * \return the gaps to ask for now, ascending

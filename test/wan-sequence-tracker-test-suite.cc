@@ -128,12 +128,12 @@ class SequenceNackCapTestCase : public TestCase
         uint32_t asked = 0;
         for (int round = 0; round < 3; ++round)
         {
-            const auto nacks = t.TakeNacks();
+            const auto nacks = t.TakeNacksDue(round, 0);
             NS_TEST_EXPECT_MSG_EQ((nacks == std::vector<uint32_t>{1, 3}), true, "round " << round);
             asked += nacks.size();
         }
         NS_TEST_EXPECT_MSG_EQ(asked, 6, "two gaps, three NACKs each");
-        NS_TEST_EXPECT_MSG_EQ(t.TakeNacks().empty(), true, "the fourth time: abandoned");
+        NS_TEST_EXPECT_MSG_EQ(t.TakeNacksDue(3, 0).empty(), true, "the fourth time: abandoned");
         NS_TEST_EXPECT_MSG_EQ(t.GetAbandoned(), 2, "two abandoned");
         NS_TEST_EXPECT_MSG_EQ(t.HasGaps(), false, "none asked for");
         NS_TEST_EXPECT_MSG_EQ(t.GetWindowStart(), 5, "window past the abandoned");
@@ -146,6 +146,46 @@ class SequenceNackCapTestCase : public TestCase
             Mentions(ErrorOf([]() { WanSequenceTracker bad(0); }), "at least one NACK"),
             true,
             "MaxNacks 0 refused");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A gap is asked for again only `interval` after it was last asked
+ * for (new gaps at once); a sender's count exposes the tail, which no later
+ * arrival shows.
+ */
+class SequenceNackIntervalTestCase : public TestCase
+{
+  public:
+    SequenceNackIntervalTestCase()
+        : TestCase("a gap is asked for again only after the interval; the tail by count")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanSequenceTracker t(5);
+        t.Receive(0);
+        t.Receive(2); // gap 1
+        NS_TEST_EXPECT_MSG_EQ((t.TakeNacksDue(1.0, 0.5) == std::vector<uint32_t>{1}), true, "");
+        t.Receive(4); // gap 3, new
+        NS_TEST_EXPECT_MSG_EQ((t.TakeNacksDue(1.2, 0.5) == std::vector<uint32_t>{3}),
+                              true,
+                              "1 was asked 0.2 s ago: only the new gap");
+        NS_TEST_EXPECT_MSG_EQ((t.TakeNacksDue(1.5, 0.5) == std::vector<uint32_t>{1}),
+                              true,
+                              "0.5 s on: 1 again, 3 not yet");
+        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(1)), std::string("gap filled"), "");
+        NS_TEST_EXPECT_MSG_EQ((t.TakeNacksDue(2.0, 0.5) == std::vector<uint32_t>{3}), true, "");
+
+        // The sender has sent 0 to 7: 5, 6 and 7 are lost at the tail.
+        NS_TEST_EXPECT_MSG_EQ(t.ExpectBelow(8), 3, "three gaps opened");
+        NS_TEST_EXPECT_MSG_EQ(t.ExpectBelow(8), 0, "known already");
+        NS_TEST_EXPECT_MSG_EQ(t.ExpectBelow(4), 0, "below the highest received");
+        NS_TEST_EXPECT_MSG_EQ((t.GetGaps() == std::vector<uint32_t>{3, 5, 6, 7}), true, "");
+        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(7)), std::string("gap filled"), "a resend");
     }
 };
 
@@ -189,6 +229,7 @@ class WanSequenceTrackerTestSuite : public TestSuite
         AddTestCase(new SequenceDuplicateTestCase);
         AddTestCase(new SequenceReorderTestCase);
         AddTestCase(new SequenceNackCapTestCase);
+        AddTestCase(new SequenceNackIntervalTestCase);
         AddTestCase(new SequenceJumpTestCase);
     }
 };
