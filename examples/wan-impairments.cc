@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -60,6 +61,8 @@ struct Options
     double scale{1000};
     int64_t rounds{2}; // signed, so that -1 is refused rather than wrapped
     int64_t maxRequests{20};
+    int64_t parityBlock{32};
+    int64_t parityChunks{1};
     wantrace::PacketTraceOptions traces;
     std::string output;
     std::string packetOutput;
@@ -166,6 +169,13 @@ Summarise(const WanExperimentResult& r)
     return row;
 }
 
+/// \return the policy a coded one adds its parity to (itself if uncoded)
+std::string
+Uncoded(const std::string& policy)
+{
+    return policy == "coded" ? "rerequest" : (policy == "coded+early" ? "early" : policy);
+}
+
 /// Runs every schedule under every setting.
 std::vector<Row>
 RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter& output)
@@ -178,47 +188,60 @@ RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter
         PlannerConfig config;
         config.hbmBytes = name == "all-to-all" ? 32e9 : 0;
         config.coreReserve = o.coreReserve;
+        auto run = [&](const std::string& recovery, const Setting& setting) {
+            const auto& [label, classes, cross] = setting;
+            CliqueExperimentHelper experiment(topo, config);
+            experiment.SetScale(o.scale);
+            if (o.rounds > 0)
+            {
+                experiment.SetRounds(static_cast<uint32_t>(o.rounds));
+            }
+            experiment.SetParity(static_cast<uint32_t>(o.parityBlock),
+                                 static_cast<uint32_t>(o.parityChunks));
+            experiment.SetRecovery(recovery);
+            experiment.SetCrossTraffic(cross);
+            experiment.SetCoreQueue(o.coreQueue);
+            experiment.SetProgress(o.quiet ? 0 : 5);
+            for (const auto& [linkClass, imp] : classes)
+            {
+                experiment.SetImpairment(linkClass, imp);
+            }
+            o.traces.Apply(experiment, name + ", " + label);
+            const auto result = experiment.Run(schedule);
+            output.Add(name + ", " + label,
+                       result,
+                       {{"impairment", label},
+                        {"hbmGB", wantext::Fixed(config.hbmBytes / 1e9, 0)},
+                        {"recovery", recovery}});
+            auto row = Summarise(result);
+            row.schedule = name;
+            row.hbmGB = config.hbmBytes / 1e9;
+            row.recovery = recovery;
+            row.impairment = label;
+            std::cerr << "  " << name << ", " << recovery << ", " << label << " done\r"
+                      << std::flush;
+            return row;
+        };
+        // Inflation of the time the islands average at (with accept, when
+        // they give up), against the lossless run of the same policy without
+        // parity: a coded policy's inflation includes its parity's cost.
+        std::map<std::string, double> lossless;
         for (const auto& recovery : wantext::SplitList(o.recovery))
         {
-            double baseline = 0;
-            for (const auto& [label, classes, cross] : settings)
+            const auto reference = Uncoded(recovery);
+            for (const auto& setting : settings)
             {
-                CliqueExperimentHelper experiment(topo, config);
-                experiment.SetScale(o.scale);
-                if (o.rounds > 0)
+                auto row = run(recovery, setting);
+                if (setting.label == "none" && recovery == reference)
                 {
-                    experiment.SetRounds(static_cast<uint32_t>(o.rounds));
+                    lossless[recovery] = row.mixedMs;
                 }
-                experiment.SetRecovery(recovery);
-                experiment.SetCrossTraffic(cross);
-                experiment.SetCoreQueue(o.coreQueue);
-                experiment.SetProgress(o.quiet ? 0 : 5);
-                for (const auto& [linkClass, imp] : classes)
+                if (lossless.count(reference) == 0)
                 {
-                    experiment.SetImpairment(linkClass, imp);
+                    lossless[reference] = run(reference, settings.front()).mixedMs;
                 }
-                o.traces.Apply(experiment, name + ", " + label);
-                const auto result = experiment.Run(schedule);
-                output.Add(name + ", " + label,
-                           result,
-                           {{"impairment", label},
-                            {"hbmGB", wantext::Fixed(config.hbmBytes / 1e9, 0)},
-                            {"recovery", recovery}});
-                auto row = Summarise(result);
-                row.schedule = name;
-                row.hbmGB = config.hbmBytes / 1e9;
-                row.recovery = recovery;
-                row.impairment = label;
-                // Inflation of the time the islands average at (with accept,
-                // when they give up), against the same policy's lossless run.
-                if (label == "none")
-                {
-                    baseline = row.mixedMs;
-                }
-                row.inflation = 100 * (row.mixedMs / baseline - 1);
+                row.inflation = 100 * (row.mixedMs / lossless[reference] - 1);
                 rows.push_back(row);
-                std::cerr << "  " << name << ", " << recovery << ", " << label << " done\r"
-                          << std::flush;
             }
         }
     }
@@ -236,28 +259,28 @@ PrintRows(const std::vector<Row>& rows)
     {
         width = std::max(width, static_cast<int>(r.impairment.size()) + 1);
     }
-    std::cout << std::left << std::setw(12) << "schedule" << std::setw(6) << "HBM" << std::setw(10)
+    std::cout << std::left << std::setw(12) << "schedule" << std::setw(6) << "HBM" << std::setw(12)
               << "recovery" << std::setw(width) << "impairment" << std::right << std::setw(10)
               << "T plan ms" << std::setw(11) << "T meas ms" << std::setw(11) << "inflation"
               << std::setw(9) << "expected" << std::setw(10) << "delivered" << std::setw(6)
               << "late" << std::setw(11) << "requested" << std::setw(10) << "recovered"
-              << std::setw(9) << "given up" << std::setw(8) << "lost" << std::setw(8) << "A plan"
-              << std::setw(8) << "A meas" << std::setw(9) << "J meas"
+              << std::setw(8) << "rebuilt" << std::setw(9) << "given up" << std::setw(8) << "lost"
+              << std::setw(8) << "A plan" << std::setw(8) << "A meas" << std::setw(9) << "J meas"
               << "  sums\n";
     std::cout << std::fixed;
     for (const auto& r : rows)
     {
         std::cout << std::left << std::setw(12) << r.schedule << std::setw(6)
-                  << std::setprecision(0) << r.hbmGB << std::setw(10) << r.recovery
+                  << std::setprecision(0) << r.hbmGB << std::setw(12) << r.recovery
                   << std::setw(width) << r.impairment << std::right << std::setprecision(1)
                   << std::setw(10) << r.plannedMs << std::setw(11) << r.measuredMs << std::setw(10)
                   << r.inflation << "%" << std::setw(9) << r.counts.expected << std::setw(10)
                   << r.counts.delivered << std::setw(6) << r.counts.late << std::setw(11)
-                  << r.counts.requested << std::setw(10) << r.counts.recovered << std::setw(9)
-                  << r.counts.givenUp << std::setw(8) << r.lost << std::setprecision(3)
-                  << std::setw(8) << r.disagreement << std::setw(8) << r.disagreementMeasured
-                  << std::setprecision(1) << std::setw(9) << r.objectiveMeasured << "  "
-                  << (r.exact ? "exact" : "NOT exact") << "\n";
+                  << r.counts.requested << std::setw(10) << r.counts.recovered << std::setw(8)
+                  << r.counts.rebuilt << std::setw(9) << r.counts.givenUp << std::setw(8) << r.lost
+                  << std::setprecision(3) << std::setw(8) << r.disagreement << std::setw(8)
+                  << r.disagreementMeasured << std::setprecision(1) << std::setw(9)
+                  << r.objectiveMeasured << "  " << (r.exact ? "exact" : "NOT exact") << "\n";
     }
 }
 
@@ -268,7 +291,7 @@ WriteCsv(const std::string& path, const std::vector<Row>& rows)
     std::ostringstream out;
     out << "schedule,hbm_gb,recovery,impairment,planned_ms,measured_ms,inflation_percent,expected,"
            "delivered,late,requested,recovered,given_up,packets_lost,exact,disagreement,"
-           "disagreement_measured,objective_measured_ms_error\n";
+           "disagreement_measured,objective_measured_ms_error,rebuilt,parity_sent\n";
     out << std::setprecision(6);
     for (const auto& r : rows)
     {
@@ -277,7 +300,7 @@ WriteCsv(const std::string& path, const std::vector<Row>& rows)
             << "," << r.counts.delivered << "," << r.counts.late << "," << r.counts.requested << ","
             << r.counts.recovered << "," << r.counts.givenUp << "," << r.lost << ","
             << (r.exact ? 1 : 0) << "," << r.disagreement << "," << r.disagreementMeasured << ","
-            << r.objectiveMeasured << "\n";
+            << r.objectiveMeasured << "," << r.counts.rebuilt << "," << r.counts.paritySent << "\n";
     }
     wantext::WriteFile(path, out.str());
 }
@@ -320,9 +343,12 @@ Run(int argc, char* argv[])
                  "Correlation time of the correlated jitter, ms",
                  o.jitterCorrelationMs);
     cmd.AddValue("recovery",
-                 "Recovery policies to sweep: comma list of accept, rerequest (at the deadline) "
-                 "and early (as soon as a chunk is overdue)",
+                 "Recovery policies to sweep: comma list of accept, rerequest (at the deadline), "
+                 "early (as soon as a chunk is overdue), coded (parity, then rerequest) and "
+                 "coded+early (parity, then early)",
                  o.recovery);
+    cmd.AddValue("parityBlock", "coded: data chunks per parity block", o.parityBlock);
+    cmd.AddValue("parityChunks", "coded: parity chunks per block (interleaved)", o.parityChunks);
     cmd.AddValue("scale", "Time-preserving scale (D and rates / scale)", o.scale);
     cmd.AddValue("rounds", "Rounds per run (0: one period)", o.rounds);
     cmd.AddValue("maxRequests",
@@ -343,12 +369,19 @@ Run(int argc, char* argv[])
     wantext::bounds::kMaxRequests.Check(o.maxRequests, "--maxRequests");
     wantext::bounds::kLossRate.Check(o.coreReserve, "--coreReserve");
     WanNetworkHelper::CheckCoreQueue(o.coreQueue, 1000);
-    for (const auto& policy : wantext::SplitList(o.recovery))
     {
-        wancompat::RequireEnumName(WanIslandApplication::GetTypeId(),
-                                   "Recovery",
-                                   policy,
-                                   "--recovery policy");
+        CliqueExperimentHelper probe(WanTopology::NineCity(), PlannerConfig());
+        if (o.parityBlock < 1 || o.parityBlock > 1000000 || o.parityChunks < 1 ||
+            o.parityChunks > o.parityBlock)
+        {
+            throw std::invalid_argument("--parityBlock " + std::to_string(o.parityBlock) +
+                                        " and --parityChunks " + std::to_string(o.parityChunks) +
+                                        ": need 1 <= parityChunks <= parityBlock <= 1000000");
+        }
+        for (const auto& policy : wantext::SplitList(o.recovery))
+        {
+            probe.SetRecovery(policy); // names the bad policy
+        }
     }
     const auto settings = Settings(o);
     o.traces.Check(WanTopology::NineCity());

@@ -30,6 +30,7 @@
 #include "ns3/wan-contribution.h"
 #include "ns3/wan-island-application.h"
 #include "ns3/wan-island-helper.h"
+#include "ns3/wan-parity-code.h"
 #include "ns3/wan-round-recorder.h"
 #include "ns3/wan-training-compat.h"
 #include "ns3/wan-training-text.h"
@@ -290,12 +291,40 @@ CliqueExperimentHelper::SetImpairment(WanNetworkHelper::LinkClass linkClass,
 void
 CliqueExperimentHelper::SetRecovery(const std::string& policy)
 {
-    wancompat::RequireEnumName(WanIslandApplication::GetTypeId(),
-                               "Recovery",
-                               policy,
-                               "recovery policy"); // ns-3 would assert
-    m_islands.SetAttribute("Recovery", StringValue(policy));
-    m_recovery = policy;
+    // "coded" and "coded+early": parity chunks over a repair policy.
+    const bool coded = policy == "coded" || policy == "coded+early";
+    const std::string repair =
+        policy == "coded" ? "rerequest" : (policy == "coded+early" ? "early" : policy);
+    try
+    {
+        wancompat::RequireEnumName(WanIslandApplication::GetTypeId(),
+                                   "Recovery",
+                                   repair,
+                                   "recovery policy"); // ns-3 would assert
+    }
+    catch (const std::invalid_argument& e)
+    {
+        const std::string what = e.what(); // ends with the island's names and ")"
+        throw std::invalid_argument(what.substr(0, what.size() - 1) + " or coded or coded+early)");
+    }
+    m_islands.SetAttribute("Recovery", StringValue(repair));
+    m_recovery = repair;
+    m_coded = coded;
+    SetParity(m_parityBlock, m_parityChunks);
+}
+
+void
+CliqueExperimentHelper::SetParity(uint32_t block, uint32_t parities)
+{
+    if (block == 0)
+    {
+        throw std::invalid_argument("parity block of 0 chunks; at least 1");
+    }
+    WanParityCode(block, block, parities); // refuses a bad layout, with its values
+    m_parityBlock = block;
+    m_parityChunks = parities;
+    m_islands.SetAttribute("ParityBlock", UintegerValue(m_coded ? block : 0));
+    m_islands.SetAttribute("ParityChunks", UintegerValue(parities));
 }
 
 void

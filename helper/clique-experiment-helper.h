@@ -176,10 +176,19 @@ class CliqueExperimentHelper
     /**
      * \param policy what islands do about missing contributions: "accept"
      *        (give them up at the deadline), "rerequest" (ask their senders at
-     *        the deadline) or "early" (ask for each chunk once it is overdue
-     *        by the plan); see WanIslandApplication
+     *        the deadline), "early" (ask for each chunk once it is overdue
+     *        by the plan), "coded" (parity chunks, SetParity, rebuild what
+     *        they can; re-requests at the deadline for the rest) or
+     *        "coded+early" (parity, then early requests for what it cannot
+     *        rebuild); see WanIslandApplication
      */
     void SetRecovery(const std::string& policy);
+    /**
+     * \brief The parity layout of the coded policies (WanParityCode).
+     * \param block data chunks per block, >= 1 (default 32)
+     * \param parities parity chunks per block, 1 to block (default 1)
+     */
+    void SetParity(uint32_t block, uint32_t parities);
     /**
      * \brief Writes packet traces of the runs that follow: pcap files and
      * ns-3 ASCII traces of the selected devices, named prefix-<node>-<device>
@@ -335,7 +344,10 @@ class CliqueExperimentHelper
     int64_t m_stream{1000};               //!< first random stream of loss and jitter
     double m_progressSeconds{0};          //!< wall-clock interval of progress reports (0: none)
     mutable uint64_t m_progressEvents{0}; //!< events of the progress reports in this run
-    std::string m_recovery{"accept"};     //!< islands' recovery policy
+    std::string m_recovery{"accept"};     //!< islands' recovery policy (without parity)
+    bool m_coded{false};                  //!< the policy adds parity chunks
+    uint32_t m_parityBlock{32};           //!< data chunks per parity block (coded)
+    uint32_t m_parityChunks{1};           //!< parity chunks per block (coded)
     double m_crossUtilisation{0};         //!< background share of each core direction
     uint32_t m_crossPacketBytes{1472};    //!< background packet size (UDP payload + header)
     double m_crossBurstPackets{10};       //!< mean packets per background burst

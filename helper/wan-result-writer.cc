@@ -70,6 +70,8 @@ IslandJson(const WanIslandRoundResult& i, const std::vector<std::string>& codes)
                 {"repeats", i.discarded},
                 {"repairs_sent", i.repairsSent},
                 {"dropped", i.dropped},
+                {"parity_sent", i.paritySent},
+                {"rebuilt", i.rebuilt},
                 {"mixed_ms", MsJson(i.mixedMs)},
                 {"held", ByCode(i.held, codes)},
                 {"mixing", ByCode(i.mixing, codes)}};

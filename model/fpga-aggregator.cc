@@ -5,6 +5,7 @@
 #include "fpga-aggregator.h"
 
 #include "round-planner.h"
+#include "wan-parity-code.h"
 
 #include "ns3/boolean.h"
 #include "ns3/inet-socket-address.h"
@@ -299,6 +300,10 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
 void
 FpgaAggregator::Watch(const WanChunkHeader& header, const Address& from)
 {
+    if (WanParityCode::IsParity(header.GetChunk()))
+    {
+        return; // parity is summed, not repaired: the stream's order is its data's
+    }
     auto& next = m_streams[{header.GetRound(), header.GetClique(), header.GetPosition()}];
     const uint32_t chunk = header.GetChunk();
     for (; next + m_reorderWindow <= chunk; ++next)
@@ -385,7 +390,7 @@ FpgaAggregator::Aggregate(Ptr<const Packet> packet, const WanChunkHeader& header
     }
     FpgaChunkId id{header.GetRound(), header.GetClique(), header.GetChunk()};
     auto out = m_table->Add(id,
-                            header.GetValue(),
+                            header.GetFixedValue(),
                             packet->GetSize() - header.GetSerializedSize(),
                             header.GetExpected(),
                             Simulator::Now().GetSeconds(),
@@ -419,7 +424,7 @@ FpgaAggregator::Forward(const std::vector<FpgaPartialSum>& sums)
         h.SetExpected(static_cast<uint16_t>(s.expected));
         // The senders, up to the highest position held.
         h.SetSourceSet(s.sources);
-        h.SetValue(s.sum);
+        h.SetFixedValue(s.sum);
         auto packet = Create<Packet>(s.bytes);
         packet->AddHeader(h);
         m_resendBuffer.push_back(packet->Copy());

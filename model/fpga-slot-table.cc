@@ -4,6 +4,7 @@
 
 #include "fpga-slot-table.h"
 
+#include "wan-contribution.h"
 #include "wan-training-text.h"
 
 #include "ns3/log.h"
@@ -112,7 +113,7 @@ FpgaSlotTable::Evict(uint64_t index, FpgaEviction cause)
 
 std::vector<FpgaPartialSum>
 FpgaSlotTable::Add(const FpgaChunkId& id,
-                   double value,
+                   int64_t value,
                    uint32_t bytes,
                    uint32_t expected,
                    double now,
@@ -148,7 +149,7 @@ FpgaSlotTable::Add(const FpgaChunkId& id,
         m_peak = std::max<uint64_t>(m_peak, m_slots.size());
     }
     Slot& s = it->second;
-    s.sum += value;
+    s.sum = WanContribution::Add(s.sum, value);
     ++s.contributions;
     s.sources |= sources;
     s.bytes = std::max(s.bytes, bytes);

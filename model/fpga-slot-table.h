@@ -75,7 +75,7 @@ std::string FpgaEvictionName(FpgaEviction cause);
 struct FpgaPartialSum
 {
     FpgaChunkId id;            //!< the chunk
-    double sum{0};             //!< sum of the contributions it holds
+    int64_t sum{0};            //!< sum of the contributions it holds (fixed point)
     uint32_t contributions{0}; //!< how many contributions it holds
     uint32_t expected{0};      //!< how many complete the chunk
     uint32_t bytes{0};         //!< chunk size (the sum is as large as one contribution)
@@ -117,7 +117,8 @@ class FpgaSlotTable
     /**
      * \brief Adds one sender's contribution to a chunk.
      * \param id the chunk
-     * \param value the contribution
+     * \param value the contribution, a fixed-point integer
+     *        (WanContribution::ToFixed), added with wrap-around
      * \param bytes chunk size
      * \param expected contributions that complete the chunk, >= 1
      * \param now current time, seconds
@@ -128,7 +129,7 @@ class FpgaSlotTable
      *         completion, in that order
      */
     std::vector<FpgaPartialSum> Add(const FpgaChunkId& id,
-                                    double value,
+                                    int64_t value,
                                     uint32_t bytes,
                                     uint32_t expected,
                                     double now,
@@ -189,7 +190,7 @@ class FpgaSlotTable
     struct Slot
     {
         FpgaChunkId id;            //!< chunk held
-        double sum{0};             //!< partial sum
+        int64_t sum{0};            //!< partial sum (fixed point)
         uint32_t contributions{0}; //!< contributions held
         uint32_t bytes{0};         //!< chunk size
         uint32_t expected{0};      //!< contributions that complete it

@@ -4,7 +4,8 @@
 
 #include "wan-chunk-header.h"
 
-#include <cstring>
+#include "wan-contribution.h"
+
 #include <stdexcept>
 #include <utility>
 
@@ -98,9 +99,7 @@ WanChunkHeader::Serialize(Buffer::Iterator i) const
     i.WriteHtonU32(m_sequence);
     i.WriteHtonU16(m_contributions);
     i.WriteHtonU16(m_expected);
-    uint64_t bits;
-    std::memcpy(&bits, &m_value, sizeof(bits));
-    i.WriteHtonU64(bits);
+    i.WriteHtonU64(static_cast<uint64_t>(m_value));
     const uint32_t n = m_sourceBits;
     i.WriteHtonU16(m_sourceBits);
     // Byte b holds positions 8 b to 8 b + 7, the lowest in its lowest bit.
@@ -136,8 +135,7 @@ WanChunkHeader::Deserialize(Buffer::Iterator start)
     h.m_sequence = i.ReadNtohU32();
     h.m_contributions = i.ReadNtohU16();
     h.m_expected = i.ReadNtohU16();
-    uint64_t bits = i.ReadNtohU64();
-    std::memcpy(&h.m_value, &bits, sizeof(bits));
+    h.m_value = static_cast<int64_t>(i.ReadNtohU64());
     const uint32_t n = i.ReadNtohU16();
     if (start.GetRemainingSize() < kFixedBytes + SourceBlockBytes(n))
     {
@@ -168,7 +166,7 @@ WanChunkHeader::Print(std::ostream& os) const
     os << (m_kind <= QUERY ? kinds[m_kind] : "?") << " round=" << m_round << " clique=" << m_clique
        << " sender=" << m_sender << " position=" << m_position << " chunk=" << m_chunk
        << " seq=" << m_sequence << " contributions=" << m_contributions << "/" << m_expected
-       << " value=" << m_value;
+       << " value=" << GetValue();
     if (m_sourceBits > 0)
     {
         os << " sources=";
@@ -325,11 +323,23 @@ WanChunkHeader::GetSourceBits() const
 void
 WanChunkHeader::SetValue(double value)
 {
-    m_value = value;
+    m_value = WanContribution::ToFixed(value);
 }
 
 double
 WanChunkHeader::GetValue() const
+{
+    return WanContribution::FromFixed(m_value);
+}
+
+void
+WanChunkHeader::SetFixedValue(int64_t fixed)
+{
+    m_value = fixed;
+}
+
+int64_t
+WanChunkHeader::GetFixedValue() const
 {
     return m_value;
 }

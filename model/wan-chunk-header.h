@@ -130,10 +130,17 @@ class WanChunkHeader : public Header
     const WanSourceSet& GetSourceSet() const;
     /** \return the positions in the sources bitmap (0: not tracked) */
     uint16_t GetSourceBits() const;
-    /** \param value the contribution (or sum) */
+    /**
+     * \param value the contribution (or sum), carried as a fixed-point
+     *        integer (WanContribution::ToFixed)
+     */
     void SetValue(double value);
     /** \return the contribution (or sum) */
     double GetValue() const;
+    /** \param fixed the contribution (or sum) as a fixed-point integer */
+    void SetFixedValue(int64_t fixed);
+    /** \return the contribution (or sum) as a fixed-point integer */
+    int64_t GetFixedValue() const;
 
   private:
     Kind m_kind{DATA};           //!< kind
@@ -145,7 +152,7 @@ class WanChunkHeader : public Header
     uint32_t m_sequence{0};      //!< sequence number
     uint16_t m_contributions{1}; //!< contributions summed
     uint16_t m_expected{1};      //!< contributions expected
-    double m_value{0};           //!< value
+    int64_t m_value{0};          //!< value, fixed point
     uint16_t m_sourceBits{0};    //!< positions in the sources bitmap
     WanSourceSet m_sources;      //!< senders held
 };

@@ -4,6 +4,8 @@
 
 #include "wan-contribution.h"
 
+#include <cmath>
+
 namespace ns3
 {
 
@@ -40,6 +42,36 @@ WanContribution::IsExact(double sum,
 {
     return delivered == static_cast<uint64_t>(peerValues.size()) * chunks &&
            sum == ExpectedSum(peerValues, chunks);
+}
+
+int64_t
+WanContribution::ToFixed(double value)
+{
+    const double scaled = std::nearbyint(std::ldexp(value, FRACTION_BITS));
+    // Out of range: wrapped as the hardware's adder would (via fmod, since a
+    // float-to-integer conversion out of range is undefined).
+    const double wrapped = std::fmod(scaled, 18446744073709551616.0); // 2^64
+    const double positive = wrapped < 0 ? wrapped + 18446744073709551616.0 : wrapped;
+    const uint64_t bits = positive >= 18446744073709551616.0 ? 0 : static_cast<uint64_t>(positive);
+    return static_cast<int64_t>(bits);
+}
+
+double
+WanContribution::FromFixed(int64_t fixed)
+{
+    return std::ldexp(static_cast<double>(fixed), -FRACTION_BITS);
+}
+
+int64_t
+WanContribution::Add(int64_t a, int64_t b)
+{
+    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+
+int64_t
+WanContribution::Subtract(int64_t a, int64_t b)
+{
+    return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
 }
 
 } // namespace ns3

@@ -22,6 +22,12 @@ namespace ns3
  * integers, so sums of any order are exact in binary floating point and an
  * island that received each peer's contribution to each chunk exactly once
  * ends with ExpectedSum, and with nothing else.
+ *
+ * On the wire a contribution is a fixed-point integer (FRACTION_BITS
+ * fractional bits, two's complement, 64 bits), as in-network aggregation
+ * switches carry gradients: the FPGA sums integers with wrap-around, so a
+ * sum's value does not depend on the order it was added in, and sums may
+ * overflow and still be subtracted back exactly (parity, WanParityDecoder).
  */
 class WanContribution
 {
@@ -55,6 +61,32 @@ class WanContribution
                         uint64_t delivered,
                         const std::vector<double>& peerValues,
                         uint32_t chunks);
+
+    /// Fractional bits of the wire's fixed-point values.
+    static constexpr int FRACTION_BITS = 16;
+    /**
+     * \param value a real number
+     * \return its fixed-point integer, rounded to the nearest multiple of
+     *         2^-FRACTION_BITS (wrapped modulo 2^64 when out of range)
+     */
+    static int64_t ToFixed(double value);
+    /**
+     * \param fixed a fixed-point integer
+     * \return its real value
+     */
+    static double FromFixed(int64_t fixed);
+    /**
+     * \param a a fixed-point integer
+     * \param b another
+     * \return a + b modulo 2^64 (the FPGA's adder: wraps, never traps)
+     */
+    static int64_t Add(int64_t a, int64_t b);
+    /**
+     * \param a a fixed-point integer
+     * \param b another
+     * \return a - b modulo 2^64
+     */
+    static int64_t Subtract(int64_t a, int64_t b);
 };
 
 } // namespace ns3

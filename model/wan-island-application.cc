@@ -123,6 +123,22 @@ WanIslandApplication::GetTypeId()
                           DoubleValue(1),
                           MakeDoubleAccessor(&WanIslandApplication::m_repairBudget),
                           MakeDoubleChecker<double>(1e-3, 100))
+            .AddAttribute("ParityBlock",
+                          "Data chunks per parity block (0: no parity).  After each block the "
+                          "island sends ParityChunks parity chunks, each the wrap-around sum of "
+                          "every ParityChunks-th contribution of the block (WanParityCode); "
+                          "summed by the FPGA like any chunk, they rebuild one lost chunk per "
+                          "group without a round trip.  Every island of a run needs the same "
+                          "values",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&WanIslandApplication::m_parityBlock),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ParityChunks",
+                          "Parity chunks per block (1 to ParityBlock): interleaved, so a burst "
+                          "of that many consecutive losses is rebuilt",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&WanIslandApplication::m_parityChunks),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddTraceSource("RoundComplete",
                             "All peers' contributions of a round arrived",
                             MakeTraceSourceAccessor(&WanIslandApplication::m_roundCompleteTrace),
@@ -133,7 +149,7 @@ WanIslandApplication::GetTypeId()
                             MakeTraceSourceAccessor(&WanIslandApplication::m_roundEndTrace),
                             "ns3::WanIslandApplication::RoundEndTracedCallback")
             .AddTraceSource("Tx",
-                            "A DATA or REPAIR packet was sent",
+                            "A DATA (or parity) or REPAIR packet was sent",
                             MakeTraceSourceAccessor(&WanIslandApplication::m_txTrace),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("Rx",
@@ -200,6 +216,8 @@ WanIslandApplication::AddRound(const WanIslandRound& round)
         throw std::invalid_argument(name + " needs the planned arrival and latency of every "
                                            "clique member, or none");
     }
+    // A bad parity layout is refused here, with its values.
+    WanParityCode(ChunkCount(round.payloadBytes, m_chunkBytes), m_parityBlock, m_parityChunks);
     RoundState state;
     state.plan = round;
     state.record.round = round.round;
@@ -294,6 +312,31 @@ WanIslandApplication::StartApplication()
         const auto& r = state.plan;
         state.chunks = ChunkCount(r.payloadBytes, m_chunkBytes);
         state.record.chunks = state.chunks;
+        state.code = WanParityCode(state.chunks, m_parityBlock, m_parityChunks);
+        if (state.code.IsEnabled())
+        {
+            WanSourceSet peers;
+            for (uint32_t p = 0; p <= r.peers; ++p)
+            {
+                if (p != r.position)
+                {
+                    peers.Set(p);
+                }
+            }
+            if (r.viaFpga)
+            {
+                state.decoders.emplace_back(state.code, peers);
+            }
+            else
+            {
+                for (uint32_t p = 0; p <= r.peers; ++p)
+                {
+                    state.decoders.emplace_back(state.code,
+                                                p == r.position ? WanSourceSet()
+                                                                : WanSourceSet::Of(p));
+                }
+            }
+        }
         if (!m_ledger.HasRound(r.round))
         {
             m_ledger.AddRound(r.round, state.chunks, r.peers + 1u, r.position);
@@ -371,28 +414,53 @@ WanIslandApplication::MakeChunk(const WanIslandRound& r,
     return p;
 }
 
+Ptr<Packet>
+WanIslandApplication::MakeParity(const WanIslandRound& r,
+                                 const WanParityCode& code,
+                                 uint32_t chunk) const
+{
+    int64_t sum = 0;
+    for (uint32_t c : code.GroupChunks(WanParityCode::GroupOfParity(chunk)))
+    {
+        sum =
+            WanContribution::Add(sum, WanContribution::ToFixed(WanContribution::Value(r.value, c)));
+    }
+    auto h = Header(r, WanChunkHeader::DATA, chunk);
+    h.SetExpected(r.peers);
+    h.SetPosition(r.position);
+    h.SetFixedValue(sum);
+    auto p =
+        Create<Packet>(static_cast<uint32_t>(std::min<uint64_t>(m_chunkBytes, r.payloadBytes)));
+    p->AddHeader(h);
+    return p;
+}
+
 void
-WanIslandApplication::SendChunk(uint32_t index, uint32_t chunk)
+WanIslandApplication::SendChunk(uint32_t index, uint32_t slot)
 {
     auto& state = m_rounds[index];
     const auto& r = state.plan;
+    const uint32_t chunk = state.code.SlotChunk(slot);
+    const bool parity = WanParityCode::IsParity(chunk);
     for (const auto& to : r.destinations)
     {
-        auto p = MakeChunk(r, chunk, WanChunkHeader::DATA);
+        auto p =
+            parity ? MakeParity(r, state.code, chunk) : MakeChunk(r, chunk, WanChunkHeader::DATA);
         state.record.bytesOut += p->GetSize();
+        state.record.paritySent += parity ? 1 : 0;
         m_txTrace(p);
         m_socket->SendTo(p, 0, to);
     }
-    if (chunk + 1 < state.chunks)
+    if (slot + 1 < state.code.GetStreamLength())
     {
         // Absolute send times: the pacing does not drift with rounding.
-        const double next = (chunk + 1) * PacketSeconds(r);
+        const double next = (slot + 1) * PacketSeconds(r);
         Time at = r.start + r.offset + NanoSeconds(static_cast<int64_t>(std::llround(next * 1e9)));
         state.sendEvent = Simulator::Schedule(at - Simulator::Now(),
                                               &WanIslandApplication::SendChunk,
                                               this,
                                               index,
-                                              chunk + 1);
+                                              slot + 1);
     }
 }
 
@@ -459,10 +527,108 @@ WanIslandApplication::Receive(Ptr<const Packet> packet, const WanChunkHeader& h)
             m_nackEvent = Simulator::Schedule(m_nackDelay, &WanIslandApplication::SendNacks, this);
         }
     }
-    if (Check(packet, h) != nullptr)
+    if (WanParityCode::IsParity(h.GetChunk()) && h.GetKind() != WanChunkHeader::REPAIR)
+    {
+        Parity(packet, h);
+    }
+    else if (Check(packet, h) != nullptr)
     {
         Account(packet, h, *state, resent);
     }
+}
+
+void
+WanIslandApplication::Parity(Ptr<const Packet> packet, const WanChunkHeader& h)
+{
+    RoundState* state = FindRound(h.GetRound());
+    if (state == nullptr)
+    {
+        Drop(packet, "unplanned round", nullptr);
+        return;
+    }
+    const auto group = WanParityCode::GroupOfParity(h.GetChunk());
+    const bool merged = h.GetKind() == WanChunkHeader::MERGED;
+    if (h.GetClique() != state->plan.clique)
+    {
+        Drop(packet, "wrong clique", state);
+        return;
+    }
+    if (group >= state->code.GetGroups() || (merged && h.GetSourceSet().IsEmpty()) ||
+        (!merged && h.GetPosition() > state->plan.peers))
+    {
+        Drop(packet, "unexpected parity", state); // none planned, or nobody named
+        return;
+    }
+    auto& decoder = DecoderOf(*state, h.GetPosition());
+    const auto sources = merged ? h.GetSourceSet() : WanSourceSet::Of(h.GetPosition());
+    if (!decoder.AddParity(group, sources, h.GetFixedValue()))
+    {
+        Drop(packet, "repeated parity", state);
+        return;
+    }
+    state->record.bytesIn += packet->GetSize();
+    ++state->record.packetsIn;
+    Rebuild(*state, decoder, group);
+    if (!NoteCompletion(*state))
+    {
+        Changed(*state);
+    }
+}
+
+WanParityDecoder&
+WanIslandApplication::DecoderOf(RoundState& state, uint32_t position)
+{
+    return state.decoders.at(state.plan.viaFpga ? 0 : position);
+}
+
+void
+WanIslandApplication::Rebuild(RoundState& state, WanParityDecoder& decoder, uint32_t group)
+{
+    const auto& r = state.plan;
+    const auto rebuilt = decoder.Rebuild(group, [&](uint32_t chunk, uint32_t position) {
+        return m_ledger.Holds(r.round, chunk, position);
+    });
+    if (!rebuilt)
+    {
+        return;
+    }
+    const bool pastDeadline =
+        r.deadline.IsStrictlyPositive() && Simulator::Now() > r.start + r.deadline;
+    const uint32_t n = rebuilt->sources.Count();
+    const auto verdict = m_ledger.Offer(r.round,
+                                        rebuilt->chunk,
+                                        rebuilt->sources,
+                                        n,
+                                        WanContribution::FromFixed(rebuilt->value),
+                                        pastDeadline);
+    if (verdict != WanContributionLedger::Verdict::ACCEPTED)
+    {
+        NS_LOG_WARN("round " << r.round << " chunk " << rebuilt->chunk << ": rebuilt sum refused, "
+                             << WanContributionLedger::ToString(verdict));
+        return;
+    }
+    decoder.AddData(rebuilt->chunk, rebuilt->value);
+    state.record.rebuilt += n;
+    NS_LOG_INFO("round " << r.round << " chunk " << rebuilt->chunk << ": " << n
+                         << " contributions rebuilt from parity group " << group);
+}
+
+bool
+WanIslandApplication::NoteCompletion(RoundState& state)
+{
+    const auto& r = state.plan;
+    auto& record = state.record;
+    if (record.completion.IsZero() && m_ledger.IsComplete(r.round))
+    {
+        record.completion = Simulator::Now();
+        m_roundCompleteTrace(r.round, Simulator::Now() - r.start);
+        if (!r.deadline.IsStrictlyPositive() && !state.ended)
+        {
+            End(state);
+            return true;
+        }
+    }
+    return false;
 }
 
 WanIslandApplication::RoundState*
@@ -524,6 +690,12 @@ WanIslandApplication::Account(Ptr<const Packet> packet,
     if (verdict == WanContributionLedger::Verdict::ACCEPTED)
     {
         Measure(state, h, resent);
+        if (state.code.IsEnabled())
+        {
+            auto& decoder = DecoderOf(state, h.GetPosition());
+            decoder.AddData(h.GetChunk(), h.GetFixedValue());
+            Rebuild(state, decoder, state.code.GroupOf(h.GetChunk()));
+        }
     }
     if (verdict == WanContributionLedger::Verdict::REPEATED)
     {
@@ -534,17 +706,10 @@ WanIslandApplication::Account(Ptr<const Packet> packet,
     {
         ++record.partialSums;
     }
-    if (record.completion.IsZero() && m_ledger.IsComplete(r.round))
+    if (!NoteCompletion(state))
     {
-        record.completion = Simulator::Now();
-        m_roundCompleteTrace(r.round, Simulator::Now() - r.start);
-        if (!r.deadline.IsStrictlyPositive() && !state.ended)
-        {
-            End(state);
-            return;
-        }
+        Changed(state);
     }
-    Changed(state);
 }
 
 void
@@ -690,7 +855,7 @@ WanIslandApplication::StreamsEnd() const
         const auto& r = state.plan;
         if (state.sendEvent.IsRunning() && r.start + r.offset <= Simulator::Now())
         {
-            end = std::max(end, r.start + r.offset + state.chunks * PacketTime(r));
+            end = std::max(end, r.start + r.offset + state.code.GetStreamLength() * PacketTime(r));
         }
     }
     return end;
@@ -755,8 +920,12 @@ WanIslandApplication::StartClock(uint32_t index)
         first = p == r.position ? first : std::max(first, r.arrivals[p]);
     }
     const Time period = PacketTime(r);
+    // With parity a data chunk leaves at most ParityChunks slots earlier than
+    // at the stream's mean spacing: the clock is never early.
+    const double spacing =
+        period.GetSeconds() * state.code.GetStreamLength() / std::max(state.chunks, 1u);
     state.clock.emplace(first.GetSeconds(),
-                        period.GetSeconds(),
+                        spacing,
                         state.chunks,
                         m_overduePackets * period.GetSeconds());
     state.asked.assign(state.chunks, false);
@@ -827,9 +996,56 @@ void
 WanIslandApplication::Overdue(uint32_t index, uint32_t chunk)
 {
     auto& state = m_rounds[index];
-    const auto& r = state.plan;
     state.asked[chunk] = true;
     ++state.pendingAsks;
+    const Time wait = ParityWait(state, chunk);
+    if (wait.IsStrictlyPositive())
+    {
+        NS_LOG_LOGIC("round " << state.plan.round << " chunk " << chunk
+                              << " overdue; its parity is due in " << wait.As(Time::US));
+        Simulator::Schedule(wait, &WanIslandApplication::Ask, this, index, chunk);
+        return;
+    }
+    Ask(index, chunk);
+}
+
+Time
+WanIslandApplication::ParityWait(const RoundState& state, uint32_t chunk) const
+{
+    const auto& code = state.code;
+    if (!code.IsEnabled())
+    {
+        return Time(0);
+    }
+    const uint32_t group = code.GroupOf(chunk);
+    bool pending = false;
+    for (uint32_t p : m_ledger.GetMissing(state.plan.round, chunk))
+    {
+        const auto& decoder = state.decoders[state.plan.viaFpga ? 0 : p];
+        pending = pending || !decoder.HasParity(group);
+    }
+    if (!pending)
+    {
+        return Time(0);
+    }
+    // The block's last data chunk, then its parity chunks, then the margin.
+    const double due = state.clock->GetExpected(code.BlockEnd(group)) +
+                       code.GetParities() * PacketSeconds(state.plan) + state.clock->GetMargin();
+    return std::max(Time(0), state.plan.start + Seconds(due) - Simulator::Now());
+}
+
+void
+WanIslandApplication::Ask(uint32_t index, uint32_t chunk)
+{
+    auto& state = m_rounds[index];
+    const auto& r = state.plan;
+    if (m_ledger.IsChunkComplete(r.round, chunk))
+    {
+        NS_LOG_LOGIC("round " << r.round << " chunk " << chunk << ": rebuilt from parity");
+        state.pendingAsks -= state.pendingAsks > 0 ? 1 : 0;
+        FinishEarly(index);
+        return;
+    }
     NS_LOG_INFO("round " << r.round << " chunk " << chunk << " overdue; lateness "
                          << state.clock->GetLateness().GetMean() * 1e3 << " +- "
                          << state.clock->GetLateness().GetDeviation() * 1e3 << " ms, margin "

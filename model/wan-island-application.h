@@ -8,6 +8,8 @@
 #include "wan-chunk-header.h"
 #include "wan-contribution-ledger.h"
 #include "wan-overdue-clock.h"
+#include "wan-parity-code.h"
+#include "wan-parity-decoder.h"
 #include "wan-round-counters.h"
 #include "wan-sequence-tracker.h"
 
@@ -228,6 +230,10 @@ class WanIslandApplication : public Application
         uint32_t inOrder{0};                  //!< one past the last chunk completed in order
         uint32_t pendingAsks{0};              //!< chunks with requests still running
         bool deadlinePassed{false};           //!< the deadline was handled (EARLY)
+        WanParityCode code;                   //!< the stream's parity layout
+        /// With parity: one decoder over all peers (their sums come from the
+        /// FPGA), or one per clique position (their chunks come apart).
+        std::vector<WanParityDecoder> decoders;
     };
 
     /// A repair waiting in the paced queue.
@@ -241,8 +247,50 @@ class WanIslandApplication : public Application
     void StartApplication() override;
     void StopApplication() override;
 
-    /// Sends the next chunk of a round and schedules the one after.
-    void SendChunk(uint32_t index, uint32_t chunk);
+    /**
+     * \brief Sends the chunk of one send slot of a round (a data or a parity
+     * chunk, WanParityCode) and schedules the next slot.
+     * \param index the round
+     * \param slot the slot
+     */
+    void SendChunk(uint32_t index, uint32_t slot);
+    /**
+     * \param r a round
+     * \param code its parity layout
+     * \param chunk a parity chunk's index
+     * \return the parity chunk: the wrap-around sum of this island's
+     *         contributions to its group
+     */
+    Ptr<Packet> MakeParity(const WanIslandRound& r,
+                           const WanParityCode& code,
+                           uint32_t chunk) const;
+    /**
+     * \brief Takes a parity chunk (DATA from a peer, or MERGED from the FPGA).
+     * \param packet the packet as received
+     * \param h its header
+     */
+    void Parity(Ptr<const Packet> packet, const WanChunkHeader& h);
+    /**
+     * \param state a round
+     * \param position the sender of a packet (unused with aggregation)
+     * \return the decoder its contributions go to
+     */
+    WanParityDecoder& DecoderOf(RoundState& state, uint32_t position);
+    /**
+     * \brief Rebuilds what the parity of one group can (at most one chunk's
+     * missing contributions) and offers it to the ledger.
+     * \param state the round
+     * \param decoder the decoder holding the group's parity
+     * \param group the group
+     */
+    void Rebuild(RoundState& state, WanParityDecoder& decoder, uint32_t group);
+    /**
+     * \brief Notes a round's completion once the ledger holds every
+     * contribution (and ends a round without deadline).
+     * \param state the round
+     * \return true when the round ended now
+     */
+    bool NoteCompletion(RoundState& state);
     /// Receives every packet, on either port.
     void HandleRead(Ptr<Socket> socket);
     /**
@@ -308,9 +356,23 @@ class WanIslandApplication : public Application
     void CheckOverdue(uint32_t index);
     /**
      * \brief Starts the recovery of one overdue chunk: a QUERY to the FPGA,
-     * then requests to the senders.
+     * then requests to the senders; with parity, only once the group's
+     * parity had its chance to rebuild the chunk (Ask).
      */
     void Overdue(uint32_t index, uint32_t chunk);
+    /**
+     * \brief Asks for an overdue chunk that is still lacking (Overdue).
+     * \param index the round
+     * \param chunk the chunk
+     */
+    void Ask(uint32_t index, uint32_t chunk);
+    /**
+     * \param state a round
+     * \param chunk a chunk lacking contributions
+     * \return how long until its group's parity should have come and been
+     *         used (zero: it did, or there is no parity)
+     */
+    Time ParityWait(const RoundState& state, uint32_t chunk) const;
     /**
      * \brief Requests the contributions one chunk still lacks from their
      * senders, and checks again after the request timeout.
@@ -425,6 +487,8 @@ class WanIslandApplication : public Application
     uint32_t m_reorderWindow;    //!< chunks a later arrival must lead by to reveal a loss
     double m_repairBudget;       //!< share of the stream rate repairs may use
     bool m_repairWhileStreaming; //!< repairs may interleave with this island's streams
+    uint32_t m_parityBlock;      //!< data chunks per parity block (0: no parity)
+    uint32_t m_parityChunks;     //!< parity chunks per block
 
     Ptr<Socket> m_socket;                      //!< sends everything, receives MERGED and REPAIR
     Ptr<Socket> m_dataSocket;                  //!< receives peers' DATA (no FPGA)

@@ -25,6 +25,8 @@ WanRoundCounters::operator+=(const WanRoundCounters& other)
     givenUp += other.givenUp;
     discarded += other.discarded;
     repairsSent += other.repairsSent;
+    paritySent += other.paritySent;
+    rebuilt += other.rebuilt;
     dropped += other.dropped;
     return *this;
 }

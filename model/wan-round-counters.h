@@ -23,7 +23,7 @@ namespace ns3
 struct WanRoundCounters
 {
     uint64_t bytesIn{0};         //!< bytes received (UDP payload, chunk header included)
-    uint64_t bytesOut{0};        //!< bytes of DATA chunks sent (likewise)
+    uint64_t bytesOut{0};        //!< bytes of DATA and parity chunks sent (likewise)
     uint64_t packetsIn{0};       //!< packets received (first copies)
     uint64_t partialSums{0};     //!< MERGED packets holding fewer contributions than the chunk
     uint64_t nacks{0};           //!< NACKs and QUERYs sent to the FPGA
@@ -38,6 +38,8 @@ struct WanRoundCounters
     uint64_t discarded{0};       //!< sums discarded: they repeated a contribution
     uint64_t repairsSent{0};     //!< chunks resent to a peer that asked
     uint64_t dropped{0};         //!< packets of the round that could not be used
+    uint64_t paritySent{0};      //!< parity chunks sent (every copy)
+    uint64_t rebuilt{0};         //!< contributions rebuilt from parity (of delivered)
 
     /**
      * \brief Adds every counter of another count to this one.

@@ -6,9 +6,11 @@
 
 #include "ns3/fpga-slot-table.h"
 #include "ns3/test.h"
+#include "ns3/wan-contribution.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 
@@ -54,17 +56,18 @@ class SlotEvictionTestCase : public TestCase
     {
         FpgaSlotTable table(1000, 0.005);
         FpgaChunkId a{3, 1, 42};
-        // Completion: two expected contributions, 1.5 + 2.25.
-        NS_TEST_EXPECT_MSG_EQ(table.Add(a, 1.5, 9000, 2, 0.0).size(), 0, "first waits");
+        // Completion: two expected contributions, 1.5 + 2.25 (fixed point).
+        const auto fixed = &WanContribution::ToFixed;
+        NS_TEST_EXPECT_MSG_EQ(table.Add(a, fixed(1.5), 9000, 2, 0.0).size(), 0, "first waits");
         NS_TEST_EXPECT_MSG_EQ(table.GetOccupancy(), 1, "one slot in use");
-        auto out = table.Add(a, 2.25, 9000, 2, 0.001);
+        auto out = table.Add(a, fixed(2.25), 9000, 2, 0.001);
         // Elements are read only after their count is right: the runner may
         // go on after a failed check (--continue-on-failure).
         NS_TEST_EXPECT_MSG_EQ(out.size(), 1, "second completes");
         if (out.size() == 1)
         {
             NS_TEST_EXPECT_MSG_EQ((out[0].cause == FpgaEviction::COMPLETION), true, "completion");
-            NS_TEST_EXPECT_MSG_EQ(out[0].sum, 3.75, "exact sum");
+            NS_TEST_EXPECT_MSG_EQ(WanContribution::FromFixed(out[0].sum), 3.75, "exact sum");
             NS_TEST_EXPECT_MSG_EQ(out[0].contributions, 2, "two contributions");
             NS_TEST_EXPECT_MSG_EQ(out[0].bytes, 9000, "one chunk's size");
         }
@@ -326,6 +329,16 @@ class SlotWideCliqueTestCase : public TestCase
                               "the rest");
         NS_TEST_EXPECT_MSG_EQ(first[0].sources.Intersects(rest[0].sources), false, "disjoint");
         NS_TEST_EXPECT_MSG_EQ(first[0].sum + rest[0].sum, 169, "exact together");
+
+        // The adder wraps, as the FPGA's integers do: an overflowing sum
+        // still gives back each part exactly.
+        const FpgaChunkId e{0, 0, 3};
+        const int64_t big = std::numeric_limits<int64_t>::max();
+        table.Add(e, big, 9000, 2, 0, WanSourceSet::Of(0));
+        out = table.Add(e, 2, 9000, 2, 0, WanSourceSet::Of(1));
+        NS_TEST_ASSERT_MSG_EQ(out.size(), 1, "complete");
+        NS_TEST_EXPECT_MSG_EQ(out[0].sum, std::numeric_limits<int64_t>::min() + 1, "wrapped");
+        NS_TEST_EXPECT_MSG_EQ(WanContribution::Subtract(out[0].sum, 2), big, "and back");
     }
 };
 

@@ -56,7 +56,7 @@ class ChunkHeaderRoundTripTestCase : public TestCase
             sources[p] = true;
         }
         h.SetSources(sources);
-        h.SetValue(-0.1 + 1e-17);
+        h.SetValue(-2.75);
         // 32 fixed bytes + 2 (count) + 5 (40 bits) padded to 8.
         NS_TEST_EXPECT_MSG_EQ(h.GetSerializedSize(), 40, "40 bytes with 40 sources");
 
@@ -76,7 +76,8 @@ class ChunkHeaderRoundTripTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(back.GetExpected(), 39, "expected");
         NS_TEST_EXPECT_MSG_EQ(back.GetPosition(), 39, "position");
         NS_TEST_EXPECT_MSG_EQ((back.GetSources() == sources), true, "sources, every bit");
-        NS_TEST_EXPECT_MSG_EQ(back.GetValue(), -0.1 + 1e-17, "value, bit for bit");
+        NS_TEST_EXPECT_MSG_EQ(back.GetValue(), -2.75, "value, a fixed-point number");
+        NS_TEST_EXPECT_MSG_EQ(back.GetFixedValue(), -2.75 * 65536, "16 fractional bits");
         NS_TEST_EXPECT_MSG_EQ(p->GetSize(), 8936, "payload left");
 
         std::ostringstream text;

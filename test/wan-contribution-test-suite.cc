@@ -5,6 +5,8 @@
 #include "ns3/test.h"
 #include "ns3/wan-contribution.h"
 
+#include <limits>
+
 using namespace ns3;
 
 /**
@@ -55,6 +57,38 @@ class ContributionEncodingTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief The wire's fixed-point integers: 16 fractional bits, rounding, and
+ * wrap-around sums that subtract back exactly.
+ */
+class ContributionFixedPointTestCase : public TestCase
+{
+  public:
+    ContributionFixedPointTestCase()
+        : TestCase("fixed-point values: 16 fractional bits, wrap-around sums")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        using C = WanContribution;
+        NS_TEST_EXPECT_MSG_EQ(C::ToFixed(1), 65536, "one");
+        NS_TEST_EXPECT_MSG_EQ(C::ToFixed(-2.75), -180224, "negative, exact");
+        NS_TEST_EXPECT_MSG_EQ(C::ToFixed(1.0 / 3), 21845, "rounded to the nearest 2^-16");
+        NS_TEST_EXPECT_MSG_EQ(C::FromFixed(C::ToFixed(300)), 300, "an integer comes back");
+        // 2^47 is the largest magnitude that fits: 2^47 x 2^16 = 2^63 wraps.
+        NS_TEST_EXPECT_MSG_EQ(C::ToFixed(140737488355328.0),
+                              std::numeric_limits<int64_t>::min(),
+                              "out of range wraps");
+        const int64_t big = std::numeric_limits<int64_t>::max();
+        const int64_t sum = C::Add(C::Add(big, big), C::ToFixed(5));
+        NS_TEST_EXPECT_MSG_EQ(sum, C::ToFixed(5) - 2, "2 x max wraps to -2");
+        NS_TEST_EXPECT_MSG_EQ(C::Subtract(C::Subtract(sum, big), big), C::ToFixed(5), "and back");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The wan-training-contribution test suite.
  */
 class WanContributionTestSuite : public TestSuite
@@ -64,6 +98,7 @@ class WanContributionTestSuite : public TestSuite
         : TestSuite("wan-training-contribution", Type::UNIT)
     {
         AddTestCase(new ContributionEncodingTestCase);
+        AddTestCase(new ContributionFixedPointTestCase);
     }
 };
 

@@ -76,6 +76,8 @@ struct LineCliqueOptions
     Time deadline{0};                //!< the round's deadline after its start (0: none)
     bool peerIslands{false};         //!< give the islands their peers' addresses
     std::string recovery{"accept"};  //!< the islands' Recovery
+    uint32_t parityBlock{0};         //!< the islands' ParityBlock
+    uint32_t parityChunks{1};        //!< the islands' ParityChunks
     std::function<void(struct LineClique&)> beforeRun; //!< called before Simulator::Run
 };
 
@@ -114,6 +116,8 @@ struct LineClique
             app->SetAttribute("Fpga", Ipv4AddressValue(net.GetEdgeAddress(c)));
             app->SetAttribute("NackDelay", TimeValue(o.nackDelay));
             app->SetAttribute("Recovery", StringValue(o.recovery));
+            app->SetAttribute("ParityBlock", UintegerValue(o.parityBlock));
+            app->SetAttribute("ParityChunks", UintegerValue(o.parityChunks));
             app->AddRound(Round(app, c, group, o));
             net.GetIslands().Get(c)->AddApplication(app);
             islands.push_back(app);

@@ -495,6 +495,70 @@ class ImpairmentRecoveryTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief The coded policies on the nine cities at 1% loss on every link:
+ * parity is sent and counted, it rebuilds contributions, and what it cannot
+ * rebuild is repaired: every sum exact.  Bad policies and layouts are refused.
+ */
+class ImpairmentCodedTestCase : public TestCase
+{
+  public:
+    ImpairmentCodedTestCase()
+        : TestCase("coded policies: parity rebuilds, the rest is repaired, sums exact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto topo = WanTopology::NineCity();
+        WanLinkImpairment loss;
+        loss.lossRate = 0.01;
+        for (const std::string policy : {"coded", "coded+early"})
+        {
+            PlannerConfig config;
+            config.hbmBytes = 32e9;
+            CliqueExperimentHelper experiment(topo, config);
+            experiment.SetScale(1000);
+            experiment.SetRounds(1);
+            experiment.SetRecovery(policy);
+            for (auto c : {WanNetworkHelper::CORE,
+                           WanNetworkHelper::ACCESS,
+                           WanNetworkHelper::POST_AGGREGATION})
+            {
+                experiment.SetImpairment(c, loss);
+            }
+            const auto r = experiment.Run(CliqueSchedule::Builtin("all-to-all", topo));
+            uint64_t rebuilt = 0;
+            for (const auto& i : r.rounds.at(0).islands)
+            {
+                // 112 chunks: 4 blocks of at most 32, one parity each, one
+                // multicast copy.
+                NS_TEST_EXPECT_MSG_EQ(i.paritySent, 4, policy << " island " << i.city);
+                NS_TEST_EXPECT_MSG_EQ(i.exact, true, policy << " island " << i.city);
+                NS_TEST_EXPECT_MSG_EQ(i.givenUp, 0, "none given up");
+                rebuilt += i.rebuilt;
+            }
+            NS_TEST_EXPECT_MSG_GT(rebuilt, 0, policy << ": contributions rebuilt from parity");
+            NS_TEST_EXPECT_MSG_EQ(r.exact, true, policy << ": every sum exact");
+        }
+
+        PlannerConfig config;
+        CliqueExperimentHelper experiment(topo, config);
+        auto e = ErrorOf([&]() { experiment.SetRecovery("coded+late"); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e,
+                                       "unknown recovery policy \"coded+late\" (expected accept "
+                                       "or rerequest or early or coded or coded+early)"),
+                              true,
+                              e);
+        e = ErrorOf([&]() { experiment.SetParity(4, 5); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "5 parity chunks per block of 4, need 1 to 4"), true, e);
+        e = ErrorOf([&]() { experiment.SetParity(0, 1); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "parity block of 0 chunks; at least 1"), true, e);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The link impairment test suite.
  */
 class WanLinkImpairmentTestSuite : public TestSuite
@@ -508,6 +572,7 @@ class WanLinkImpairmentTestSuite : public TestSuite
         AddTestCase(new ImpairmentBadInputTestCase);
         AddTestCase(new ImpairmentPacketLevelTestCase);
         AddTestCase(new ImpairmentRecoveryTestCase);
+        AddTestCase(new ImpairmentCodedTestCase);
     }
 };
 

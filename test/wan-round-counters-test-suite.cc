@@ -41,7 +41,9 @@ class RoundCountersSumTestCase : public TestCase
                                                      &C::givenUp,
                                                      &C::discarded,
                                                      &C::repairsSent,
-                                                     &C::dropped};
+                                                     &C::dropped,
+                                                     &C::paritySent,
+                                                     &C::rebuilt};
         NS_TEST_ASSERT_MSG_EQ(counters.size() * sizeof(uint64_t), sizeof(C), "every counter");
         C a;
         for (size_t k = 0; k < counters.size(); ++k)

@@ -8,18 +8,21 @@ REQUESTs and REPAIRs and the edge FPGA's MERGED sums and NACKs.
 Wire format, network byte order.  32 fixed bytes:
 
   offset  size  field (filter name)
-       0     1  kind (wan.kind): 0 DATA, 1 MERGED, 2 NACK, 3 REQUEST, 4 REPAIR
+       0     1  kind (wan.kind): 0 DATA, 1 MERGED, 2 NACK, 3 REQUEST, 4 REPAIR,
+                5 QUERY
        1     1  reserved (wan.reserved), 0
        2     2  position of the sender in its clique (wan.position); in a
                 REQUEST, the position of the peer asked
        4     4  round (wan.round)
        8     2  clique within the round (wan.clique)
       10     2  sender, its city index (wan.sender)
-      12     4  chunk (wan.chunk)
+      12     4  chunk (wan.chunk); with the top bit set, a parity chunk of
+                group chunk - 2^31 (wan.parity)
       16     4  sequence number of the post-aggregation hop (wan.seq)
       20     2  contributions summed (wan.contributions)
       22     2  contributions expected (wan.expected)
-      24     8  value, an IEEE 754 double (wan.value)
+      24     8  value, a two's complement fixed-point integer with 16
+                fractional bits (wan.value.fixed; its real value: wan.value)
 
 then the sources a sum holds: their number of bits (2 bytes,
 wan.sources.bits) and a bitmap, bit k of byte b for position 8b + k
@@ -41,7 +44,11 @@ expert info (wan.malformed, wan.unknown_kind, wan.nonzero).
 local wan = Proto("wan", "WAN training chunk header (wan-training)")
 
 -- The kinds, as WanChunkHeader::Kind.
-local KINDS = { [0] = "DATA", [1] = "MERGED", [2] = "NACK", [3] = "REQUEST", [4] = "REPAIR" }
+local KINDS = {
+    [0] = "DATA", [1] = "MERGED", [2] = "NACK", [3] = "REQUEST", [4] = "REPAIR", [5] = "QUERY",
+}
+local FRACTION = 2 ^ 16 -- the value's fixed point (WanContribution::FRACTION_BITS)
+local PARITY_FLAG = 2 ^ 31 -- a parity chunk's index (WanParityCode::PARITY_FLAG)
 local FIXED_BYTES = 32 -- kind to value
 local COUNT_BYTES = 2 -- the sources' bit count
 local ALIGNMENT = 4 -- the sources block is padded to a multiple of this
@@ -58,6 +65,8 @@ local f = {
     contributions = ProtoField.uint16("wan.contributions", "Contributions summed", base.DEC),
     expected = ProtoField.uint16("wan.expected", "Contributions expected", base.DEC),
     value = ProtoField.double("wan.value", "Value"),
+    value_fixed = ProtoField.int64("wan.value.fixed", "Value as sent (fixed point)", base.DEC),
+    parity = ProtoField.uint32("wan.parity", "Parity group", base.DEC),
     source_bits = ProtoField.uint16("wan.sources.bits", "Source bits", base.DEC),
     bitmap = ProtoField.bytes("wan.sources.bitmap", "Sources bitmap"),
     sources = ProtoField.string("wan.sources", "Sources (positions)"),
@@ -67,7 +76,7 @@ local f = {
 }
 wan.fields = {
     f.kind, f.reserved, f.position, f.round, f.clique, f.sender, f.chunk, f.seq,
-    f.contributions, f.expected, f.value, f.source_bits, f.bitmap, f.sources, f.source,
+    f.contributions, f.expected, f.value, f.value_fixed, f.parity, f.source_bits, f.bitmap, f.sources, f.source,
     f.padding, f.payload,
 }
 
@@ -103,6 +112,7 @@ local SUMMARY = {
     NACK = { "seq" },
     REQUEST = { "round", "clique", "sender", "chunk", "position" },
     REPAIR = { "round", "clique", "sender", "position", "chunk", "value" },
+    QUERY = { "round", "clique", "sender", "position", "chunk" },
 }
 
 -- A number as text: integers without a fraction, others to full precision.
@@ -122,11 +132,19 @@ local function dissect_fixed(tvb, tree, values)
         if offset + size > length then
             return false
         end
-        tree:add(field, tvb(offset, size))
+        local range = tvb(offset, size)
         if name == "value" then
-            values[name] = tvb(offset, size):float()
-        elseif name then
-            values[name] = tvb(offset, size):uint()
+            values[name] = range:int64():tonumber() / FRACTION
+            tree:add(field, range, values[name])
+            tree:add(f.value_fixed, range)
+        else
+            tree:add(field, range)
+            if name then
+                values[name] = range:uint()
+            end
+        end
+        if name == "chunk" and range:uint() >= PARITY_FLAG then
+            tree:add(f.parity, range, range:uint() - PARITY_FLAG)
         end
     end
     return true

@@ -1,0 +1,228 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-line-clique-fixture.h"
+#include "wan-training-test-utils.h"
+
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+using namespace ns3;
+using namespace ns3::wantest;
+
+namespace
+{
+
+/// The line with parity: blocks of 10 chunks, `parities` parity chunks each,
+/// accept, and NACKs only after the run (2 s): no round trip repairs anything.
+LineCliqueOptions
+CodedOptions(uint32_t parities)
+{
+    LineCliqueOptions o;
+    o.parityBlock = 10;
+    o.parityChunks = parities;
+    o.nackDelay = Seconds(5);
+    return o;
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The FPGA sums the islands' parity like any chunk; B loses merged
+ * chunk 5 on its access hop and rebuilds both peers' contributions from the
+ * parity of its group, exactly and without a round trip: the round completes
+ * when the lossless one does.  Parity chunks are sent and counted.
+ */
+class CodedMergedTestCase : public TestCase
+{
+  public:
+    CodedMergedTestCase()
+        : TestCase("parity rebuilds a lost MERGED chunk exactly, without a round trip")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Time lossless;
+        {
+            LineClique run(CodedOptions(1));
+            const auto rec = run.islands[1]->GetRecord(0);
+            NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(1), "exact without loss");
+            NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 0, "nothing to rebuild");
+            NS_TEST_EXPECT_MSG_EQ(rec.paritySent, 10, "10 blocks, one parity each, one group");
+            NS_TEST_EXPECT_MSG_EQ(rec.packetsIn, 110, "100 sums and 10 parity sums");
+            const uint32_t wire = LineClique::kChunkBytes + WanChunkHeader().GetSerializedSize();
+            NS_TEST_EXPECT_MSG_EQ(rec.bytesOut, 110 * wire, "parity chunks are full chunks");
+            lossless = rec.completion;
+        }
+        auto o = CodedOptions(1);
+        o.dropsAtB = {5};
+        LineClique run(o);
+        const auto rec = run.islands[1]->GetRecord(0);
+        NS_TEST_EXPECT_MSG_EQ(rec.delivered, 200, "all in");
+        NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(1), "exact");
+        NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 2, "A's and C's contributions to chunk 5");
+        NS_TEST_EXPECT_MSG_EQ(rec.givenUp, 0, "nothing given up");
+        NS_TEST_EXPECT_MSG_EQ(rec.completion, lossless, "done when the lossless round is");
+        NS_TEST_EXPECT_MSG_EQ(rec.nacks + rec.retransmissions, 0, "no NACK, no resend");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Without FPGAs each sender's parity reaches B apart: C's first DATA
+ * chunk into B is lost and rebuilt from C's parity alone.
+ */
+class CodedDataTestCase : public TestCase
+{
+  public:
+    CodedDataTestCase()
+        : TestCase("without FPGAs a sender's lost chunk is rebuilt from its own parity")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto o = CodedOptions(1);
+        o.aggregation = false;
+        o.dropsAtB = {110}; // A's 110 packets come first
+        LineClique run(o);
+        const auto rec = run.islands[1]->GetRecord(0);
+        NS_TEST_EXPECT_MSG_EQ(rec.delivered, 200, "all in");
+        NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(1), "exact");
+        NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 1, "C's contribution");
+        NS_TEST_EXPECT_MSG_EQ(rec.requested, 0, "nobody asked");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Two losses in one parity group cannot be rebuilt (they stay
+ * missing); interleaved parity (2 per block) rebuilds a burst of two.
+ */
+class CodedBurstTestCase : public TestCase
+{
+  public:
+    CodedBurstTestCase()
+        : TestCase("one parity cannot rebuild two losses in a group; two interleaved parities can")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        {
+            auto o = CodedOptions(1);
+            o.dropsAtB = {0, 2}; // chunks 0 and 2: both in the block's one group
+            LineClique run(o);
+            const auto rec = run.islands[1]->GetRecord(0);
+            NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 0, "two unknowns, one equation");
+            NS_TEST_EXPECT_MSG_EQ(rec.delivered, 196, "two chunks short, two peers each");
+            NS_TEST_EXPECT_MSG_EQ(rec.sum,
+                                  LineClique::ExpectedSum(1) - (1 + 3) * (1 + 3),
+                                  "without (1 + 3) x (1 + 3): chunks 0 and 2 of A and C");
+        }
+        auto o = CodedOptions(2);
+        o.dropsAtB = {0, 1}; // a burst: chunks 0 and 1, groups 0 and 1
+        LineClique run(o);
+        const auto rec = run.islands[1]->GetRecord(0);
+        NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 4, "both chunks");
+        NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(1), "exact");
+        NS_TEST_EXPECT_MSG_EQ(rec.paritySent, 20, "two per block");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief With early repair, a chunk found overdue waits for its group's
+ * parity before anyone is asked: a loss the parity rebuilds costs no
+ * request; two in one group are both asked for, and the first repair lets
+ * the parity rebuild the second.
+ */
+class CodedEarlyTestCase : public TestCase
+{
+  public:
+    CodedEarlyTestCase()
+        : TestCase("coded + early: the parity is waited for before a request")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto o = CodedOptions(1);
+        o.aggregation = false;
+        o.deadline = Seconds(0.8);
+        o.peerIslands = true;
+        o.arrivals = true;
+        o.recovery = "early";
+        o.dropsAtB = {110}; // C's chunk 0: rebuilt
+        {
+            LineClique run(o);
+            const auto rec = run.islands[1]->GetRecord(0);
+            NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(1), "exact");
+            NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 1, "from C's parity");
+            NS_TEST_EXPECT_MSG_EQ(rec.requests, 0, "no request");
+        }
+        o.dropsAtB = {110, 112}; // C's chunks 0 and 2: one group, two losses
+        LineClique run(o);
+        const auto rec = run.islands[1]->GetRecord(0);
+        NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(1), "exact");
+        NS_TEST_EXPECT_MSG_EQ(rec.requested, 2, "both asked for, once the parity could not");
+        NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 1, "the first repair lets the parity rebuild the other");
+        NS_TEST_EXPECT_MSG_EQ(rec.discarded, 1, "whose own repair is then a repeat");
+        const double took = (rec.completion - rec.start).GetSeconds();
+        NS_TEST_EXPECT_MSG_LT(took, run.plan.roundTime + 0.05, "within a round trip of T");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief More parity chunks than data chunks per block is refused.
+ */
+class CodedBadAttributeTestCase : public TestCase
+{
+  public:
+    CodedBadAttributeTestCase()
+        : TestCase("a parity layout with more parities than chunks per block is refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto app = CreateObject<WanIslandApplication>();
+        app->SetAttribute("ParityBlock", UintegerValue(4));
+        app->SetAttribute("ParityChunks", UintegerValue(5));
+        WanIslandRound r;
+        r.payloadBytes = 100000;
+        r.rate = DataRate("1Gbps");
+        const auto e = ErrorOf([&]() { app->AddRound(r); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "5 parity chunks per block of 4, need 1 to 4"), true, e);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Coded repair at packet level.
+ */
+class WanCodedRepairTestSuite : public TestSuite
+{
+  public:
+    WanCodedRepairTestSuite()
+        : TestSuite("wan-training-coded-repair", Type::UNIT)
+    {
+        AddTestCase(new CodedMergedTestCase);
+        AddTestCase(new CodedDataTestCase);
+        AddTestCase(new CodedBurstTestCase);
+        AddTestCase(new CodedEarlyTestCase);
+        AddTestCase(new CodedBadAttributeTestCase);
+    }
+};
+
+/// The suite's instance.
+static WanCodedRepairTestSuite g_wanCodedRepairTestSuite;

@@ -1,0 +1,215 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-training-test-utils.h"
+
+#include "ns3/test.h"
+#include "ns3/wan-contribution.h"
+#include "ns3/wan-parity-code.h"
+#include "ns3/wan-parity-decoder.h"
+
+#include <limits>
+#include <set>
+
+using namespace ns3;
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The stream layout by hand: 10 chunks, blocks of 4, 2 or 3 parities.
+ */
+class ParityLayoutTestCase : public TestCase
+{
+  public:
+    ParityLayoutTestCase()
+        : TestCase("parity layout: slots, groups and the short last block")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t P = WanParityCode::PARITY_FLAG;
+        // 0 1 2 3 p0 p1 | 4 5 6 7 p2 p3 | 8 9 p4 p5
+        WanParityCode two(10, 4, 2);
+        const std::vector<uint32_t>
+            stream{0, 1, 2, 3, P | 0, P | 1, 4, 5, 6, 7, P | 2, P | 3, 8, 9, P | 4, P | 5};
+        NS_TEST_ASSERT_MSG_EQ(two.GetStreamLength(), stream.size(), "16 slots");
+        for (uint32_t s = 0; s < stream.size(); ++s)
+        {
+            NS_TEST_EXPECT_MSG_EQ(two.SlotChunk(s), stream[s], "slot " << s);
+            if (!WanParityCode::IsParity(stream[s]))
+            {
+                NS_TEST_EXPECT_MSG_EQ(two.SlotOf(stream[s]), s, "slot of chunk " << stream[s]);
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(two.GetGroups(), 6, "3 blocks x 2");
+        NS_TEST_EXPECT_MSG_EQ(two.GetParityChunks(), 6, "all groups used");
+        NS_TEST_EXPECT_MSG_EQ((two.GroupChunks(0) == std::vector<uint32_t>{0, 2}), true, "g0");
+        NS_TEST_EXPECT_MSG_EQ((two.GroupChunks(3) == std::vector<uint32_t>{5, 7}), true, "g3");
+        NS_TEST_EXPECT_MSG_EQ((two.GroupChunks(5) == std::vector<uint32_t>{9}), true, "g5");
+        NS_TEST_EXPECT_MSG_EQ(two.GroupOf(7), 3, "chunk 7");
+        NS_TEST_EXPECT_MSG_EQ(two.BlockEnd(4), 9, "last block ends at 9");
+        NS_TEST_EXPECT_MSG_EQ(WanParityCode::GroupOfParity(P | 5), 5, "group from the wire");
+
+        // Three parities: the last block (8, 9) sends only two.
+        WanParityCode three(10, 4, 3);
+        NS_TEST_EXPECT_MSG_EQ(three.GetGroups(), 9, "3 blocks x 3");
+        NS_TEST_EXPECT_MSG_EQ(three.GetParityChunks(), 8, "3 + 3 + 2");
+        NS_TEST_EXPECT_MSG_EQ(three.GetStreamLength(), 18, "10 + 8");
+        NS_TEST_EXPECT_MSG_EQ(three.SlotChunk(16), (P | 6), "the short block's first parity");
+        NS_TEST_EXPECT_MSG_EQ(three.SlotChunk(17), (P | 7), "and its second");
+        NS_TEST_EXPECT_MSG_EQ(three.GroupChunks(8).empty(), true, "an unused group");
+        // Every data chunk is in exactly one group, once.
+        std::multiset<uint32_t> seen;
+        for (uint32_t g = 0; g < three.GetGroups(); ++g)
+        {
+            for (uint32_t c : three.GroupChunks(g))
+            {
+                seen.insert(c);
+                NS_TEST_EXPECT_MSG_EQ(three.GroupOf(c), g, "group of " << c);
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(seen.size(), 10, "each chunk once");
+
+        // No parity: the stream is the data.
+        WanParityCode none(5, 0, 0);
+        NS_TEST_EXPECT_MSG_EQ(none.IsEnabled(), false, "off");
+        NS_TEST_EXPECT_MSG_EQ(none.GetStreamLength(), 5, "5 slots");
+        NS_TEST_EXPECT_MSG_EQ(none.SlotChunk(4), 4, "in order");
+
+        auto e = wantest::ErrorOf([] { WanParityCode(10, 4, 0); });
+        NS_TEST_EXPECT_MSG_EQ(wantest::Mentions(e, "0 parity chunks per block of 4, need 1 to 4"),
+                              true,
+                              e);
+        e = wantest::ErrorOf([] { WanParityCode(10, 4, 5); });
+        NS_TEST_EXPECT_MSG_EQ(wantest::Mentions(e, "5 parity chunks per block of 4"), true, e);
+        e = wantest::ErrorOf([] { WanParityCode(WanParityCode::PARITY_FLAG, 4, 1); });
+        NS_TEST_EXPECT_MSG_EQ(wantest::Mentions(e, "at most 2^31 - 1"), true, e);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Parity rebuilds a lost merged chunk exactly: three peers (positions
+ * 0, 1, 3; the island is 2), one block of 4 chunks, one parity, values
+ * (position + 1) x (chunk + 1).
+ */
+class ParityRebuildTestCase : public TestCase
+{
+  public:
+    ParityRebuildTestCase()
+        : TestCase("parity rebuilds one lost merged chunk exactly, never two")
+    {
+    }
+
+  private:
+    static int64_t Fixed(double v)
+    {
+        return WanContribution::ToFixed(v);
+    }
+
+    void DoRun() override
+    {
+        const WanParityCode code(4, 4, 1);
+        const auto peers = WanSourceSet::FromPositions({0, 1, 3});
+        const std::vector<uint32_t> positions{0, 1, 3};
+        auto merged = [&](uint32_t c) {
+            return (1 + 2 + 4) * (c + 1.0); // sum over the peers
+        };
+        // The FPGA's parity sum: 7 x (1 + 2 + 3 + 4) = 70.
+        int64_t parity = 0;
+        for (uint32_t c = 0; c < 4; ++c)
+        {
+            parity = WanContribution::Add(parity, Fixed(merged(c)));
+        }
+        NS_TEST_EXPECT_MSG_EQ(WanContribution::FromFixed(parity), 70, "parity by hand");
+
+        // Merged chunk 2 is lost: the others came whole.
+        {
+            WanParityDecoder d(code, peers);
+            for (uint32_t c : {0u, 1u, 3u})
+            {
+                d.AddData(c, Fixed(merged(c)));
+            }
+            auto holds = [](uint32_t c, uint32_t) { return c != 2; };
+            NS_TEST_EXPECT_MSG_EQ(d.Rebuild(0, holds).has_value(), false, "no parity yet");
+            NS_TEST_EXPECT_MSG_EQ(d.AddParity(0, peers, parity), true, "parity taken");
+            const auto r = d.Rebuild(0, holds);
+            NS_TEST_ASSERT_MSG_EQ(r.has_value(), true, "rebuilt");
+            NS_TEST_EXPECT_MSG_EQ(r->chunk, 2, "chunk 2");
+            NS_TEST_EXPECT_MSG_EQ((r->sources == peers), true, "all three peers");
+            NS_TEST_EXPECT_MSG_EQ(WanContribution::FromFixed(r->value), 21, "7 x 3, exact");
+            NS_TEST_EXPECT_MSG_EQ(d.AddParity(0, WanSourceSet::Of(1), 5), false, "a repeat");
+            NS_TEST_EXPECT_MSG_EQ(d.AddParity(0, WanSourceSet::Of(2), 5), false, "not a peer");
+            NS_TEST_EXPECT_MSG_EQ(d.AddParity(1, peers, 5), false, "no such group");
+        }
+        // A partial sum: chunk 1 lacks position 3 only.
+        {
+            WanParityDecoder d(code, peers);
+            for (uint32_t c : {0u, 2u, 3u})
+            {
+                d.AddData(c, Fixed(merged(c)));
+            }
+            d.AddData(1, Fixed((1 + 2) * 2.0));
+            d.AddParity(0, peers, parity);
+            const auto r = d.Rebuild(0, [](uint32_t c, uint32_t p) { return c != 1 || p != 3; });
+            NS_TEST_ASSERT_MSG_EQ(r.has_value(), true, "rebuilt");
+            NS_TEST_EXPECT_MSG_EQ(r->chunk, 1, "chunk 1");
+            NS_TEST_EXPECT_MSG_EQ((r->sources == WanSourceSet::Of(3)), true, "position 3");
+            NS_TEST_EXPECT_MSG_EQ(WanContribution::FromFixed(r->value), 8, "4 x 2");
+        }
+        // Two chunks short: one equation, two unknowns.
+        {
+            WanParityDecoder d(code, peers);
+            d.AddData(0, Fixed(merged(0)));
+            d.AddData(3, Fixed(merged(3)));
+            d.AddParity(0, peers, parity);
+            const auto r = d.Rebuild(0, [](uint32_t c, uint32_t) { return c == 0 || c == 3; });
+            NS_TEST_EXPECT_MSG_EQ(r.has_value(), false, "not rebuilt");
+        }
+        // The parity lacks position 3, whose chunks arrived: cannot be used.
+        {
+            WanParityDecoder d(code, peers);
+            for (uint32_t c : {0u, 1u, 3u})
+            {
+                d.AddData(c, Fixed(merged(c)));
+            }
+            d.AddParity(0, WanSourceSet::FromPositions({0, 1}), Fixed(30));
+            const auto r = d.Rebuild(0, [](uint32_t c, uint32_t) { return c != 2; });
+            NS_TEST_EXPECT_MSG_EQ(r.has_value(), false, "parity short of a held sender");
+        }
+        // Wrap-around: contributions near the integer range still subtract
+        // back exactly.
+        {
+            const WanParityCode one(2, 2, 1);
+            const auto peer = WanSourceSet::Of(0);
+            WanParityDecoder d(one, peer);
+            const int64_t big = std::numeric_limits<int64_t>::max() - 7;
+            d.AddData(0, big);
+            d.AddParity(0, peer, WanContribution::Add(big, big)); // wraps
+            const auto r = d.Rebuild(0, [](uint32_t c, uint32_t) { return c == 0; });
+            NS_TEST_ASSERT_MSG_EQ(r.has_value(), true, "rebuilt");
+            NS_TEST_EXPECT_MSG_EQ(r->chunk, 1, "chunk 1");
+            NS_TEST_EXPECT_MSG_EQ(r->value, big, "exact after wrapping");
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The wan-training-parity test suite.
+ */
+class WanParityTestSuite : public TestSuite
+{
+  public:
+    WanParityTestSuite()
+        : TestSuite("wan-training-parity", Type::UNIT)
+    {
+        AddTestCase(new ParityLayoutTestCase);
+        AddTestCase(new ParityRebuildTestCase);
+    }
+};
+
+/// The suite's instance.
+static WanParityTestSuite g_wanParityTestSuite;
