@@ -70,6 +70,8 @@ struct Options
     std::string lossLinks{"core"};
     std::string jitterLinks{"core"};
     std::string recovery{"accept"};
+    uint32_t parityBlock{32};
+    uint32_t parityChunks{1};
     std::string linkFaults;
     std::string faultPolicy{"replan"};
     std::string fpgaFaults;
@@ -166,8 +168,13 @@ AddPacketOptions(CommandLine& cmd, Options& o)
                  o.jitterLinks);
     cmd.AddValue("recovery",
                  "Packet-level: missing contributions are accepted or rerequested from their "
-                 "senders at a round's deadline, or early: asked for as soon as overdue",
+                 "senders at a round's deadline, or early: asked for as soon as overdue; "
+                 "coded and coded+early add parity chunks that rebuild a lost chunk",
                  o.recovery);
+    cmd.AddValue("parityBlock", "Packet-level, coded: data chunks per parity block", o.parityBlock);
+    cmd.AddValue("parityChunks",
+                 "Packet-level, coded: parity chunks per block (interleaved)",
+                 o.parityChunks);
     cmd.AddValue("linkFaults",
                  "Packet-level: link outages, comma list of A-B@down-up (seconds), "
                  "e.g. NYC-LON@1.25-2",
@@ -418,6 +425,7 @@ CheckPacketLevel(const Options& o, const WanTopology& topo)
     CliqueExperimentHelper check(topo, PlannerConfig{});
     check.SetCrossTraffic(o.crossTraffic);
     check.SetCoreQueue(o.coreQueue, QueuePackets(o.coreQueuePackets));
+    check.SetParity(o.parityBlock, o.parityChunks);
     check.SetRecovery(o.recovery);
     ApplyFaults(check, o);
     o.traces.Check(topo);
@@ -490,6 +498,7 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
             {
                 experiment.SetImpairment(linkClass, imp);
             }
+            experiment.SetParity(o.parityBlock, o.parityChunks);
             experiment.SetRecovery(o.recovery);
             experiment.SetCrossTraffic(o.crossTraffic);
             experiment.SetCoreQueue(o.coreQueue, QueuePackets(o.coreQueuePackets));

@@ -25,11 +25,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from wan_training import run_tasks, write_csv, write_packet_output  # noqa: E402  (no ns-3 loaded here)
 
-POLICIES = ("accept", "rerequest", "early")
+POLICIES = ("accept", "rerequest", "early", "coded", "coded+early")
+# The policy a coded one adds parity to: its lossless run is the baseline, so
+# a coded policy's inflation and overhead include its parity's cost.
+UNCODED = {"coded": "rerequest", "coded+early": "early"}
 LINK_CLASSES = ("CORE", "ACCESS", "POST_AGGREGATION")
 
 
-def run_one(schedule, hbm_gb, kind, value, variant, recovery, run, scale, rounds, max_requests):
+def run_one(schedule, hbm_gb, kind, value, variant, recovery, run, scale, rounds, max_requests,
+            parity_block, parity_chunks):
     """One simulation, RngRun `run`: kind "none", "loss" (every link class,
     `variant` the mean burst length) or "jitter" (core links, ms; `variant` the
     model)."""
@@ -43,6 +47,7 @@ def run_one(schedule, hbm_gb, kind, value, variant, recovery, run, scale, rounds
     experiment = ns.CliqueExperimentHelper(topo, config)
     experiment.SetScale(scale)
     experiment.SetRounds(rounds)
+    experiment.SetParity(parity_block, parity_chunks)
     experiment.SetRecovery(recovery)
     impairment = ns.WanLinkImpairment()
     classes = []
@@ -90,6 +95,8 @@ def run_row(packets, schedule, hbm_gb, recovery, kind, value, variant, run):
         "delivered": sum(i["delivered"] for i in islands),
         "requested": sum(i["requested"] for i in islands),
         "given_up": sum(i["given_up"] for i in islands),
+        "rebuilt": sum(i["rebuilt"] for i in islands),
+        "parity_sent": sum(i["parity_sent"] for i in islands),
         "disagreement": packets["disagreement"],
         "disagreement_measured": packets.get("disagreement_measured"),
         "objective_measured": packets.get("objective_measured"),
@@ -115,12 +122,13 @@ def mean_ci(values):
 def summarise(rows):
     """One row per setting (schedule, memory, policy, impairment): means over
     its runs with 95% CI half-widths; inflation and byte overhead against the
-    same schedule, memory and policy without impairments."""
+    same schedule, memory and policy without impairments (a coded policy:
+    against the policy it adds parity to, UNCODED)."""
     key = ("schedule", "hbm_gb", "recovery", "impairment", "value", "variant")
     base = {tuple(r[k] for k in key[:3]): r for r in rows if r["impairment"] == "none"}
     groups = {}
     for r in rows:
-        b = base[tuple(r[k] for k in key[:3])]
+        b = base[(r["schedule"], r["hbm_gb"], UNCODED.get(r["recovery"], r["recovery"]))]
         # Inflation of the time the islands mix at (with accept, the deadline).
         r["inflation_percent"] = 100 * (r["mixed_ms"] / b["mixed_ms"] - 1)
         r["overhead_percent"] = 100 * (r["bytes_in"] / b["bytes_in"] - 1)
@@ -134,7 +142,7 @@ def summarise(rows):
         row["runs"] = len(runs)
         for metric in ("inflation_percent", "overhead_percent", "disagreement_measured",
                        "objective_measured", "objective_vs_lossless_percent", "given_up",
-                       "requested"):
+                       "requested", "rebuilt"):
             values = [r[metric] for r in runs if r[metric] is not None]
             if values:
                 row[metric], row[metric + "_ci95"] = mean_ci(values)
@@ -213,6 +221,10 @@ def main(argv=None):
     parser.add_argument("--rounds", type=int, default=2, help="rounds per run (default 2)")
     parser.add_argument("--maxRequests", dest="max_requests", metavar="N", type=int, default=20,
                         help="requests per missing contribution before it is given up (default 20)")
+    parser.add_argument("--parityBlock", dest="parity_block", metavar="N", type=int, default=32,
+                        help="coded: data chunks per parity block (default 32)")
+    parser.add_argument("--parityChunks", dest="parity_chunks", metavar="P", type=int, default=1,
+                        help="coded: parity chunks per block, interleaved (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--output", default="results", help="output folder (default results)")
     args = parser.parse_args(argv)
@@ -222,11 +234,16 @@ def main(argv=None):
         parser.error("--lossRate must be in [0, 1) and --jitterMs non-negative")
     if any(b < 1 for b in args.bursts) or any(gb < 0 for _, gb in args.configs):
         parser.error("--lossBurst must be at least 1 and the memory non-negative")
+    if not 1 <= args.parity_chunks <= args.parity_block:
+        parser.error("--parityChunks must be from 1 to --parityBlock")
     os.makedirs(args.output, exist_ok=True)
 
-    common = (args.scale, args.rounds, args.max_requests)
+    common = (args.scale, args.rounds, args.max_requests, args.parity_block, args.parity_chunks)
+    # A coded policy's baseline is its uncoded policy's lossless run.
+    baselines = [UNCODED[p] for p in args.policies if p in UNCODED and UNCODED[p] not in args.policies]
     tasks = []
     for schedule, gb in args.configs:
+        tasks += [(schedule, gb, "none", 0, "", policy, 1) + common for policy in baselines]
         for policy in args.policies:
             # Without impairments nothing is random: one run is every run.
             tasks.append((schedule, gb, "none", 0, "", policy, 1) + common)
@@ -248,12 +265,12 @@ def main(argv=None):
     png_path = os.path.join(args.output, "impairment-sweep.png")
     plot(summary, args.configs, png_path)
     for s in summary:
-        print("%-10s %2g GB %-9s %-6s %6g %-11s +%7.1f +/- %6.1f%%  bytes +%5.1f%%  "
-              "A %.3f  given up %6.1f  exact %d/%d" % (
+        print("%-10s %2g GB %-11s %-6s %6g %-11s +%7.1f +/- %6.1f%%  bytes +%5.1f%%  "
+              "A %.3f  given up %6.1f  rebuilt %6.1f  exact %d/%d" % (
                   s["schedule"], s["hbm_gb"], s["recovery"], s["impairment"], s["value"],
                   s["variant"], s["inflation_percent"], s["inflation_percent_ci95"],
                   s["overhead_percent"], s.get("disagreement_measured", float("nan")),
-                  s["given_up"], s["exact_runs"], s["runs"]))
+                  s["given_up"], s["rebuilt"], s["exact_runs"], s["runs"]))
     print("written: %s, %s, %s, %s" % (csv_path, runs_path, png_path, packets_path))
     return summary
 

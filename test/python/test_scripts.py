@@ -390,3 +390,28 @@ def test_sem_campaign(tmp_path):
     assert "loss 1%" in again
     assert runs() == first_runs
     assert files() == first_files
+
+
+def test_impairment_sweep_coded_against_its_uncoded_baseline(tmp_path):
+    run_script("impairment_sweep.py", "--schedule", "triangles", "--lossRate", "0.01",
+               "--lossBurst", "1", "--jitterMs", "--recovery", "coded", "--runs", "1",
+               "--jobs", "2", "--output", str(tmp_path))
+    rows = read_csv(tmp_path / "impairment-sweep-runs.csv")
+    assert [(r["recovery"], r["impairment"]) for r in rows] == [
+        ("rerequest", "none"), ("coded", "none"), ("coded", "loss")]
+    by = {(r["recovery"], r["impairment"]): r for r in rows}
+    base = by[("rerequest", "none")]
+    for r in rows:
+        assert r["exact"] == "True", r
+        # Against the uncoded lossless run: the coded one pays for its parity.
+        assert float(r["inflation_percent"]) == pytest.approx(
+            100 * (float(r["mixed_ms"]) / float(base["mixed_ms"]) - 1))
+    # 112 chunks in blocks of 32: 4 parity chunks per stream, 3.6% more bytes
+    # and, at the planned rate, about as much more time.
+    coded = by[("coded", "none")]
+    assert int(coded["parity_sent"]) == 4 * 9 * 2  # streams of 9 islands, 2 rounds
+    assert 2 < float(coded["overhead_percent"]) < 6
+    assert 0 < float(coded["inflation_percent"]) < 4
+    assert int(coded["rebuilt"]) == 0
+    # With loss, parity rebuilds some contributions without a round trip.
+    assert int(by[("coded", "loss")]["rebuilt"]) > 0
