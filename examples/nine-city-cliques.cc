@@ -74,6 +74,9 @@ struct Options
     uint32_t parityChunks{1};
     std::string linkFaults;
     std::string faultPolicy{"replan"};
+    std::string faultDetection{"oracle"};
+    double bfdIntervalMs{10};
+    uint32_t bfdMultiplier{3};
     std::string fpgaFaults;
     std::string away;
     wantrace::PacketTraceOptions traces;
@@ -182,6 +185,13 @@ AddPacketOptions(CommandLine& cmd, Options& o)
     cmd.AddValue("faultPolicy",
                  "Packet-level: rounds during an outage are replan(ned) or fail(ed)",
                  o.faultPolicy);
+    cmd.AddValue("faultDetection",
+                 "Packet-level: how link faults reach the schedule: oracle (known in advance, "
+                 "rounds planned around them) or bfd (BFD detects them, unicast reconverges, "
+                 "rounds after the notification are re-planned)",
+                 o.faultDetection);
+    cmd.AddValue("bfdIntervalMs", "Packet-level, bfd: BFD transmit interval, ms", o.bfdIntervalMs);
+    cmd.AddValue("bfdMultiplier", "Packet-level, bfd: BFD detect multiplier", o.bfdMultiplier);
     cmd.AddValue("fpgaFaults",
                  "Packet-level: FPGA failures, comma list of CITY@time (seconds)",
                  o.fpgaFaults);
@@ -297,6 +307,8 @@ void
 ApplyFaults(CliqueExperimentHelper& experiment, const Options& o)
 {
     experiment.SetFaultPolicy(o.faultPolicy);
+    experiment.SetFaultDetection(o.faultDetection);
+    experiment.SetBfd(Seconds(o.bfdIntervalMs * 1e-3), o.bfdMultiplier);
     for (const auto& item : wantext::SplitList(o.linkFaults))
     {
         auto [link, down, up] = ParseFault(item, "--linkFaults", true);

@@ -26,6 +26,7 @@
 #include "ns3/string.h"
 #include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
+#include "ns3/wan-bfd-helper.h"
 #include "ns3/wan-chunk-header.h"
 #include "ns3/wan-contribution.h"
 #include "ns3/wan-island-application.h"
@@ -40,6 +41,7 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -360,6 +362,34 @@ CliqueExperimentHelper::SetFaultPolicy(const std::string& policy)
 }
 
 void
+CliqueExperimentHelper::SetFaultDetection(const std::string& mode)
+{
+    if (mode != "oracle" && mode != "bfd")
+    {
+        throw std::invalid_argument("unknown fault detection \"" + mode +
+                                    "\" (expected oracle or bfd)");
+    }
+    m_detectFaults = mode == "bfd";
+}
+
+void
+CliqueExperimentHelper::SetBfd(Time interval, uint32_t multiplier)
+{
+    if (interval < MilliSeconds(1) || interval > Seconds(10))
+    {
+        throw std::invalid_argument("BFD interval " + wantext::Num(interval.GetSeconds() * 1e3) +
+                                    " ms: from 1 ms to 10 s");
+    }
+    if (multiplier < 1 || multiplier > 255)
+    {
+        throw std::invalid_argument("BFD detect multiplier " + std::to_string(multiplier) +
+                                    ": from 1 to 255");
+    }
+    m_bfdInterval = interval;
+    m_bfdMultiplier = multiplier;
+}
+
+void
 CliqueExperimentHelper::AddFpgaFault(const std::string& city, double atSeconds)
 {
     const uint32_t c = m_planner.GetTopology().FindCity(city);
@@ -401,7 +431,13 @@ WanExperimentResult
 CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
 {
     NS_LOG_FUNCTION(this << schedule.GetName());
-    const auto plan = m_planner.Plan(schedule);
+    // Detected faults are the network's events only: the plan knows none.
+    auto nominal = m_planner;
+    if (m_detectFaults)
+    {
+        nominal.ClearLinkFaults();
+    }
+    auto plan = nominal.Plan(schedule);
     WanExperimentResult result;
     result.schedule = plan.schedule;
     result.feasible = plan.feasible;
@@ -429,10 +465,28 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     WatchCoreLinks(net, coreLinks);
     InstallCrossTraffic(net, plan);
     ScheduleFaults(net, groups, fpgas);
+    Detection detection;
+    ApplicationContainer bfd;
+    std::optional<WanReconvergenceHelper> reconvergence;
+    if (m_detectFaults)
+    {
+        WanBfdHelper bfdHelper;
+        bfdHelper.SetAttribute("DesiredMinTx", TimeValue(m_bfdInterval));
+        bfdHelper.SetAttribute("RequiredMinRx", TimeValue(m_bfdInterval));
+        bfdHelper.SetAttribute("DetectMultiplier", UintegerValue(m_bfdMultiplier));
+        bfd = bfdHelper.Install(net);
+        WanBfdHelper::AssignStreams(bfd, m_stream + 500);
+        reconvergence.emplace(net);
+        reconvergence->Watch(bfd);
+        detection = {&net, &nominal, &plan, &schedule, islands, &coreLinks, {}, {}};
+        reconvergence->SetChangeCallback(
+            MakeCallback(&CliqueExperimentHelper::RouteChanged, this).Bind(&detection));
+    }
     WanRoundRecorder recorder; // connected before the run: it listens to trace sources
     recorder.WatchIslands(islands);
     recorder.WatchFpgas(fpgas);
     Simulate(plan, islands);
+    result.routeChanges = detection.changes;
     result.events = Simulator::GetEventCount() - m_progressEvents; // the model's events only
     result.lostPackets = {{"core", net.GetLostPackets(WanNetworkHelper::CORE)},
                           {"access", net.GetLostPackets(WanNetworkHelper::ACCESS)},
@@ -527,70 +581,92 @@ CliqueExperimentHelper::AddRounds(WanNetworkHelper& net,
     std::vector<Group> groups;
     for (const auto& round : plan.rounds)
     {
-        for (const auto& s : round.streams)
+        const auto installed = InstallRound(net, round, islands, false);
+        groups.insert(groups.end(), installed.begin(), installed.end());
+    }
+    return groups;
+}
+
+std::vector<CliqueExperimentHelper::Group>
+CliqueExperimentHelper::InstallRound(WanNetworkHelper& net,
+                                     const WanPlannedRound& round,
+                                     const ApplicationContainer& islands,
+                                     bool replace) const
+{
+    const auto& config = m_planner.GetConfig();
+    const auto payload = static_cast<uint64_t>(std::llround(config.payloadBytes / m_scale));
+    std::vector<Group> groups;
+    for (const auto& s : round.streams)
+    {
+        if (s.members.size() > WanChunkHeader::MAX_SOURCE_BITS)
         {
-            if (s.members.size() > WanChunkHeader::MAX_SOURCE_BITS)
+            throw std::invalid_argument(
+                "round " + std::to_string(round.round) + ": a clique of " +
+                std::to_string(s.members.size()) + " islands; at packet level at most " +
+                std::to_string(WanChunkHeader::MAX_SOURCE_BITS) + " (the chunk header's sources)");
+        }
+        auto app = DynamicCast<WanIslandApplication>(islands.Get(s.sender));
+        const auto dataPort = static_cast<uint16_t>(UintegerAttribute(app, "DataPort"));
+        const auto mergedPort = static_cast<uint16_t>(UintegerAttribute(app, "MergedPort"));
+        WanIslandRound r;
+        r.round = round.round;
+        r.clique = static_cast<uint16_t>(s.clique);
+        r.sender = static_cast<uint16_t>(s.sender);
+        r.start = Seconds(round.start);
+        r.offset = Seconds(s.offset);
+        r.rate = DataRate(static_cast<uint64_t>(s.rateBps / m_scale));
+        r.payloadBytes = payload;
+        r.peers = static_cast<uint16_t>(s.members.size() - 1);
+        r.value = WanContribution::IslandValue(s.sender);
+        r.position = static_cast<uint16_t>(s.position);
+        r.deadline = Seconds(round.deadline);
+        r.viaFpga = config.aggregation;
+        const auto& paths = round.routes ? *round.routes : net.GetTopology();
+        for (auto member : s.members)
+        {
+            r.peerIslands.push_back(InetSocketAddress(net.GetIslandAddress(member), mergedPort));
+            r.peerDelays.push_back(Seconds(paths.GetPathDelay(member, s.sender)));
+        }
+        r.arrivals.resize(s.members.size());
+        for (const auto& peer : round.streams)
+        {
+            if (peer.clique == s.clique)
             {
-                throw std::invalid_argument("round " + std::to_string(round.round) +
-                                            ": a clique of " + std::to_string(s.members.size()) +
-                                            " islands; at packet level at most " +
-                                            std::to_string(WanChunkHeader::MAX_SOURCE_BITS) +
-                                            " (the chunk header's sources)");
+                r.arrivals[peer.position] = Seconds(peer.offset) + r.peerDelays[peer.position];
             }
-            auto app = DynamicCast<WanIslandApplication>(islands.Get(s.sender));
-            const auto dataPort = static_cast<uint16_t>(UintegerAttribute(app, "DataPort"));
-            const auto mergedPort = static_cast<uint16_t>(UintegerAttribute(app, "MergedPort"));
-            WanIslandRound r;
-            r.round = round.round;
-            r.clique = static_cast<uint16_t>(s.clique);
-            r.sender = static_cast<uint16_t>(s.sender);
-            r.start = Seconds(round.start);
-            r.offset = Seconds(s.offset);
-            r.rate = DataRate(static_cast<uint64_t>(s.rateBps / m_scale));
-            r.payloadBytes = payload;
-            r.peers = static_cast<uint16_t>(s.members.size() - 1);
-            r.value = WanContribution::IslandValue(s.sender);
-            r.position = static_cast<uint16_t>(s.position);
-            r.deadline = Seconds(round.deadline);
-            r.viaFpga = config.aggregation;
-            const auto& paths = round.routes ? *round.routes : net.GetTopology();
-            for (auto member : s.members)
+        }
+        if (config.multicast)
+        {
+            auto group = WanNetworkHelper::GroupAddress(round.round, s.sender);
+            if (replace)
             {
-                r.peerIslands.push_back(
-                    InetSocketAddress(net.GetIslandAddress(member), mergedPort));
-                r.peerDelays.push_back(Seconds(paths.GetPathDelay(member, s.sender)));
+                net.RemoveMulticastTree(s.sender, group); // the tree moves (PIM: a new RPF)
             }
-            r.arrivals.resize(s.members.size());
-            for (const auto& peer : round.streams)
+            net.InstallMulticastTree(s.sender,
+                                     s.members,
+                                     group,
+                                     !config.aggregation,
+                                     round.routes ? &*round.routes : nullptr);
+            groups.push_back({s.sender, group, s.members});
+            r.destinations.push_back(InetSocketAddress(group, dataPort));
+        }
+        else
+        {
+            for (auto i : s.members)
             {
-                if (peer.clique == s.clique)
+                if (i != s.sender)
                 {
-                    r.arrivals[peer.position] = Seconds(peer.offset) + r.peerDelays[peer.position];
+                    auto to = config.aggregation ? net.GetEdgeAddress(i) : net.GetIslandAddress(i);
+                    r.destinations.push_back(InetSocketAddress(to, dataPort));
                 }
             }
-            if (config.multicast)
-            {
-                auto group = WanNetworkHelper::GroupAddress(round.round, s.sender);
-                net.InstallMulticastTree(s.sender,
-                                         s.members,
-                                         group,
-                                         !config.aggregation,
-                                         round.routes ? &*round.routes : nullptr);
-                groups.push_back({s.sender, group, s.members});
-                r.destinations.push_back(InetSocketAddress(group, dataPort));
-            }
-            else
-            {
-                for (auto i : s.members)
-                {
-                    if (i != s.sender)
-                    {
-                        auto to =
-                            config.aggregation ? net.GetEdgeAddress(i) : net.GetIslandAddress(i);
-                        r.destinations.push_back(InetSocketAddress(to, dataPort));
-                    }
-                }
-            }
+        }
+        if (replace)
+        {
+            app->ReplaceRound(r);
+        }
+        else
+        {
             app->AddRound(r);
         }
     }
@@ -728,6 +804,23 @@ CliqueExperimentHelper::ScheduleFaults(WanNetworkHelper& net,
     // streams on to the islands.
     for (const auto& f : m_planner.GetLinkFaults())
     {
+        if (m_detectFaults)
+        {
+            // The hardware only: the control plane has to notice.
+            Simulator::Schedule(Seconds(f.down),
+                                &WanNetworkHelper::SetLinkBroken,
+                                &net,
+                                f.a,
+                                f.b,
+                                true);
+            Simulator::Schedule(Seconds(f.up),
+                                &WanNetworkHelper::SetLinkBroken,
+                                &net,
+                                f.a,
+                                f.b,
+                                false);
+            continue;
+        }
         Simulator::Schedule(Seconds(f.down), &WanNetworkHelper::SetLinkUp, &net, f.a, f.b, false);
         Simulator::Schedule(Seconds(f.up), &WanNetworkHelper::SetLinkUp, &net, f.a, f.b, true);
     }
@@ -760,23 +853,125 @@ void
 CliqueExperimentHelper::Simulate(const WanExperimentPlan& plan,
                                  const ApplicationContainer& islands) const
 {
-    // Room after the last round for its repairs.
-    Time repairs;
-    if (m_recovery != "accept")
-    {
-        TimeValue timeout;
-        islands.Get(0)->GetAttribute("RequestTimeout", timeout);
-        repairs = timeout.Get() * (UintegerAttribute(islands.Get(0), "MaxRequests") + 1);
-    }
+    const Time slack = Seconds(1) + RepairRoom(islands);
     const auto& last = plan.rounds.back();
-    const Time end = Seconds(last.start + last.deadline) + Seconds(1) + repairs;
-    Simulator::Stop(end);
+    const Time end = Seconds(last.start + last.deadline) + slack;
+    if (m_detectFaults)
+    {
+        // Re-planned rounds may end later: the stop follows the plan.
+        Simulator::Schedule(end, &CliqueExperimentHelper::StopWhenDone, this, &plan, slack);
+    }
+    else
+    {
+        Simulator::Stop(end);
+    }
     if (m_progressSeconds > 0)
     {
         m_progressEvents = 0;
         ReportProgress(&plan, end, std::chrono::steady_clock::now());
     }
     Simulator::Run();
+}
+
+Time
+CliqueExperimentHelper::RepairRoom(const ApplicationContainer& islands) const
+{
+    // Room after the last round for its repairs.
+    if (m_recovery == "accept")
+    {
+        return Time(0);
+    }
+    TimeValue timeout;
+    islands.Get(0)->GetAttribute("RequestTimeout", timeout);
+    return timeout.Get() * (UintegerAttribute(islands.Get(0), "MaxRequests") + 1);
+}
+
+void
+CliqueExperimentHelper::StopWhenDone(const WanExperimentPlan* plan, Time slack) const
+{
+    const auto& last = plan->rounds.back();
+    const Time end = Seconds(last.start + last.deadline) + slack;
+    if (end > Simulator::Now())
+    {
+        Simulator::Schedule(end - Simulator::Now(),
+                            &CliqueExperimentHelper::StopWhenDone,
+                            this,
+                            plan,
+                            slack);
+        return;
+    }
+    Simulator::Stop();
+}
+
+void
+CliqueExperimentHelper::RouteChanged(Detection* d,
+                                     const WanReconvergenceHelper::Change& change) const
+{
+    const auto& topo = m_planner.GetTopology();
+    const std::string link = topo.GetCity(change.a).code + "-" + topo.GetCity(change.b).code;
+    WanRouteChangeResult out;
+    out.link = link;
+    out.up = change.up;
+    out.detectedS = change.detected.GetSeconds();
+    out.convergedS = change.converged.GetSeconds();
+    // When the hardware event happened, for the record only (nobody was told).
+    for (const auto& f : m_planner.GetLinkFaults())
+    {
+        if (std::minmax(f.a, f.b) == std::minmax(change.a, change.b))
+        {
+            const double at = change.up ? f.up : f.down;
+            if (at <= out.detectedS)
+            {
+                out.eventS = at;
+            }
+        }
+    }
+    if (change.up)
+    {
+        d->down.erase(std::minmax(change.a, change.b));
+    }
+    else
+    {
+        d->down.insert(std::minmax(change.a, change.b));
+    }
+    // From the next round boundary: the first round that has not started.
+    auto& rounds = d->plan->rounds;
+    const double now = Simulator::Now().GetSeconds();
+    uint32_t from = 0;
+    while (from < rounds.size() && rounds[from].start <= now)
+    {
+        ++from;
+    }
+    NS_LOG_INFO("link " << link << (change.up ? " back" : " down") << ", detected at "
+                        << out.detectedS << " s, routes changed at " << out.convergedS
+                        << " s: re-planning from round " << from);
+    if (from < rounds.size())
+    {
+        out.replannedFrom = from;
+        std::string note;
+        for (const auto& [a, b] : d->down)
+        {
+            note += (note.empty() ? "re-planned without " : ", ") + topo.GetCity(a).code + "-" +
+                    topo.GetCity(b).code;
+        }
+        note = note.empty() ? "re-planned with " + link + " back" : note;
+        d->planner->Replan(*d->plan,
+                           *d->schedule,
+                           from,
+                           d->down,
+                           note + " (detected at " + wantext::Num(out.detectedS) + " s)");
+        for (uint32_t k = from; k < rounds.size(); ++k)
+        {
+            if (rounds[k].failed)
+            {
+                NS_LOG_WARN("round " << k << " cannot be re-planned: " << rounds[k].note);
+                continue;
+            }
+            InstallRound(*d->net, rounds[k], d->islands, true);
+            d->coreLinks->roundEnds[k] = Seconds(rounds[k].start + rounds[k].deadline);
+        }
+    }
+    d->changes.push_back(out);
 }
 
 void
@@ -961,6 +1156,17 @@ CliqueExperimentHelper::Format(const WanExperimentResult& result, const WanTopol
         s << "  packets lost: core " << result.lostPackets.at("core") << ", access "
           << result.lostPackets.at("access") << ", post-aggregation "
           << result.lostPackets.at("post") << "\n";
+    }
+    for (const auto& c : result.routeChanges)
+    {
+        s << std::setprecision(1) << "  link " << c.link << (c.up ? " mended" : " broke") << " at "
+          << c.eventS * 1e3 << " ms: BFD declared it " << (c.up ? "up" : "down") << " after "
+          << (c.detectedS - c.eventS) * 1e3 << " ms, routes changed "
+          << (c.convergedS - c.detectedS) * 1e3 << " ms later; "
+          << (c.replannedFrom < 0
+                  ? std::string("no round left to re-plan")
+                  : "rounds from " + std::to_string(c.replannedFrom + 1) + " re-planned")
+          << "\n";
     }
     return s.str();
 }

@@ -15,6 +15,7 @@
 #include "ns3/wan-island-helper.h"
 #include "ns3/wan-measured-mixing.h"
 #include "ns3/wan-network-helper.h"
+#include "ns3/wan-reconvergence-helper.h"
 #include "ns3/wan-round-counters.h"
 #include "ns3/wan-topology.h"
 
@@ -23,6 +24,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -85,6 +87,22 @@ struct WanRoundResult
  * \ingroup wan-training
  * \brief Packet-level run of a schedule.
  */
+/**
+ * \ingroup wan-training
+ * \brief A link fault as the network handled it (SetFaultDetection "bfd"):
+ * when it happened, when BFD declared it, when the unicast routes changed and
+ * from which round the schedule was re-planned.
+ */
+struct WanRouteChangeResult
+{
+    std::string link;          //!< "NYC-LON"
+    bool up{false};            //!< the link came back (false: it failed)
+    double eventS{0};          //!< when the link broke or was mended, seconds
+    double detectedS{0};       //!< when BFD declared it, seconds
+    double convergedS{0};      //!< when the routes changed (the notification), seconds
+    int64_t replannedFrom{-1}; //!< first round re-planned (-1: none was left)
+};
+
 struct WanExperimentResult
 {
     std::string schedule;                        //!< schedule name
@@ -105,6 +123,7 @@ struct WanExperimentResult
     double mixedMs{0};              //!< measured T: the slowest round's mixedMs
     double objective{0};            //!< J planned: plannedMs x disagreement (ms-error)
     double objectiveMeasured{0};    //!< J measured: mixedMs x disagreementMeasured
+    std::vector<WanRouteChangeResult> routeChanges; //!< detected faults (SetFaultDetection)
 };
 
 /**
@@ -219,6 +238,28 @@ class CliqueExperimentHelper
     /** \param policy "replan" (default) or "fail": what a link fault does to its rounds */
     void SetFaultPolicy(const std::string& policy);
     /**
+     * \brief How link faults reach the schedule.
+     * \param mode "oracle" (default): the rounds that overlap an outage are
+     *        planned around it in advance (SetFaultPolicy); "bfd": a fault is
+     *        only a network event, no component knows it in advance.  The
+     *        link loses every packet from its down time
+     *        (WanNetworkHelper::SetLinkBroken); BFD sessions on every core
+     *        link (SetBfd) declare it down, WanReconvergenceHelper reroutes
+     *        unicast after the flooding and SPF delays and notifies the
+     *        experiment, which re-plans every round that starts after the
+     *        notification around the link (trees moved, islands' rounds
+     *        re-planned); the rounds in flight lose what was on the link and
+     *        recover by the recovery policy.  When the link is mended and BFD
+     *        brings it back, the rounds after that notification use it again.
+     */
+    void SetFaultDetection(const std::string& mode);
+    /**
+     * \param interval BFD's transmit and receive interval (DesiredMinTx and
+     *        RequiredMinRx), 1 ms to 10 s (default 10 ms)
+     * \param multiplier its detect multiplier, 1 to 255 (default 3)
+     */
+    void SetBfd(Time interval, uint32_t multiplier);
+    /**
      * \brief The edge FPGA of a city fails: what its slots held is lost, and
      * its edge node passes the multicast streams on to the island unaggregated
      * (the bypass).  Lost contributions need Recovery "rerequest".
@@ -308,6 +349,34 @@ class CliqueExperimentHelper
     std::vector<Group> AddRounds(WanNetworkHelper& net,
                                  const WanExperimentPlan& plan,
                                  const ApplicationContainer& islands) const;
+    /**
+     * \brief Gives the islands one round of the plan (AddRound, or
+     * ReplaceRound for a re-planned one, whose trees move) and installs its
+     * multicast trees.
+     * \return the round's groups
+     */
+    std::vector<Group> InstallRound(WanNetworkHelper& net,
+                                    const WanPlannedRound& round,
+                                    const ApplicationContainer& islands,
+                                    bool replace) const;
+
+    /// What a run with detected faults needs when the network reports a change.
+    struct Detection
+    {
+        WanNetworkHelper* net{nullptr};               //!< the network
+        const WanExperimentPlanner* planner{nullptr}; //!< plans without the faults
+        WanExperimentPlan* plan{nullptr};             //!< the plan being run
+        const CliqueSchedule* schedule{nullptr};      //!< its schedule
+        ApplicationContainer islands;                 //!< the islands
+        CoreLinkCounts* coreLinks{nullptr};           //!< their round windows move too
+        std::set<std::pair<uint32_t, uint32_t>> down; //!< links the network reported down
+        std::vector<WanRouteChangeResult> changes;    //!< as reported
+    };
+
+    /// Re-plans the rounds after a change the network reported.
+    void RouteChanged(Detection* detection, const WanReconvergenceHelper::Change& change) const;
+    /// Stops the run once the (possibly re-planned) last round and its repairs are over.
+    void StopWhenDone(const WanExperimentPlan* plan, Time slack) const;
     /// Installs the background traffic of SetCrossTraffic on every core link direction.
     void InstallCrossTraffic(const WanNetworkHelper& net, const WanExperimentPlan& plan) const;
     /// Counts what every core link direction sends, per round.
@@ -328,6 +397,8 @@ class CliqueExperimentHelper
                         std::chrono::steady_clock::time_point last) const;
     /// Runs the simulator until every round (and its repairs) is over.
     void Simulate(const WanExperimentPlan& plan, const ApplicationContainer& islands) const;
+    /// \return how long after the last round's deadline the run goes on (its repairs)
+    Time RepairRoom(const ApplicationContainer& islands) const;
     /// Fills the per-round results from what the islands reported.
     void Collect(const WanExperimentPlan& plan,
                  const WanRoundRecorder& recorder,
@@ -345,6 +416,9 @@ class CliqueExperimentHelper
     double m_progressSeconds{0};          //!< wall-clock interval of progress reports (0: none)
     mutable uint64_t m_progressEvents{0}; //!< events of the progress reports in this run
     std::string m_recovery{"accept"};     //!< islands' recovery policy (without parity)
+    bool m_detectFaults{false};           //!< faults are network events (SetFaultDetection)
+    Time m_bfdInterval{MilliSeconds(10)}; //!< BFD interval
+    uint32_t m_bfdMultiplier{3};          //!< BFD detect multiplier
     bool m_coded{false};                  //!< the policy adds parity chunks
     uint32_t m_parityBlock{32};           //!< data chunks per parity block (coded)
     uint32_t m_parityChunks{1};           //!< parity chunks per block (coded)

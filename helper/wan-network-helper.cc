@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/callback.h"
 #include "ns3/enum.h"
+#include "ns3/error-model.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-routing-table-entry.h"
@@ -622,6 +623,67 @@ NetDeviceContainer
 WanNetworkHelper::GetAccessDevices(uint32_t city) const
 {
     return m_access.at(city);
+}
+
+void
+WanNetworkHelper::SetLinkBroken(uint32_t a, uint32_t b, bool broken)
+{
+    NS_LOG_FUNCTION(this << a << b << broken);
+    for (const auto& hop : {std::make_pair(a, b), std::make_pair(b, a)})
+    {
+        auto device = GetCoreDevice(hop.first, hop.second); // refuses a link that does not exist
+        auto it = m_broken.find(hop);
+        if (broken && it == m_broken.end())
+        {
+            PointerValue previous;
+            device->GetAttribute("ReceiveErrorModel", previous);
+            m_broken[hop] = previous.Get<ErrorModel>();
+            auto all = CreateObject<RateErrorModel>();
+            all->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+            all->SetRate(1);
+            device->SetAttribute("ReceiveErrorModel", PointerValue(all));
+        }
+        else if (!broken && it != m_broken.end())
+        {
+            auto previous = it->second;
+            if (!previous)
+            {
+                // It had none (ns-3 cannot set a null one back): one that
+                // never loses.
+                auto none = CreateObject<RateErrorModel>();
+                none->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+                none->SetRate(0);
+                previous = none;
+            }
+            device->SetAttribute("ReceiveErrorModel", PointerValue(previous));
+            m_broken.erase(it);
+        }
+    }
+}
+
+uint32_t
+WanNetworkHelper::RemoveMulticastTree(uint32_t source, Ipv4Address group)
+{
+    NS_LOG_FUNCTION(this << source << group);
+    const Ipv4Address origin = m_islandAddress.at(source);
+    uint32_t removed = 0;
+    for (auto nodes : {&m_routers, &m_edges})
+    {
+        for (uint32_t n = 0; n < nodes->GetN(); ++n)
+        {
+            auto routing = StaticRouting(nodes->Get(n));
+            for (uint32_t i = routing->GetNMulticastRoutes(); i-- > 0;)
+            {
+                const auto route = routing->GetMulticastRoute(i);
+                if (route.GetGroup() == group && route.GetOrigin() == origin)
+                {
+                    routing->RemoveMulticastRoute(i);
+                    ++removed;
+                }
+            }
+        }
+    }
+    return removed;
 }
 
 Ipv4Address

@@ -275,6 +275,26 @@ class WanNetworkHelper
      */
     void SetLinkRouted(uint32_t a, uint32_t b, bool routed);
     /**
+     * \brief Breaks a core link, or mends it, as the hardware would: while
+     * broken, both directions lose every packet (their loss models are set
+     * aside and come back when it is mended), and nothing else is told:
+     * interfaces stay up and routes unchanged until a control plane (BFD and
+     * WanReconvergenceHelper) notices.
+     * \param a city index of one end
+     * \param b city index of the other
+     * \param broken true to break it
+     */
+    void SetLinkBroken(uint32_t a, uint32_t b, bool broken);
+    /**
+     * \brief Removes a source's multicast routes for a group from every
+     * router and edge node (before its tree is installed again on other
+     * routes).
+     * \param source the sending city
+     * \param group the group address
+     * \return the routes removed
+     */
+    uint32_t RemoveMulticastTree(uint32_t source, Ipv4Address group);
+    /**
      * \param round round number
      * \param source sending city
      * \return a source-specific group address in 232.0.0.0/8
@@ -346,10 +366,12 @@ class WanNetworkHelper
         m_coreAddress;                                    //!< (from, to) -> from's address
     std::vector<std::vector<Ipv4Address>> m_cityNetworks; //!< per city: access and edge-router
     std::set<std::pair<uint32_t, uint32_t>> m_down;       //!< core links down (lower index first)
-    std::map<LinkClass, WanLinkImpairment> m_impairment;  //!< per link class
-    std::vector<Ptr<ErrorModel>> m_errorModels;           //!< installed loss models
-    std::vector<Ptr<Object>> m_jitterChannels;            //!< installed jitter channels
-    std::map<LinkClass, uint64_t> m_lost;                 //!< packets lost per class
+    std::map<std::pair<uint32_t, uint32_t>, Ptr<ErrorModel>>
+        m_broken; //!< broken direction (from, to) -> the loss model set aside
+    std::map<LinkClass, WanLinkImpairment> m_impairment; //!< per link class
+    std::vector<Ptr<ErrorModel>> m_errorModels;          //!< installed loss models
+    std::vector<Ptr<Object>> m_jitterChannels;           //!< installed jitter channels
+    std::map<LinkClass, uint64_t> m_lost;                //!< packets lost per class
 };
 
 } // namespace ns3

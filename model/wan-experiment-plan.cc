@@ -245,19 +245,35 @@ WanExperimentPlanner::Plan(const CliqueSchedule& schedule) const
     plan.roundTime = scheduled.roundTime;
     plan.period = scheduled.roundTime * (1 + m_guard);
     plan.slotTimeout = 1e-3;
-    const uint32_t rounds = m_rounds > 0 ? m_rounds : schedule.GetNRounds();
-    std::vector<CliqueSchedule::Round> ran;
-    double start = 0;
-    for (uint32_t k = 0; k < rounds; ++k)
+    plan.rounds.resize(m_rounds > 0 ? m_rounds : schedule.GetNRounds());
+    PlanFrom(plan, schedule, scheduled, 0, 0, std::nullopt, "");
+    return plan;
+}
+
+void
+WanExperimentPlanner::PlanFrom(WanExperimentPlan& plan,
+                               const CliqueSchedule& schedule,
+                               const SchedulePlan& scheduled,
+                               uint32_t from,
+                               double start,
+                               const std::optional<WanTopology>& routes,
+                               const std::string& note) const
+{
+    for (uint32_t k = from; k < plan.rounds.size(); ++k)
     {
         WanPlannedRound r;
         r.round = k;
         r.start = start;
+        r.routes = routes;
         PlanRound(k,
                   plan.period,
                   schedule.GetRound(k),
                   scheduled.rounds[k % scheduled.rounds.size()],
                   r);
+        if (!note.empty())
+        {
+            r.note = note + (r.note.empty() ? "" : "; " + r.note);
+        }
         // A round re-planned slower than the schedule's T keeps its guard
         // too, and the rounds after it wait: rounds never overlap.
         r.deadline = std::max(plan.period, r.failed ? 0.0 : r.plan.roundTime * (1 + m_guard));
@@ -275,13 +291,43 @@ WanExperimentPlanner::Plan(const CliqueSchedule& schedule) const
                 }
             }
         }
+        plan.rounds[k] = std::move(r);
+    }
+    std::vector<CliqueSchedule::Round> ran;
+    for (const auto& r : plan.rounds)
+    {
         ran.push_back(r.ran);
-        plan.rounds.push_back(std::move(r));
     }
     plan.disagreement =
         MixingAnalysis::FromSchedule(CliqueSchedule("run", ran), GetTopology().GetNCities())
             .GetAverageDisagreement();
-    return plan;
+}
+
+void
+WanExperimentPlanner::Replan(WanExperimentPlan& plan,
+                             const CliqueSchedule& schedule,
+                             uint32_t from,
+                             const std::set<std::pair<uint32_t, uint32_t>>& down,
+                             const std::string& note) const
+{
+    NS_LOG_FUNCTION(this << from << down.size() << note);
+    if (from >= plan.rounds.size())
+    {
+        return; // no round left to re-plan
+    }
+    const auto& topo = GetTopology();
+    std::optional<WanTopology> routes;
+    for (const auto& [a, b] : down)
+    {
+        routes = (routes ? *routes : topo).WithoutLink(topo.GetCity(a).code, topo.GetCity(b).code);
+    }
+    PlanFrom(plan, schedule, m_planner.Plan(schedule), from, plan.rounds[from].start, routes, note);
+}
+
+void
+WanExperimentPlanner::ClearLinkFaults()
+{
+    m_linkFaults.clear();
 }
 
 } // namespace ns3

@@ -11,7 +11,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -162,6 +164,24 @@ class WanExperimentPlanner
      *         rounds when the schedule has no T)
      */
     WanExperimentPlan Plan(const CliqueSchedule& schedule) const;
+    /**
+     * \brief Re-plans a plan's rounds from one on around core links the
+     * network reported down (a fault detected at run time, not known in
+     * advance): their trees, rates and offsets avoid the links, and their
+     * starts follow on from the first one's.
+     * \param plan the plan being run; its rounds from `from` on are replaced
+     * \param schedule its schedule
+     * \param from the first round to re-plan (none when past the last)
+     * \param down the core links down, (a, b) city indices (none: every link)
+     * \param note the note of the re-planned rounds (empty: none)
+     */
+    void Replan(WanExperimentPlan& plan,
+                const CliqueSchedule& schedule,
+                uint32_t from,
+                const std::set<std::pair<uint32_t, uint32_t>>& down,
+                const std::string& note) const;
+    /// Forgets the link faults added (they are then the network's events only).
+    void ClearLinkFaults();
 
     /**
      * \param policy "replan" or "fail"
@@ -188,6 +208,24 @@ class WanExperimentPlanner
      * \return its streams, with their trees over the round's links
      */
     std::vector<WanPlannedStream> Streams(const WanPlannedRound& round) const;
+    /**
+     * \brief Plans the rounds from `from` on (the rounds exist), and the
+     * plan's A.
+     * \param plan the plan
+     * \param schedule its schedule
+     * \param scheduled the planner's plan of the schedule
+     * \param from first round
+     * \param start its start, seconds
+     * \param routes the links in use, when some are down
+     * \param note the rounds' note (empty: none)
+     */
+    void PlanFrom(WanExperimentPlan& plan,
+                  const CliqueSchedule& schedule,
+                  const SchedulePlan& scheduled,
+                  uint32_t from,
+                  double start,
+                  const std::optional<WanTopology>& routes,
+                  const std::string& note) const;
 
     RoundPlanner m_planner;                          //!< plans the schedule and re-plans rounds
     uint32_t m_rounds{0};                            //!< rounds (0: one period)

@@ -180,7 +180,7 @@ WanIslandApplication::ChunkCount(uint64_t payloadBytes, uint32_t chunkBytes)
 }
 
 void
-WanIslandApplication::AddRound(const WanIslandRound& round)
+WanIslandApplication::Validate(const WanIslandRound& round) const
 {
     const std::string name = "island round " + std::to_string(round.round);
     if (round.payloadBytes == 0 || round.rate.GetBitRate() == 0)
@@ -202,10 +202,6 @@ WanIslandApplication::AddRound(const WanIslandRound& round)
     {
         throw std::invalid_argument(name + " needs the island of every clique member");
     }
-    if (m_roundIndex.count(round.round) > 0)
-    {
-        throw std::invalid_argument(name + " is planned twice");
-    }
     if (m_recovery != ACCEPT && round.peers > 0 && round.peerIslands.empty())
     {
         throw std::invalid_argument(name + ": re-requests need the island of every peer");
@@ -218,6 +214,17 @@ WanIslandApplication::AddRound(const WanIslandRound& round)
     }
     // A bad parity layout is refused here, with its values.
     WanParityCode(ChunkCount(round.payloadBytes, m_chunkBytes), m_parityBlock, m_parityChunks);
+}
+
+void
+WanIslandApplication::AddRound(const WanIslandRound& round)
+{
+    Validate(round);
+    if (m_roundIndex.count(round.round) > 0)
+    {
+        throw std::invalid_argument("island round " + std::to_string(round.round) +
+                                    " is planned twice");
+    }
     RoundState state;
     state.plan = round;
     state.record.round = round.round;
@@ -308,55 +315,104 @@ WanIslandApplication::StartApplication()
     m_tracker.SetMaxNacks(m_maxNacks);
     for (uint32_t k = 0; k < m_rounds.size(); ++k)
     {
-        auto& state = m_rounds[k];
-        const auto& r = state.plan;
-        state.chunks = ChunkCount(r.payloadBytes, m_chunkBytes);
-        state.record.chunks = state.chunks;
-        state.code = WanParityCode(state.chunks, m_parityBlock, m_parityChunks);
-        if (state.code.IsEnabled())
+        PrepareRound(k);
+        ScheduleRound(k);
+    }
+}
+
+void
+WanIslandApplication::PrepareRound(uint32_t k)
+{
+    auto& state = m_rounds[k];
+    const auto& r = state.plan;
+    state.chunks = ChunkCount(r.payloadBytes, m_chunkBytes);
+    state.record.chunks = state.chunks;
+    state.code = WanParityCode(state.chunks, m_parityBlock, m_parityChunks);
+    if (state.code.IsEnabled())
+    {
+        WanSourceSet peers;
+        for (uint32_t p = 0; p <= r.peers; ++p)
         {
-            WanSourceSet peers;
+            if (p != r.position)
+            {
+                peers.Set(p);
+            }
+        }
+        if (r.viaFpga)
+        {
+            state.decoders.emplace_back(state.code, peers);
+        }
+        else
+        {
             for (uint32_t p = 0; p <= r.peers; ++p)
             {
-                if (p != r.position)
-                {
-                    peers.Set(p);
-                }
-            }
-            if (r.viaFpga)
-            {
-                state.decoders.emplace_back(state.code, peers);
-            }
-            else
-            {
-                for (uint32_t p = 0; p <= r.peers; ++p)
-                {
-                    state.decoders.emplace_back(state.code,
-                                                p == r.position ? WanSourceSet()
-                                                                : WanSourceSet::Of(p));
-                }
+                state.decoders.emplace_back(state.code,
+                                            p == r.position ? WanSourceSet() : WanSourceSet::Of(p));
             }
         }
-        if (!m_ledger.HasRound(r.round))
-        {
-            m_ledger.AddRound(r.round, state.chunks, r.peers + 1u, r.position);
-        }
-        StartClock(k);
-        if (r.deadline.IsStrictlyPositive() && r.peers > 0)
-        {
-            const Time at = std::max(r.start + r.deadline, Simulator::Now());
-            state.checkEvent = Simulator::Schedule(at - Simulator::Now(),
-                                                   &WanIslandApplication::CheckRound,
-                                                   this,
-                                                   k,
-                                                   0);
-        }
-        const Time at = std::max(r.start + r.offset, Simulator::Now());
-        state.sendEvent = Simulator::Schedule(at - Simulator::Now(),
-                                              &WanIslandApplication::SendChunk,
-                                              this,
-                                              k,
-                                              0);
+    }
+    if (!m_ledger.HasRound(r.round))
+    {
+        m_ledger.AddRound(r.round, state.chunks, r.peers + 1u, r.position);
+    }
+}
+
+void
+WanIslandApplication::ScheduleRound(uint32_t k)
+{
+    auto& state = m_rounds[k];
+    const auto& r = state.plan;
+    StartClock(k);
+    if (r.deadline.IsStrictlyPositive() && r.peers > 0)
+    {
+        const Time at = std::max(r.start + r.deadline, Simulator::Now());
+        state.checkEvent = Simulator::Schedule(at - Simulator::Now(),
+                                               &WanIslandApplication::CheckRound,
+                                               this,
+                                               k,
+                                               0);
+    }
+    const Time at = std::max(r.start + r.offset, Simulator::Now());
+    state.sendEvent =
+        Simulator::Schedule(at - Simulator::Now(), &WanIslandApplication::SendChunk, this, k, 0);
+}
+
+void
+WanIslandApplication::ReplaceRound(const WanIslandRound& round)
+{
+    const std::string name = "island round " + std::to_string(round.round);
+    auto it = m_roundIndex.find(round.round);
+    if (it == m_roundIndex.end())
+    {
+        throw std::invalid_argument(name + " was not planned: nothing to re-plan");
+    }
+    auto& state = m_rounds[it->second];
+    const auto& old = state.plan;
+    if (state.ended || Simulator::Now() >= old.start + old.offset)
+    {
+        throw std::invalid_argument(name + " has started: it cannot be re-planned");
+    }
+    Validate(round);
+    if (round.clique != old.clique || round.peers != old.peers || round.position != old.position ||
+        round.payloadBytes != old.payloadBytes || round.sender != old.sender)
+    {
+        throw std::invalid_argument(name + ": a re-plan keeps the clique, the position and the "
+                                           "payload (only times, rates and routes change)");
+    }
+    NS_LOG_INFO(name << " re-planned: start " << round.start.As(Time::MS) << ", rate "
+                     << round.rate);
+    Simulator::Cancel(state.sendEvent);
+    Simulator::Cancel(state.checkEvent);
+    Simulator::Cancel(state.overdueEvent);
+    state.plan = round;
+    state.record.start = round.start;
+    state.clock.reset();
+    state.deadlinePassed = false;
+    state.pendingAsks = 0;
+    state.inOrder = 0;
+    if (m_socket)
+    {
+        ScheduleRound(it->second); // running: from the new plan on
     }
 }
 

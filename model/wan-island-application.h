@@ -178,6 +178,15 @@ class WanIslandApplication : public Application
      */
     void AddRound(const WanIslandRound& round);
     /**
+     * \brief Re-plans a round before it starts: new start, offset, rate,
+     * deadline, destinations and arrivals (after a route change); the clique,
+     * position and payload stay.
+     * \param round the round's new plan (its round number names it)
+     * \throws std::invalid_argument when the round is unknown, has started,
+     *         or changes what must stay
+     */
+    void ReplaceRound(const WanIslandRound& round);
+    /**
      * \param round a planned round
      * \return its record as it stands
      */
@@ -246,6 +255,13 @@ class WanIslandApplication : public Application
 
     void StartApplication() override;
     void StopApplication() override;
+
+    /// \throws std::invalid_argument when a round's plan is impossible
+    void Validate(const WanIslandRound& round) const;
+    /// Sets up a round's chunk count, parity and ledger (at start).
+    void PrepareRound(uint32_t k);
+    /// Schedules a round's sending, overdue clock and deadline check.
+    void ScheduleRound(uint32_t k);
 
     /**
      * \brief Sends the chunk of one send slot of a round (a data or a parity

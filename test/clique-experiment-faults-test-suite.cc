@@ -116,6 +116,105 @@ class LinkFaultTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief The same link fails mid-round with detection (SetFaultDetection
+ * "bfd"): nothing is planned around it in advance; BFD declares it down
+ * within 3 x 10 ms, the routes change after the flooding and SPF delays, the
+ * round in flight recovers its losses by (early) requests, and the rounds that
+ * start after the notification are re-planned around the link, until BFD
+ * brings it back.
+ */
+class DetectedLinkFaultTestCase : public TestCase
+{
+  public:
+    DetectedLinkFaultTestCase()
+        : TestCase("link NYC-LON fails mid-round, detected by BFD: later rounds re-planned")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto topo = WanTopology::NineCity();
+        CliqueExperimentHelper experiment(topo, PlannerConfig{});
+        experiment.SetScale(1000);
+        experiment.SetRounds(6);
+        experiment.SetRecovery("early");
+        experiment.SetFaultDetection("bfd");
+        experiment.SetBfd(MilliSeconds(10), 3);
+        // Round 1 (cross-regional, over NYC-LON) runs from 598.5 ms to 1.14 s.
+        experiment.AddLinkFault("NYC", "LON", 0.9, 2.0);
+        auto r = experiment.Run(CliqueSchedule::Triangles(topo));
+        NS_TEST_ASSERT_MSG_EQ(r.rounds.size(), 6, "six rounds");
+        NS_TEST_ASSERT_MSG_EQ(r.routeChanges.size(), 2, "down, then back");
+        const auto& down = r.routeChanges[0];
+        NS_TEST_EXPECT_MSG_EQ(down.link, "NYC-LON", "the link");
+        NS_TEST_EXPECT_MSG_EQ(down.up, false, "down first");
+        NS_TEST_EXPECT_MSG_EQ(down.eventS, 0.9, "broke at 0.9 s");
+        NS_TEST_EXPECT_MSG_GT(down.detectedS, 0.9, "declared only after it broke");
+        NS_TEST_EXPECT_MSG_LT(down.detectedS, 0.9 + 0.04, "within 3 x 10 ms (+ BFD jitter)");
+        NS_TEST_EXPECT_MSG_GT(down.convergedS, down.detectedS + 0.05, "flooding + 50 ms SPF");
+        NS_TEST_EXPECT_MSG_EQ(down.replannedFrom, 2, "from the next round boundary");
+        // Nothing was known before: the round in flight ran as planned, lost
+        // what crossed the link and got it back by re-requests.
+        NS_TEST_EXPECT_MSG_EQ(r.rounds[1].note, "", "round 1 was not told");
+        NS_TEST_EXPECT_MSG_GT(r.rounds[1].measuredMs, r.rounds[1].plannedMs * 1.1, "it paid");
+        uint64_t requested = 0;
+        for (const auto& i : r.rounds[1].islands)
+        {
+            requested += i.requested;
+        }
+        NS_TEST_EXPECT_MSG_GT(requested, 0, "round 1's losses were re-requested");
+        // Rounds 2 and 3 start after the notification: re-planned (round 3,
+        // cross-regional, over the detour: 756.20 ms, as with the oracle),
+        // and within 10% of their T (round 1's last repairs still cross
+        // their start), so their trees no longer cross the broken link.
+        for (uint32_t k : {2u, 3u})
+        {
+            NS_TEST_EXPECT_MSG_EQ(
+                Mentions(r.rounds[k].note, "re-planned without NYC-LON (detected at"),
+                true,
+                r.rounds[k].note);
+            NS_TEST_EXPECT_MSG_LT(r.rounds[k].measuredMs,
+                                  r.rounds[k].plannedMs * 1.1,
+                                  "round " << k << " on time");
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.rounds[3].plannedMs, 756.20, 0.005, "the detour");
+        const auto& back = r.routeChanges[1];
+        NS_TEST_EXPECT_MSG_EQ(back.up, true, "back");
+        NS_TEST_EXPECT_MSG_GT(back.detectedS, 2.0, "only after it was mended");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(back.replannedFrom, 4, "a later boundary");
+        if (back.replannedFrom >= 0 && back.replannedFrom < 6)
+        {
+            const auto& k = back.replannedFrom;
+            NS_TEST_EXPECT_MSG_EQ(Mentions(r.rounds[k].note, "with NYC-LON back"),
+                                  true,
+                                  r.rounds[k].note);
+        }
+        NS_TEST_EXPECT_MSG_EQ(r.exact, true, "every sum exact");
+        // The same outage known in advance: no round pays for it.
+        CliqueExperimentHelper oracle(topo, PlannerConfig{});
+        oracle.SetScale(1000);
+        oracle.SetRounds(6);
+        oracle.SetRecovery("early");
+        oracle.AddLinkFault("NYC", "LON", 0.9, 2.0);
+        auto o = oracle.Run(CliqueSchedule::Triangles(topo));
+        NS_TEST_EXPECT_MSG_EQ(o.routeChanges.empty(), true, "no detection");
+        NS_TEST_EXPECT_MSG_EQ(o.rounds[1].note, "re-planned without NYC-LON", "told in advance");
+
+        auto e = ErrorOf([&]() { experiment.SetFaultDetection("psychic"); });
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(e, "unknown fault detection \"psychic\" (expected oracle or bfd)"),
+            true,
+            e);
+        e = ErrorOf([&]() { experiment.SetBfd(MicroSeconds(10), 3); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "BFD interval 0.01 ms: from 1 ms to 10 s"), true, e);
+        e = ErrorOf([&]() { experiment.SetBfd(MilliSeconds(10), 0); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "BFD detect multiplier 0: from 1 to 255"), true, e);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief An FPGA fails: its island still receives every contribution through
  * the bypass.
  */
@@ -279,6 +378,7 @@ class CliqueExperimentFaultsTestSuite : public TestSuite
         : TestSuite("wan-training-faults", Type::UNIT)
     {
         AddTestCase(new LinkFaultTestCase);
+        AddTestCase(new DetectedLinkFaultTestCase);
         AddTestCase(new FpgaFaultTestCase);
         AddTestCase(new IslandAbsenceTestCase);
         AddTestCase(new FaultBadInputTestCase);

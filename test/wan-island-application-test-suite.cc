@@ -453,6 +453,59 @@ class IslandConfigurationTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief A round re-planned before it starts takes its new times; what must
+ * stay (clique, position, payload) and unknown rounds are refused.
+ */
+class IslandReplaceRoundTestCase : public TestCase
+{
+  public:
+    IslandReplaceRoundTestCase()
+        : TestCase("ReplaceRound: new times before the start, the clique kept")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto app = CreateObject<WanIslandApplication>();
+        WanIslandRound r;
+        r.round = 4;
+        r.payloadBytes = 100000;
+        r.rate = DataRate("1Gbps");
+        r.start = Seconds(2);
+        app->AddRound(r);
+        auto later = r;
+        later.start = Seconds(3);
+        later.rate = DataRate("500Mbps");
+        app->ReplaceRound(later);
+        NS_TEST_EXPECT_MSG_EQ(app->GetRecord(4).start, Seconds(3), "the new start");
+        auto moved = later;
+        moved.position = 1;
+        moved.peers = 1;
+        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { app->ReplaceRound(moved); }),
+                                       "island round 4: a re-plan keeps the clique, the "
+                                       "position and the payload"),
+                              true,
+                              "the clique stays");
+        auto unknown = later;
+        unknown.round = 5;
+        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { app->ReplaceRound(unknown); }),
+                                       "island round 5 was not planned: nothing to re-plan"),
+                              true,
+                              "unknown round");
+        Simulator::Schedule(Seconds(3.5), [&]() {
+            NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { app->ReplaceRound(later); }),
+                                           "island round 4 has started"),
+                                  true,
+                                  "too late");
+        });
+        Simulator::Run();
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The wan-training-island test suite.
  */
 class WanIslandApplicationTestSuite : public TestSuite
@@ -468,6 +521,7 @@ class WanIslandApplicationTestSuite : public TestSuite
         AddTestCase(new IslandScriptedStreamTestCase);
         AddTestCase(new IslandDeadlineTestCase);
         AddTestCase(new IslandConfigurationTestCase);
+        AddTestCase(new IslandReplaceRoundTestCase);
     }
 };
 
