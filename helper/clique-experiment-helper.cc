@@ -82,6 +82,13 @@ CountCoreDrop(CliqueExperimentHelper::CoreLinkCounts* counts, WanHop hop, Ptr<co
     ++CurrentCoreRound(counts, hop, Simulator::Now()).queueDrops;
 }
 
+/// Counts a packet lost on a core link direction (its receiver's loss model).
+void
+CountCoreLoss(CliqueExperimentHelper::CoreLinkCounts* counts, WanHop hop, Ptr<const Packet>)
+{
+    ++CurrentCoreRound(counts, hop, Simulator::Now()).lost;
+}
+
 /// Counts a packet that a core link direction's queue disc dropped.
 void
 CountCoreDiscDrop(CliqueExperimentHelper::CoreLinkCounts* counts,
@@ -478,7 +485,7 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         WanBfdHelper::AssignStreams(bfd, m_stream + 500);
         reconvergence.emplace(net);
         reconvergence->Watch(bfd);
-        detection = {&net, &nominal, &plan, &schedule, islands, &coreLinks, {}, {}};
+        detection = {&net, &nominal, &plan, &schedule, islands, fpgas, &coreLinks, {}, {}};
         reconvergence->SetChangeCallback(
             MakeCallback(&CliqueExperimentHelper::RouteChanged, this).Bind(&detection));
     }
@@ -692,6 +699,10 @@ CliqueExperimentHelper::WatchCoreLinks(const WanNetworkHelper& net, CoreLinkCoun
                 MakeBoundCallback(&TrackCoreQueue, &counts, hop, true));
             queue->TraceConnectWithoutContext("Drop",
                                               MakeBoundCallback(&CountCoreDrop, &counts, hop));
+            // This device receives what the reverse direction sends.
+            device->TraceConnectWithoutContext(
+                "PhyRxDrop",
+                MakeBoundCallback(&CountCoreLoss, &counts, WanHop{hop.second, hop.first}));
             auto tc = device->GetNode()->GetObject<TrafficControlLayer>();
             if (auto disc = tc ? tc->GetRootQueueDiscOnDevice(device) : nullptr)
             {
@@ -948,6 +959,7 @@ CliqueExperimentHelper::RouteChanged(Detection* d,
     if (from < rounds.size())
     {
         out.replannedFrom = from;
+        out.resumedS = rounds[from].start;
         std::string note;
         for (const auto& [a, b] : d->down)
         {
@@ -960,6 +972,12 @@ CliqueExperimentHelper::RouteChanged(Detection* d,
                            from,
                            d->down,
                            note + " (detected at " + wantext::Num(out.detectedS) + " s)");
+        // The re-planned rounds' arrivals may skew more: their slots live longer.
+        for (uint32_t f = 0; f < d->fpgas.GetN(); ++f)
+        {
+            DynamicCast<FpgaAggregator>(d->fpgas.Get(f))
+                ->SetSlotTimeout(Seconds(d->plan->slotTimeout));
+        }
         for (uint32_t k = from; k < rounds.size(); ++k)
         {
             if (rounds[k].failed)
@@ -1025,6 +1043,7 @@ CliqueExperimentHelper::Collect(const WanExperimentPlan& plan,
             rr.corePeakQueueBytes[hop] =
                 static_cast<uint64_t>(std::llround(counts.peakQueueBytes * m_scale));
             rr.coreQueueDrops[hop] = counts.queueDrops;
+            rr.coreLost[hop] = counts.lost;
             rr.corePeakQueueMs[hop] = counts.peakQueueBytes * 8e3 / queue.rate.GetBitRate();
         }
         rr.evictions = recorder.GetEvictions(round.round);
@@ -1034,6 +1053,7 @@ CliqueExperimentHelper::Collect(const WanExperimentPlan& plan,
             {
                 auto it = rr.corePackets.find(hop);
                 rr.faultLinkPackets += it == rr.corePackets.end() ? 0 : it->second;
+                rr.faultLinkLost += rr.coreLost[hop];
             }
         }
         if (round.failed)
@@ -1165,7 +1185,8 @@ CliqueExperimentHelper::Format(const WanExperimentResult& result, const WanTopol
           << (c.convergedS - c.detectedS) * 1e3 << " ms later; "
           << (c.replannedFrom < 0
                   ? std::string("no round left to re-plan")
-                  : "rounds from " + std::to_string(c.replannedFrom + 1) + " re-planned")
+                  : "rounds from " + std::to_string(c.replannedFrom + 1) + " re-planned (from " +
+                        wantext::Num(c.resumedS * 1e3) + " ms)")
           << "\n";
     }
     return s.str();

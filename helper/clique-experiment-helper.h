@@ -63,6 +63,7 @@ struct WanRoundResult
     std::string note;                  //!< what changed: re-planned without a link, an island away
     std::vector<std::string> warnings; //!< the planner's (RoundPlan::warnings)
     uint64_t faultLinkPackets{0};      //!< packets sent on the faulted links during the round
+    uint64_t faultLinkLost{0};         //!< of those (and any arriving), packets the links lost
     std::map<WanHop, uint64_t> corePackets; //!< packets each core link direction sent (all of them)
     std::map<WanHop, uint64_t> coreBytes;   //!< their bytes (IP and PPP headers included,
                                             //!< multiplied back by the scale)
@@ -72,7 +73,9 @@ struct WanRoundResult
     std::map<WanHop, double> corePeakQueueMs;      //!< the same, as time to send at the link's rate
     std::map<WanHop, uint64_t> coreQueueDrops;     //!< packets each core link direction's queues
                                                    //!< dropped (queue full, or CoDel)
-    std::map<std::string, uint64_t> evictions;     //!< FPGA evictions of this round's chunks
+    std::map<WanHop, uint64_t> coreLost; //!< packets each direction lost on the link (its loss
+                                         //!< model, or broken)
+    std::map<std::string, uint64_t> evictions; //!< FPGA evictions of this round's chunks
     double idleMs{0};     //!< GPU idle time added: measured minus planned T (>= 0)
     uint32_t round{0};    //!< round number
     double plannedMs{0};  //!< the planner's T of this round
@@ -101,6 +104,7 @@ struct WanRouteChangeResult
     double detectedS{0};       //!< when BFD declared it, seconds
     double convergedS{0};      //!< when the routes changed (the notification), seconds
     int64_t replannedFrom{-1}; //!< first round re-planned (-1: none was left)
+    double resumedS{-1};       //!< when that round starts: trees on the new routes (-1: none)
 };
 
 struct WanExperimentResult
@@ -304,6 +308,7 @@ class CliqueExperimentHelper
         uint64_t bytes{0};          //!< their bytes (as simulated)
         uint64_t peakQueueBytes{0}; //!< most bytes waiting (queue disc and device queue)
         uint64_t queueDrops{0};     //!< packets its queues dropped
+        uint64_t lost{0};           //!< packets lost on the link (loss model, or broken)
     };
 
     /// The bytes waiting on a core link direction now.
@@ -368,6 +373,7 @@ class CliqueExperimentHelper
         WanExperimentPlan* plan{nullptr};             //!< the plan being run
         const CliqueSchedule* schedule{nullptr};      //!< its schedule
         ApplicationContainer islands;                 //!< the islands
+        ApplicationContainer fpgas;                   //!< the FPGAs (their slot lifetime)
         CoreLinkCounts* coreLinks{nullptr};           //!< their round windows move too
         std::set<std::pair<uint32_t, uint32_t>> down; //!< links the network reported down
         std::vector<WanRouteChangeResult> changes;    //!< as reported

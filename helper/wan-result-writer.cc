@@ -164,6 +164,7 @@ WanResultWriter::RoundJson(const WanRoundResult& r) const
                {"idle_ms", wantext::JsonNumber(r.idleMs)},
                {"mixed_ms", wantext::JsonNumber(r.mixedMs)},
                {"fault_link_packets", r.faultLinkPackets},
+               {"fault_link_lost", r.faultLinkLost},
                {"evictions", r.evictions},
                {"islands", json::array()},
                {"core_links", json::array()}};
@@ -208,10 +209,22 @@ WanResultWriter::RunJson(const std::string& label,
              {"peak_hbm_bytes", result.peakHbmBytes},
              {"evictions", result.evictions},
              {"lost_packets", result.lostPackets},
+             {"route_changes", json::array()},
              {"rounds", json::array()}};
     for (const auto& r : result.rounds)
     {
         run["rounds"].push_back(RoundJson(r));
+    }
+    for (const auto& c : result.routeChanges)
+    {
+        run["route_changes"].push_back(json{
+            {"link", c.link},
+            {"up", c.up},
+            {"event_s", c.eventS},
+            {"detected_s", c.detectedS},
+            {"converged_s", c.convergedS},
+            {"replanned_from", c.replannedFrom < 0 ? json(nullptr) : json(c.replannedFrom + 1)},
+            {"resumed_s", c.resumedS < 0 ? json(nullptr) : json(c.resumedS)}});
     }
     return run;
 }
@@ -239,6 +252,15 @@ WanResultWriter::ToCsv() const
         const auto head =
             std::to_string(k + 1) + "," + wantext::CsvCell(run["label"].get<std::string>()) + ",";
         FlattenCsv(csv, head + ",run,", "", run, "", {"label"});
+        for (const auto& change : run["route_changes"])
+        {
+            FlattenCsv(csv,
+                       head + ",route_change,",
+                       "",
+                       change,
+                       change["link"].get<std::string>(),
+                       {"link"});
+        }
         for (const auto& round : run["rounds"])
         {
             const auto roundHead = head + round["round"].dump() + ",";

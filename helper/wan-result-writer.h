@@ -30,8 +30,12 @@ namespace ns3
  *            "consensus_skew", "mixed_ms", "objective", "objective_measured",
  *            "peak_hbm_slots", "peak_hbm_bytes", "evictions": {cause: n},
  *            "lost_packets": {"core", "access", "post"},
+ *            "route_changes": [{"link", "up", "event_s", "detected_s",
+ *                               "converged_s", "replanned_from" (round, or
+ *                               null), "resumed_s"}] (detected faults),
  *            "rounds": [{"round" (1 = first), "failed", "note", "planned_ms",
  *                        "measured_ms", "idle_ms", "mixed_ms", "fault_link_packets",
+ *                        "fault_link_lost",
  *                        "evictions": {cause: n},
  *                        "islands": [{"city", "completion_ms", "exact", "bytes_in",
  *                                     "bytes_out", "packets_in", "partial_sums", "nacks",

@@ -59,11 +59,12 @@ FpgaAggregator::GetTypeId()
                           UintegerValue(9000),
                           MakeUintegerAccessor(&FpgaAggregator::m_slotBytes),
                           MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("SlotTimeout",
-                          "Lifetime of a slot in HBM before its partial sum is forwarded",
-                          TimeValue(Seconds(1)),
-                          MakeTimeAccessor(&FpgaAggregator::m_timeout),
-                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute(
+                "SlotTimeout",
+                "Lifetime of a slot in HBM before its partial sum is forwarded",
+                TimeValue(Seconds(1)),
+                MakeTimeAccessor(&FpgaAggregator::SetSlotTimeout, &FpgaAggregator::GetSlotTimeout),
+                MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("LineRate",
                           "Rate at which the line-rate window fills (HbmBytes = 0)",
                           DataRateValue(DataRate("100Gbps")),
@@ -215,6 +216,22 @@ FpgaAggregator::StartApplication()
         NS_FATAL_ERROR("FpgaAggregator: cannot bind port " << m_port);
     }
     m_socket->SetRecvCallback(MakeCallback(&FpgaAggregator::HandleRead, this));
+}
+
+void
+FpgaAggregator::SetSlotTimeout(Time timeout)
+{
+    m_timeout = timeout;
+    if (m_table && m_hbmBytes > 0)
+    {
+        m_table->SetTimeout(timeout.GetSeconds());
+    }
+}
+
+Time
+FpgaAggregator::GetSlotTimeout() const
+{
+    return m_timeout;
 }
 
 void

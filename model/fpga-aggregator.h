@@ -89,6 +89,14 @@ class FpgaAggregator : public Application
      * NACK and forwards nothing; what its slots held is lost.
      */
     void Fail();
+    /**
+     * \brief Sets the slot lifetime (the SlotTimeout attribute), also while
+     * running: slots opened from then on live that long (with HBM).
+     * \param timeout the lifetime
+     */
+    void SetSlotTimeout(Time timeout);
+    /** \return the slot lifetime (SlotTimeout) */
+    Time GetSlotTimeout() const;
     /** \return true after Fail */
     bool IsFailed() const;
 

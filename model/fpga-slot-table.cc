@@ -263,6 +263,17 @@ FpgaSlotTable::GetNSlots() const
     return m_nSlots;
 }
 
+void
+FpgaSlotTable::SetTimeout(double timeoutSeconds)
+{
+    if (!(timeoutSeconds > 0) || std::isinf(timeoutSeconds))
+    {
+        throw std::invalid_argument("slot timeout must be positive and finite (got " +
+                                    wantext::Num(timeoutSeconds) + " s)");
+    }
+    m_timeout = timeoutSeconds;
+}
+
 double
 FpgaSlotTable::GetTimeout() const
 {

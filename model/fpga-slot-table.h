@@ -170,6 +170,11 @@ class FpgaSlotTable
     uint64_t GetNSlots() const;
     /** \return the slot lifetime */
     double GetTimeout() const;
+    /**
+     * \param timeoutSeconds the lifetime of the slots opened from now on, > 0
+     *        (a re-planned round may need longer: its arrivals skew more)
+     */
+    void SetTimeout(double timeoutSeconds);
     /** \return occupied slots */
     uint64_t GetOccupancy() const;
     /** \return the most slots ever occupied at once */

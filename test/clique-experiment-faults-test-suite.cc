@@ -154,6 +154,8 @@ class DetectedLinkFaultTestCase : public TestCase
         NS_TEST_EXPECT_MSG_LT(down.detectedS, 0.9 + 0.04, "within 3 x 10 ms (+ BFD jitter)");
         NS_TEST_EXPECT_MSG_GT(down.convergedS, down.detectedS + 0.05, "flooding + 50 ms SPF");
         NS_TEST_EXPECT_MSG_EQ(down.replannedFrom, 2, "from the next round boundary");
+        NS_TEST_EXPECT_MSG_GT(down.resumedS, down.convergedS, "its start, after the notification");
+        NS_TEST_EXPECT_MSG_GT(r.rounds[1].faultLinkLost, 100, "the broken link lost round 1's");
         // Nothing was known before: the round in flight ran as planned, lost
         // what crossed the link and got it back by re-requests.
         NS_TEST_EXPECT_MSG_EQ(r.rounds[1].note, "", "round 1 was not told");

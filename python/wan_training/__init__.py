@@ -283,10 +283,18 @@ def _read_packet_csv(path):
     with open(path, newline="") as table:
         for row in csv.DictReader(table):
             run = runs.setdefault(row["run"], {"label": row["label"], "parameters": {},
-                                               "evictions": {}, "rounds": []})
+                                               "evictions": {}, "route_changes": [],
+                                               "rounds": []})
             value = _csv_value(row["metric"], row["value"])
             if row["scope"] == "run":
                 _set_dotted(run, row["metric"], value)
+                continue
+            if row["scope"] == "route_change":
+                # One change per link event, its figures in a row each.
+                changes = run["route_changes"]
+                if not changes or row["metric"] in changes[-1]:
+                    changes.append({"link": row["subject"]})
+                changes[-1][row["metric"]] = value
                 continue
             rounds = run["rounds"]
             if not rounds or rounds[-1]["round"] != int(row["round"]):

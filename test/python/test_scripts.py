@@ -415,3 +415,25 @@ def test_impairment_sweep_coded_against_its_uncoded_baseline(tmp_path):
     assert int(coded["rebuilt"]) == 0
     # With loss, parity rebuilds some contributions without a round trip.
     assert int(by[("coded", "loss")]["rebuilt"]) > 0
+
+
+def test_failure_sweep_detects_and_replans(tmp_path):
+    run_script("failure_sweep.py", "--schedule", "triangles", "--bfdMs", "10", "--runs", "1",
+               "--rounds", "3", "--output", str(tmp_path))
+    (row,) = read_csv(tmp_path / "failure-sweep-runs.csv")
+    # NYC-LON breaks in the middle of round 2 (cross-regional triangles use
+    # it): BFD at 10 ms x 3 declares it down within 30 ms (and 25% jitter);
+    # the routes change after the flooding (the longest path without the
+    # link) and 50 ms of SPF; the next round starts on trees around it.
+    assert row["detected"] == "True"
+    detection, convergence = float(row["detection_ms"]), float(row["convergence_ms"])
+    assert 0 < detection <= 40
+    assert convergence > 50
+    assert float(row["trees_ms"]) > detection + convergence
+    assert int(row["lost_packets"]) > 0
+    assert int(row["rounds_affected"]) >= 1 and float(row["extra_ms"]) > 0
+    assert row["exact"] == "True"
+    summary = read_csv(tmp_path / "failure-sweep.csv")
+    assert [(s["schedule"], float(s["bfd_ms"]), s["runs"]) for s in summary] == [
+        ("triangles", 10.0, "1")]
+    assert (tmp_path / "failure-sweep.png").stat().st_size > 0
