@@ -26,6 +26,7 @@
 #include "ns3/string.h"
 #include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
+#include "ns3/wan-bfd-application.h"
 #include "ns3/wan-bfd-helper.h"
 #include "ns3/wan-chunk-header.h"
 #include "ns3/wan-contribution.h"
@@ -494,6 +495,12 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     recorder.WatchFpgas(fpgas);
     Simulate(plan, islands);
     result.routeChanges = detection.changes;
+    for (uint32_t k = 0; k < bfd.GetN(); ++k)
+    {
+        auto app = DynamicCast<WanBfdApplication>(bfd.Get(k));
+        result.controlPackets += app->GetPacketsSent();
+        result.controlBytes += app->GetBytesSent();
+    }
     result.events = Simulator::GetEventCount() - m_progressEvents; // the model's events only
     result.lostPackets = {{"core", net.GetLostPackets(WanNetworkHelper::CORE)},
                           {"access", net.GetLostPackets(WanNetworkHelper::ACCESS)},
@@ -1176,6 +1183,11 @@ CliqueExperimentHelper::Format(const WanExperimentResult& result, const WanTopol
         s << "  packets lost: core " << result.lostPackets.at("core") << ", access "
           << result.lostPackets.at("access") << ", post-aggregation "
           << result.lostPackets.at("post") << "\n";
+    }
+    if (result.controlPackets > 0)
+    {
+        s << "  control plane: " << result.controlPackets << " BFD packets, " << result.controlBytes
+          << " bytes\n";
     }
     for (const auto& c : result.routeChanges)
     {

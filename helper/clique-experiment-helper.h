@@ -128,6 +128,8 @@ struct WanExperimentResult
     double objective{0};            //!< J planned: plannedMs x disagreement (ms-error)
     double objectiveMeasured{0};    //!< J measured: mixedMs x disagreementMeasured
     std::vector<WanRouteChangeResult> routeChanges; //!< detected faults (SetFaultDetection)
+    uint64_t controlPackets{0}; //!< control-plane packets sent (BFD, with fault detection)
+    uint64_t controlBytes{0};   //!< their bytes (UDP payload)
 };
 
 /**

@@ -209,6 +209,8 @@ WanResultWriter::RunJson(const std::string& label,
              {"peak_hbm_bytes", result.peakHbmBytes},
              {"evictions", result.evictions},
              {"lost_packets", result.lostPackets},
+             {"control_packets", result.controlPackets},
+             {"control_bytes", result.controlBytes},
              {"route_changes", json::array()},
              {"rounds", json::array()}};
     for (const auto& r : result.rounds)

@@ -30,6 +30,7 @@ namespace ns3
  *            "consensus_skew", "mixed_ms", "objective", "objective_measured",
  *            "peak_hbm_slots", "peak_hbm_bytes", "evictions": {cause: n},
  *            "lost_packets": {"core", "access", "post"},
+ *            "control_packets", "control_bytes" (BFD, with fault detection),
  *            "route_changes": [{"link", "up", "event_s", "detected_s",
  *                               "converged_s", "replanned_from" (round, or
  *                               null), "resumed_s"}] (detected faults),

@@ -153,12 +153,26 @@ WanBfdApplication::DoDispose()
     Application::DoDispose();
 }
 
+uint64_t
+WanBfdApplication::GetPacketsSent() const
+{
+    return m_packetsSent;
+}
+
+uint64_t
+WanBfdApplication::GetBytesSent() const
+{
+    return m_bytesSent;
+}
+
 void
 WanBfdApplication::Transmit(uint32_t k)
 {
     auto& p = m_peers[k];
     auto packet = Create<Packet>();
     packet->AddHeader(p.session->MakePacket());
+    ++m_packetsSent;
+    m_bytesSent += packet->GetSize();
     p.socket->SendTo(packet, 0, InetSocketAddress(p.remote, WanBfdHeader::kPort));
     p.transmit.Cancel();
     p.transmit = Simulator::Schedule(p.session->GetTransmitInterval(m_jitter->GetValue()),

@@ -57,6 +57,10 @@ class WanBfdApplication : public Application
     void AddPeer(Ipv4Address local, Ipv4Address remote);
     /** \return the sessions' number */
     uint32_t GetNPeers() const;
+    /** \return BFD control packets sent, over every session */
+    uint64_t GetPacketsSent() const;
+    /** \return their bytes (UDP payload) */
+    uint64_t GetBytesSent() const;
     /**
      * \param peer a session's index (AddPeer order)
      * \return its state machine
@@ -112,6 +116,8 @@ class WanBfdApplication : public Application
     uint32_t m_firstDiscriminator{1};    //!< discriminator of the first session
     Ptr<UniformRandomVariable> m_jitter; //!< transmit jitter
     uint64_t m_dropped{0};               //!< packets refused or not for a session
+    uint64_t m_packetsSent{0};           //!< control packets sent
+    uint64_t m_bytesSent{0};             //!< their bytes
     TracedCallback<Ipv4Address, Ipv4Address, uint8_t> m_upTrace;   //!< a session came up
     TracedCallback<Ipv4Address, Ipv4Address, uint8_t> m_downTrace; //!< a session went down
 };

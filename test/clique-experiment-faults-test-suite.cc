@@ -201,6 +201,11 @@ class DetectedLinkFaultTestCase : public TestCase
         oracle.AddLinkFault("NYC", "LON", 0.9, 2.0);
         auto o = oracle.Run(CliqueSchedule::Triangles(topo));
         NS_TEST_EXPECT_MSG_EQ(o.routeChanges.empty(), true, "no detection");
+        NS_TEST_EXPECT_MSG_EQ(o.controlPackets, 0, "and no control traffic");
+        // A packet per 10 ms (less up to 25% jitter) at both ends of every
+        // core link, while the run lasts (seconds).
+        NS_TEST_EXPECT_MSG_GT(r.controlPackets, 10000, "BFD counted");
+        NS_TEST_EXPECT_MSG_EQ(r.controlBytes, r.controlPackets * 24, "24 bytes each");
         NS_TEST_EXPECT_MSG_EQ(o.rounds[1].note, "re-planned without NYC-LON", "told in advance");
 
         auto e = ErrorOf([&]() { experiment.SetFaultDetection("psychic"); });
