@@ -83,6 +83,13 @@ CountCoreDrop(CliqueExperimentHelper::CoreLinkCounts* counts, WanHop hop, Ptr<co
     ++CurrentCoreRound(counts, hop, Simulator::Now()).queueDrops;
 }
 
+/// Counts an FPGA's heartbeat.
+void
+CountHeartbeat(uint64_t* beats)
+{
+    ++*beats;
+}
+
 /// Counts a packet lost on a core link direction (its receiver's loss model).
 void
 CountCoreLoss(CliqueExperimentHelper::CoreLinkCounts* counts, WanHop hop, Ptr<const Packet>)
@@ -486,7 +493,32 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         WanBfdHelper::AssignStreams(bfd, m_stream + 500);
         reconvergence.emplace(net);
         reconvergence->Watch(bfd);
-        detection = {&net, &nominal, &plan, &schedule, islands, fpgas, &coreLinks, {}, {}};
+        detection = {&net,
+                     &nominal,
+                     &plan,
+                     &schedule,
+                     islands,
+                     fpgas,
+                     &coreLinks,
+                     {},
+                     {},
+                     groups,
+                     std::vector<uint64_t>(fpgas.GetN(), 0),
+                     {},
+                     {}};
+        for (uint32_t c = 0; c < fpgas.GetN(); ++c)
+        {
+            fpgas.Get(c)->TraceConnectWithoutContext(
+                "Heartbeat",
+                MakeBoundCallback(&CountHeartbeat, &detection.heartbeats[c]));
+            Simulator::Schedule(m_bfdInterval,
+                                &CliqueExperimentHelper::WatchFpga,
+                                this,
+                                &detection,
+                                c,
+                                0,
+                                0);
+        }
         reconvergence->SetChangeCallback(
             MakeCallback(&CliqueExperimentHelper::RouteChanged, this).Bind(&detection));
     }
@@ -495,6 +527,7 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     recorder.WatchFpgas(fpgas);
     Simulate(plan, islands);
     result.routeChanges = detection.changes;
+    result.fpgaFailures = detection.fpgaFailures;
     for (uint32_t k = 0; k < bfd.GetN(); ++k)
     {
         auto app = DynamicCast<WanBfdApplication>(bfd.Get(k));
@@ -571,6 +604,8 @@ CliqueExperimentHelper::InstallFpgas(const WanNetworkHelper& net,
                         UintegerValue(static_cast<uint64_t>(m_planner.GetConfig().hbmBytes)));
     // The window the planner checks the packet-level skew against.
     helper.SetAttribute("LineRateWindow", TimeValue(Seconds(m_planner.GetConfig().lineRateWindow)));
+    // With fault detection the FPGAs tell their edge they live, at BFD's pace.
+    helper.SetAttribute("HeartbeatInterval", TimeValue(m_detectFaults ? m_bfdInterval : Time(0)));
     ApplicationContainer apps;
     for (uint32_t c = 0; c < net.GetEdges().GetN(); ++c)
     {
@@ -851,6 +886,10 @@ CliqueExperimentHelper::ScheduleFaults(WanNetworkHelper& net,
         Simulator::Schedule(Seconds(at),
                             &FpgaAggregator::Fail,
                             DynamicCast<FpgaAggregator>(fpgas.Get(city)));
+        if (m_detectFaults)
+        {
+            continue; // the edge's watchdog has to notice (WatchFpga)
+        }
         for (const auto& g : groups)
         {
             if (g.source != city &&
@@ -919,6 +958,49 @@ CliqueExperimentHelper::StopWhenDone(const WanExperimentPlan* plan, Time slack) 
         return;
     }
     Simulator::Stop();
+}
+
+void
+CliqueExperimentHelper::WatchFpga(Detection* d, uint32_t city, uint64_t seen, uint32_t misses) const
+{
+    const uint64_t beats = d->heartbeats[city];
+    misses = beats > seen ? 0 : misses + 1;
+    if (misses < m_bfdMultiplier)
+    {
+        Simulator::Schedule(m_bfdInterval,
+                            &CliqueExperimentHelper::WatchFpga,
+                            this,
+                            d,
+                            city,
+                            beats,
+                            misses);
+        return;
+    }
+    WanFpgaFailureResult out;
+    out.city = m_planner.GetTopology().GetCity(city).code;
+    out.detectedS = Simulator::Now().GetSeconds();
+    for (const auto& [c, at] : m_fpgaFaults)
+    {
+        out.failedS = c == city && at <= out.detectedS ? at : out.failedS; // for the record
+    }
+    NS_LOG_INFO("FPGA " << out.city << " missed " << misses << " heartbeats: bypassed at "
+                        << out.detectedS << " s");
+    d->bypassed.insert(city);
+    Bypass(d, city, d->groups);
+    d->fpgaFailures.push_back(out);
+}
+
+void
+CliqueExperimentHelper::Bypass(Detection* d, uint32_t city, const std::vector<Group>& groups) const
+{
+    for (const auto& g : groups)
+    {
+        if (g.source != city &&
+            std::find(g.members.begin(), g.members.end(), city) != g.members.end())
+        {
+            d->net->BypassEdge(city, g.source, g.group);
+        }
+    }
 }
 
 void
@@ -992,7 +1074,12 @@ CliqueExperimentHelper::RouteChanged(Detection* d,
                 NS_LOG_WARN("round " << k << " cannot be re-planned: " << rounds[k].note);
                 continue;
             }
-            InstallRound(*d->net, rounds[k], d->islands, true);
+            const auto groups = InstallRound(*d->net, rounds[k], d->islands, true);
+            for (uint32_t city : d->bypassed)
+            {
+                Bypass(d, city, groups); // the moved trees end at the island too
+            }
+            d->groups.insert(d->groups.end(), groups.begin(), groups.end());
             d->coreLinks->roundEnds[k] = Seconds(rounds[k].start + rounds[k].deadline);
         }
     }
@@ -1188,6 +1275,12 @@ CliqueExperimentHelper::Format(const WanExperimentResult& result, const WanTopol
     {
         s << "  control plane: " << result.controlPackets << " BFD packets, " << result.controlBytes
           << " bytes\n";
+    }
+    for (const auto& f : result.fpgaFailures)
+    {
+        s << std::setprecision(1) << "  FPGA " << f.city << " failed at " << f.failedS * 1e3
+          << " ms: its edge bypassed it after " << (f.detectedS - f.failedS) * 1e3
+          << " ms of missed heartbeats\n";
     }
     for (const auto& c : result.routeChanges)
     {

@@ -107,6 +107,18 @@ struct WanRouteChangeResult
     double resumedS{-1};       //!< when that round starts: trees on the new routes (-1: none)
 };
 
+/**
+ * \ingroup wan-training
+ * \brief An FPGA failure as the edge detected it (SetFaultDetection "bfd"):
+ * its heartbeats stopped, and after the watchdog's misses its edge bypasses it.
+ */
+struct WanFpgaFailureResult
+{
+    std::string city;    //!< the FPGA's city code
+    double failedS{0};   //!< when it failed, seconds
+    double detectedS{0}; //!< when the watchdog declared it and the edge bypassed it, seconds
+};
+
 struct WanExperimentResult
 {
     std::string schedule;                        //!< schedule name
@@ -128,6 +140,7 @@ struct WanExperimentResult
     double objective{0};            //!< J planned: plannedMs x disagreement (ms-error)
     double objectiveMeasured{0};    //!< J measured: mixedMs x disagreementMeasured
     std::vector<WanRouteChangeResult> routeChanges; //!< detected faults (SetFaultDetection)
+    std::vector<WanFpgaFailureResult> fpgaFailures; //!< detected FPGA failures (likewise)
     uint64_t controlPackets{0}; //!< control-plane packets sent (BFD, with fault detection)
     uint64_t controlBytes{0};   //!< their bytes (UDP payload)
 };
@@ -370,17 +383,29 @@ class CliqueExperimentHelper
     /// What a run with detected faults needs when the network reports a change.
     struct Detection
     {
-        WanNetworkHelper* net{nullptr};               //!< the network
-        const WanExperimentPlanner* planner{nullptr}; //!< plans without the faults
-        WanExperimentPlan* plan{nullptr};             //!< the plan being run
-        const CliqueSchedule* schedule{nullptr};      //!< its schedule
-        ApplicationContainer islands;                 //!< the islands
-        ApplicationContainer fpgas;                   //!< the FPGAs (their slot lifetime)
-        CoreLinkCounts* coreLinks{nullptr};           //!< their round windows move too
-        std::set<std::pair<uint32_t, uint32_t>> down; //!< links the network reported down
-        std::vector<WanRouteChangeResult> changes;    //!< as reported
+        WanNetworkHelper* net{nullptr};                 //!< the network
+        const WanExperimentPlanner* planner{nullptr};   //!< plans without the faults
+        WanExperimentPlan* plan{nullptr};               //!< the plan being run
+        const CliqueSchedule* schedule{nullptr};        //!< its schedule
+        ApplicationContainer islands;                   //!< the islands
+        ApplicationContainer fpgas;                     //!< the FPGAs (their slot lifetime)
+        CoreLinkCounts* coreLinks{nullptr};             //!< their round windows move too
+        std::set<std::pair<uint32_t, uint32_t>> down;   //!< links the network reported down
+        std::vector<WanRouteChangeResult> changes;      //!< as reported
+        std::vector<Group> groups;                      //!< every group installed
+        std::vector<uint64_t> heartbeats;               //!< per city: FPGA heartbeats seen
+        std::set<uint32_t> bypassed;                    //!< cities whose FPGA is bypassed
+        std::vector<WanFpgaFailureResult> fpgaFailures; //!< as detected
     };
 
+    /**
+     * \brief The edge's watchdog of one FPGA: every BFD interval it checks for
+     * a heartbeat; after the detect multiplier's worth of misses it bypasses
+     * the FPGA for every group its island receives.
+     */
+    void WatchFpga(Detection* detection, uint32_t city, uint64_t seen, uint32_t misses) const;
+    /// Bypasses a city's FPGA for every group its island receives.
+    void Bypass(Detection* detection, uint32_t city, const std::vector<Group>& groups) const;
     /// Re-plans the rounds after a change the network reported.
     void RouteChanged(Detection* detection, const WanReconvergenceHelper::Change& change) const;
     /// Stops the run once the (possibly re-planned) last round and its repairs are over.

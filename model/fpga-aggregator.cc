@@ -122,6 +122,17 @@ FpgaAggregator::GetTypeId()
                             "A packet that could not be used, and why",
                             MakeTraceSourceAccessor(&FpgaAggregator::m_dropTrace),
                             "ns3::FpgaAggregator::DropTracedCallback")
+            .AddAttribute("HeartbeatInterval",
+                          "Interval of the liveness heartbeat the FPGA gives its edge node "
+                          "while it works (0: none); a watchdog that misses some declares it "
+                          "failed (CliqueExperimentHelper with fault detection)",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&FpgaAggregator::m_heartbeatInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("Heartbeat",
+                            "The FPGA is alive (every HeartbeatInterval until it fails)",
+                            MakeTraceSourceAccessor(&FpgaAggregator::m_heartbeatTrace),
+                            "ns3::TracedValueCallback::Void")
             .AddTraceSource("PeakOccupancy",
                             "The most slots ever in use at once",
                             MakeTraceSourceAccessor(&FpgaAggregator::m_peakOccupancy),
@@ -216,6 +227,18 @@ FpgaAggregator::StartApplication()
         NS_FATAL_ERROR("FpgaAggregator: cannot bind port " << m_port);
     }
     m_socket->SetRecvCallback(MakeCallback(&FpgaAggregator::HandleRead, this));
+    if (m_heartbeatInterval.IsStrictlyPositive())
+    {
+        m_heartbeatEvent =
+            Simulator::Schedule(m_heartbeatInterval, &FpgaAggregator::Heartbeat, this);
+    }
+}
+
+void
+FpgaAggregator::Heartbeat()
+{
+    m_heartbeatTrace();
+    m_heartbeatEvent = Simulator::Schedule(m_heartbeatInterval, &FpgaAggregator::Heartbeat, this);
 }
 
 void
@@ -239,6 +262,7 @@ FpgaAggregator::StopApplication()
 {
     NS_LOG_FUNCTION(this);
     Simulator::Cancel(m_expiryEvent);
+    Simulator::Cancel(m_heartbeatEvent);
     if (m_socket)
     {
         m_socket->Close();
@@ -535,6 +559,7 @@ FpgaAggregator::Fail()
     NS_LOG_INFO("FPGA fails with " << m_table->GetOccupancy() << " slots in use");
     m_failed = true;
     Simulator::Cancel(m_expiryEvent);
+    Simulator::Cancel(m_heartbeatEvent); // a dead FPGA says nothing
 }
 
 bool

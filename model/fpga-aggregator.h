@@ -187,6 +187,8 @@ class FpgaAggregator : public Application
     void Expire();
     /// Arms the timer for the table's next expiry.
     void ScheduleExpiry();
+    /// Signals liveness to the edge (the Heartbeat trace) and schedules the next.
+    void Heartbeat();
 
     bool m_failed{false};      //!< failed: drops everything
     uint16_t m_port;           //!< DATA and NACK port
@@ -234,6 +236,9 @@ class FpgaAggregator : public Application
     TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace;
     /// The most slots ever in use at once.
     TracedValue<uint64_t> m_peakOccupancy{0};
+    Time m_heartbeatInterval;          //!< liveness heartbeat interval (0: none)
+    EventId m_heartbeatEvent;          //!< next heartbeat
+    TracedCallback<> m_heartbeatTrace; //!< the FPGA is alive
 };
 
 } // namespace ns3

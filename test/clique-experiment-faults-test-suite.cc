@@ -284,6 +284,50 @@ class FpgaFaultTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief An FPGA fails mid-round with fault detection: nobody is told; its
+ * heartbeats stop, the edge's watchdog misses three (10 ms apart) and only
+ * then bypasses it; what was lost before is recovered by early requests.
+ */
+class DetectedFpgaFaultTestCase : public TestCase
+{
+  public:
+    DetectedFpgaFaultTestCase()
+        : TestCase("FPGA failure detected by missed heartbeats, then bypassed")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto topo = WanTopology::NineCity();
+        CliqueExperimentHelper experiment(topo, PlannerConfig{});
+        experiment.SetScale(1000);
+        experiment.SetRecovery("early");
+        experiment.SetFaultDetection("bfd");
+        experiment.SetBfd(MilliSeconds(10), 3);
+        experiment.AddFpgaFault("NYC", 0.3);
+        auto r = experiment.Run(CliqueSchedule::Triangles(topo));
+        NS_TEST_ASSERT_MSG_EQ(r.fpgaFailures.size(), 1, "one failure detected");
+        const auto& f = r.fpgaFailures[0];
+        NS_TEST_EXPECT_MSG_EQ(f.city, "NYC", "the city");
+        NS_TEST_EXPECT_MSG_EQ(f.failedS, 0.3, "failed at 0.3 s");
+        // The last heartbeat came at most 10 ms before it failed; the
+        // watchdog checks every 10 ms and acts on the third miss.
+        NS_TEST_EXPECT_MSG_GT(f.detectedS, 0.3 + 0.02, "not before two checks without one");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(f.detectedS, 0.3 + 0.04 + 1e-9, "by the third");
+        NS_TEST_EXPECT_MSG_EQ(r.exact, true, "every sum exact");
+        const uint32_t nyc = topo.FindCity("NYC");
+        uint64_t requested = 0;
+        for (const auto& i : r.rounds.at(0).islands)
+        {
+            requested += i.city == nyc ? i.requested : 0;
+        }
+        NS_TEST_EXPECT_MSG_GT(requested, 0, "what was lost before the bypass was asked for");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief An island leaves and rejoins: its cliques run without it, and the
  * mixing of the rounds run accounts for it.
  */
@@ -387,6 +431,7 @@ class CliqueExperimentFaultsTestSuite : public TestSuite
         AddTestCase(new LinkFaultTestCase);
         AddTestCase(new DetectedLinkFaultTestCase);
         AddTestCase(new FpgaFaultTestCase);
+        AddTestCase(new DetectedFpgaFaultTestCase);
         AddTestCase(new IslandAbsenceTestCase);
         AddTestCase(new FaultBadInputTestCase);
     }
