@@ -1,0 +1,232 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-pim-state.h"
+
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace ns3
+{
+
+namespace
+{
+constexpr double kForever = std::numeric_limits<double>::infinity();
+} // namespace
+
+WanPimState::WanPimState(Rpf rpf)
+    : WanPimState(std::move(rpf), Timers())
+{
+}
+
+WanPimState::WanPimState(Rpf rpf, Timers timers)
+    : m_rpf(std::move(rpf)),
+      m_timers(timers)
+{
+    if (!(timers.joinPeriod > 0) || !(timers.joinHoldtime >= timers.joinPeriod) ||
+        !(timers.helloHoldtime > 0))
+    {
+        throw std::invalid_argument("PIM timers: the join period must be positive and the "
+                                    "holdtimes at least that long");
+    }
+}
+
+void
+WanPimState::Send(std::vector<Message>& out, const Key& key, uint32_t to, bool join) const
+{
+    if (to != LOCAL)
+    {
+        out.push_back({to, join, key.first, key.second, join ? m_timers.joinHoldtime : 0});
+    }
+}
+
+std::vector<WanPimState::Message>
+WanPimState::Join(Ipv4Address source, Ipv4Address group, uint32_t from, double now)
+{
+    if ((group.Get() >> 24) != 232)
+    {
+        throw std::invalid_argument("PIM-SSM join for group outside 232.0.0.0/8");
+    }
+    std::vector<Message> out;
+    const Key key{source, group};
+    auto it = m_entries.find(key);
+    const uint32_t upstream = it == m_entries.end() ? m_rpf(source) : it->second.upstream;
+    if (from == upstream && from != LOCAL)
+    {
+        return out; // a Join from the RPF neighbour would make a loop
+    }
+    if (it == m_entries.end())
+    {
+        Entry e;
+        e.upstream = upstream;
+        e.nextJoin = now + m_timers.joinPeriod;
+        it = m_entries.emplace(key, e).first;
+        Send(out, key, upstream, true); // a triggered Join
+    }
+    it->second.outgoing[from] = from == LOCAL ? kForever : now + m_timers.joinHoldtime;
+    return out;
+}
+
+void
+WanPimState::Remove(std::vector<Message>& out, const Key& key)
+{
+    auto it = m_entries.find(key);
+    if (it != m_entries.end() && it->second.outgoing.empty())
+    {
+        Send(out, key, it->second.upstream, false);
+        m_entries.erase(it);
+    }
+}
+
+std::vector<WanPimState::Message>
+WanPimState::Prune(Ipv4Address source, Ipv4Address group, uint32_t from, double now)
+{
+    std::vector<Message> out;
+    const Key key{source, group};
+    auto it = m_entries.find(key);
+    if (it != m_entries.end() && it->second.outgoing.erase(from) > 0)
+    {
+        Remove(out, key);
+    }
+    return out;
+}
+
+void
+WanPimState::Hello(uint32_t neighbour, double holdtime, double now)
+{
+    m_neighbours[neighbour] = now + holdtime;
+}
+
+std::vector<WanPimState::Message>
+WanPimState::Advance(double now)
+{
+    std::vector<Message> out;
+    std::set<uint32_t> gone;
+    for (auto it = m_neighbours.begin(); it != m_neighbours.end();)
+    {
+        if (it->second <= now)
+        {
+            gone.insert(it->first);
+            it = m_neighbours.erase(it);
+        }
+        else
+        {
+            ++it;
+        }
+    }
+    std::vector<Key> empty;
+    for (auto& [key, e] : m_entries)
+    {
+        for (auto o = e.outgoing.begin(); o != e.outgoing.end();)
+        {
+            if (o->second <= now || gone.count(o->first) > 0)
+            {
+                o = e.outgoing.erase(o);
+            }
+            else
+            {
+                ++o;
+            }
+        }
+        if (e.outgoing.empty())
+        {
+            empty.push_back(key);
+            continue;
+        }
+        while (e.nextJoin <= now)
+        {
+            e.nextJoin += m_timers.joinPeriod;
+            if (e.nextJoin > now)
+            {
+                Send(out, key, e.upstream, true); // one refresh, however late
+            }
+        }
+    }
+    for (const auto& key : empty)
+    {
+        Remove(out, key);
+    }
+    return out;
+}
+
+std::vector<WanPimState::Message>
+WanPimState::RpfChanged(double now)
+{
+    std::vector<Message> out;
+    for (auto& [key, e] : m_entries)
+    {
+        const uint32_t upstream = m_rpf(key.first);
+        if (upstream == e.upstream)
+        {
+            continue;
+        }
+        Send(out, key, upstream, true);
+        Send(out, key, e.upstream, false);
+        e.outgoing.erase(upstream); // the new upstream cannot be downstream too
+        e.upstream = upstream;
+        e.nextJoin = now + m_timers.joinPeriod;
+    }
+    return out;
+}
+
+bool
+WanPimState::HasState(Ipv4Address source, Ipv4Address group) const
+{
+    return m_entries.count({source, group}) > 0;
+}
+
+uint32_t
+WanPimState::GetUpstream(Ipv4Address source, Ipv4Address group) const
+{
+    auto it = m_entries.find({source, group});
+    if (it == m_entries.end())
+    {
+        throw std::invalid_argument("no PIM state for this (S,G)");
+    }
+    return it->second.upstream;
+}
+
+std::set<uint32_t>
+WanPimState::GetOutgoing(Ipv4Address source, Ipv4Address group) const
+{
+    std::set<uint32_t> out;
+    auto it = m_entries.find({source, group});
+    if (it != m_entries.end())
+    {
+        for (const auto& [iface, expiry] : it->second.outgoing)
+        {
+            out.insert(iface);
+        }
+    }
+    return out;
+}
+
+uint32_t
+WanPimState::GetNEntries() const
+{
+    return static_cast<uint32_t>(m_entries.size());
+}
+
+double
+WanPimState::GetNextEvent() const
+{
+    double next = kForever;
+    for (const auto& [n, expiry] : m_neighbours)
+    {
+        next = std::min(next, expiry);
+    }
+    for (const auto& [key, e] : m_entries)
+    {
+        next = std::min(next, e.nextJoin);
+        for (const auto& [iface, expiry] : e.outgoing)
+        {
+            next = std::min(next, expiry);
+        }
+    }
+    return next;
+}
+
+} // namespace ns3

@@ -1,0 +1,341 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-training-test-utils.h"
+
+#include "ns3/clique-schedule.h"
+#include "ns3/test.h"
+#include "ns3/wan-network-helper.h"
+#include "ns3/wan-pim-state.h"
+#include "ns3/wan-topology.h"
+
+#include <deque>
+#include <memory>
+#include <set>
+#include <vector>
+
+using namespace ns3;
+using namespace ns3::wantest;
+
+namespace
+{
+
+/// The routers of a topology, each with its PIM state and RPF from the
+/// topology's unicast paths; sources are named by their city's address.
+struct PimNetwork
+{
+    const WanTopology& topo;                          //!< the topology
+    std::vector<std::unique_ptr<WanPimState>> states; //!< per city
+    std::vector<uint32_t> rpfOverride;                //!< per city: forced RPF (LOCAL: none)
+
+    /// \return the address standing for city c's source
+    static Ipv4Address SourceOf(uint32_t c)
+    {
+        return Ipv4Address(0x0a000000u + c);
+    }
+
+    explicit PimNetwork(const WanTopology& t)
+        : topo(t),
+          rpfOverride(t.GetNCities(), WanPimState::LOCAL)
+    {
+        for (uint32_t v = 0; v < t.GetNCities(); ++v)
+        {
+            states.push_back(std::make_unique<WanPimState>([this, v](Ipv4Address s) {
+                const uint32_t source = s.Get() - 0x0a000000u;
+                if (rpfOverride[v] != WanPimState::LOCAL)
+                {
+                    return rpfOverride[v];
+                }
+                // The next hop on v's unicast path to the source.
+                return source == v ? WanPimState::LOCAL : topo.GetPath(v, source).at(1);
+            }));
+        }
+    }
+
+    /// Carries messages hop by hop until none is left; returns how many.
+    uint32_t Deliver(uint32_t from, std::vector<WanPimState::Message> messages, double now)
+    {
+        std::deque<std::pair<uint32_t, WanPimState::Message>> queue;
+        for (const auto& m : messages)
+        {
+            queue.emplace_back(from, m);
+        }
+        uint32_t n = 0;
+        while (!queue.empty())
+        {
+            auto [sender, m] = queue.front();
+            queue.pop_front();
+            ++n;
+            auto& to = *states.at(m.neighbour);
+            for (const auto& next : m.join ? to.Join(m.source, m.group, sender, now)
+                                           : to.Prune(m.source, m.group, sender, now))
+            {
+                queue.emplace_back(m.neighbour, next);
+            }
+        }
+        return n;
+    }
+
+    /// The tree of (S,G) as the routers' state has it: (upstream, router) hops.
+    std::set<WanHop> Tree(uint32_t source, Ipv4Address group) const
+    {
+        std::set<WanHop> hops;
+        for (uint32_t v = 0; v < states.size(); ++v)
+        {
+            if (v != source && states[v]->HasState(SourceOf(source), group))
+            {
+                hops.insert({states[v]->GetUpstream(SourceOf(source), group), v});
+            }
+        }
+        return hops;
+    }
+};
+
+/// A line A-B-C-D... topology of n cities, 10 ms links.
+WanTopology
+Line(uint32_t n)
+{
+    std::vector<std::string> codes;
+    std::vector<double> ms;
+    for (uint32_t c = 0; c < n; ++c)
+    {
+        codes.push_back(std::string(1, static_cast<char>('A' + c)));
+        if (c + 1 < n)
+        {
+            ms.push_back(10);
+        }
+    }
+    return LineTopology(codes, ms);
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Joins build a branch hop by hop, refreshes keep it, a leave prunes
+ * it at once, and state without refresh (or whose neighbour stops its
+ * Hellos) expires; a changed RPF neighbour gets a Join and the old a Prune.
+ */
+class PimStateTimersTestCase : public TestCase
+{
+  public:
+    PimStateTimersTestCase()
+        : TestCase("(S,G) joins, refresh, prune, expiry, neighbour loss and RPF change")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto topo = Line(3); // A - B - C, the source at A
+        PimNetwork net(topo);
+        const auto S = PimNetwork::SourceOf(0);
+        const auto G = WanNetworkHelper::GroupAddress(0, 0);
+        auto& a = *net.states[0];
+        auto& b = *net.states[1];
+        auto& c = *net.states[2];
+        // C's island joins: C joins B, B joins A; A's source is local.
+        NS_TEST_EXPECT_MSG_EQ(net.Deliver(2, c.Join(S, G, WanPimState::LOCAL, 0), 0),
+                              2,
+                              "two Joins: C to B, B to A");
+        NS_TEST_EXPECT_MSG_EQ((c.GetOutgoing(S, G) == std::set<uint32_t>{WanPimState::LOCAL}),
+                              true,
+                              "C delivers to its edge");
+        NS_TEST_EXPECT_MSG_EQ((b.GetOutgoing(S, G) == std::set<uint32_t>{2}), true, "B to C");
+        NS_TEST_EXPECT_MSG_EQ((a.GetOutgoing(S, G) == std::set<uint32_t>{1}), true, "A to B");
+        NS_TEST_EXPECT_MSG_EQ(b.GetUpstream(S, G), 0, "B's RPF neighbour is A");
+        NS_TEST_EXPECT_MSG_EQ(a.GetUpstream(S, G), WanPimState::LOCAL, "S is A's");
+        // A Join from the RPF neighbour is refused (it would make a loop).
+        NS_TEST_EXPECT_MSG_EQ(b.Join(S, G, 0, 1).empty(), true, "no message");
+        NS_TEST_EXPECT_MSG_EQ(b.GetOutgoing(S, G).count(0), 0, "and no interface to A");
+
+        // Refresh: C joins again every 60 s; B and A keep their state.
+        for (double t : {60.0, 120.0, 180.0, 240.0})
+        {
+            const auto due = c.Advance(t);
+            NS_TEST_EXPECT_MSG_EQ(due.size(), 1, "C's periodic Join at " << t);
+            net.Deliver(2, due, t);
+            net.Deliver(1, b.Advance(t), t);
+        }
+        NS_TEST_EXPECT_MSG_EQ(a.HasState(S, G), true, "kept alive by refreshes");
+        NS_TEST_EXPECT_MSG_EQ(c.GetNextEvent(), 300, "C's next Join");
+
+        // Without C's refreshes B's interface to C lapses 210 s after the last
+        // Join (240 s): B prunes itself off A.
+        const auto held = b.Advance(449); // B's own periodic Join to A, no Prune
+        NS_TEST_EXPECT_MSG_EQ((held.size() == 1 && held[0].join), true, "still held at 449 s");
+        const auto pruned = b.Advance(450);
+        NS_TEST_ASSERT_MSG_EQ(pruned.size(), 1, "B's Prune at 450 s");
+        NS_TEST_EXPECT_MSG_EQ(pruned[0].join, false, "a Prune");
+        net.Deliver(1, pruned, 450);
+        NS_TEST_EXPECT_MSG_EQ(b.HasState(S, G) || a.HasState(S, G), false, "state expired");
+
+        // A leave prunes the branch at once (point-to-point: no prune delay).
+        net.Deliver(2, c.Prune(S, G, WanPimState::LOCAL, 500), 500); // C's old state goes
+        net.Deliver(2, c.Join(S, G, WanPimState::LOCAL, 600), 600);
+        NS_TEST_EXPECT_MSG_EQ(a.HasState(S, G), true, "joined again");
+        NS_TEST_EXPECT_MSG_EQ(net.Deliver(2, c.Prune(S, G, WanPimState::LOCAL, 601), 601),
+                              2,
+                              "C prunes B, B prunes A");
+        NS_TEST_EXPECT_MSG_EQ(a.GetNEntries() + b.GetNEntries() + c.GetNEntries(), 0, "all gone");
+
+        // A neighbour whose Hellos stop loses its interfaces.
+        net.Deliver(2, c.Join(S, G, WanPimState::LOCAL, 700), 700);
+        b.Hello(2, 105, 700);
+        const auto alive = b.Advance(804); // B's periodic Join to A, no Prune
+        NS_TEST_EXPECT_MSG_EQ((alive.size() == 1 && alive[0].join), true, "C heard within 105 s");
+        const auto lost = b.Advance(805);
+        NS_TEST_EXPECT_MSG_EQ((lost.size() == 1 && !lost[0].join && lost[0].neighbour == 0),
+                              true,
+                              "C gone: B prunes itself off A");
+
+        // The routes change under B: Join the new RPF neighbour, Prune the old.
+        const auto topo4 = Line(4);
+        PimNetwork four(topo4);
+        auto& b4 = *four.states[1];
+        four.Deliver(2, four.states[2]->Join(S, G, WanPimState::LOCAL, 0), 0);
+        four.rpfOverride[1] = 3; // B now reaches A through D
+        const auto moved = b4.RpfChanged(1);
+        NS_TEST_ASSERT_MSG_EQ(moved.size(), 2, "a Join and a Prune");
+        NS_TEST_EXPECT_MSG_EQ((moved[0].join && moved[0].neighbour == 3), true, "Join to D");
+        NS_TEST_EXPECT_MSG_EQ((!moved[1].join && moved[1].neighbour == 0), true, "Prune to A");
+        NS_TEST_EXPECT_MSG_EQ(b4.GetUpstream(S, G), 3, "D upstream");
+        NS_TEST_EXPECT_MSG_EQ(b4.RpfChanged(2).empty(), true, "nothing when nothing changed");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Trees built by joins (every receiver joins towards the source along
+ * its unicast path) equal the planner's multicast trees, on the nine cities
+ * (every source, the triangles' cliques and all-to-all) and on random WANs.
+ */
+class PimStateTreesTestCase : public TestCase
+{
+  public:
+    PimStateTreesTestCase()
+        : TestCase("trees built by joins equal the planner's on nine cities and random WANs")
+    {
+    }
+
+  private:
+    void Check(const WanTopology& topo,
+               const std::vector<std::vector<uint32_t>>& cliques,
+               const std::string& name)
+    {
+        PimNetwork net(topo);
+        uint32_t round = 0;
+        for (const auto& clique : cliques)
+        {
+            for (uint32_t source : clique)
+            {
+                const auto group = WanNetworkHelper::GroupAddress(round, source);
+                for (uint32_t r : clique)
+                {
+                    if (r != source)
+                    {
+                        net.Deliver(r,
+                                    net.states[r]->Join(PimNetwork::SourceOf(source),
+                                                        group,
+                                                        WanPimState::LOCAL,
+                                                        0),
+                                    0);
+                    }
+                }
+                const auto planned = topo.GetMulticastTree(source, clique);
+                NS_TEST_EXPECT_MSG_EQ(
+                    (net.Tree(source, group) == std::set<WanHop>(planned.begin(), planned.end())),
+                    true,
+                    name << ": the tree of source " << source);
+                // Every hop's parent forwards to its child (the RPF interfaces).
+                for (const auto& [parent, child] : planned)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(net.states[parent]
+                                              ->GetOutgoing(PimNetwork::SourceOf(source), group)
+                                              .count(child),
+                                          1,
+                                          name << ": " << parent << " forwards to " << child);
+                }
+            }
+            ++round;
+        }
+    }
+
+    void DoRun() override
+    {
+        const auto nine = WanTopology::NineCity();
+        std::vector<std::vector<uint32_t>> cliques;
+        const auto triangles = CliqueSchedule::Triangles(nine);
+        for (uint32_t k = 0; k < triangles.GetNRounds(); ++k)
+        {
+            for (const auto& clique : triangles.GetRound(k))
+            {
+                cliques.push_back(clique);
+            }
+        }
+        std::vector<uint32_t> all;
+        for (uint32_t c = 0; c < nine.GetNCities(); ++c)
+        {
+            all.push_back(c);
+        }
+        cliques.push_back(all);
+        Check(nine, cliques, "nine cities");
+        for (uint32_t seed : {1u, 2u, 3u})
+        {
+            const auto random = WanTopology::RandomGeometric(24, 4, seed);
+            std::vector<uint32_t> everyone;
+            for (uint32_t c = 0; c < random.GetNCities(); ++c)
+            {
+                everyone.push_back(c);
+            }
+            Check(random, {everyone, {0, 5, 11, 17, 23}}, "random seed " + std::to_string(seed));
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Groups outside SSM and impossible timers are refused.
+ */
+class PimStateBadInputTestCase : public TestCase
+{
+  public:
+    PimStateBadInputTestCase()
+        : TestCase("non-SSM groups and impossible timers refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanPimState state([](Ipv4Address) { return WanPimState::LOCAL; });
+        auto e = ErrorOf([&]() {
+            state.Join(Ipv4Address("10.0.0.1"), Ipv4Address("239.1.1.1"), WanPimState::LOCAL, 0);
+        });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "group outside 232.0.0.0/8"), true, e);
+        WanPimState::Timers t;
+        t.joinHoldtime = 30; // shorter than the 60 s period
+        e = ErrorOf([&]() { WanPimState([](Ipv4Address) { return 0u; }, t); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "holdtimes at least that long"), true, e);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The wan-training-pim-state test suite.
+ */
+class WanPimStateTestSuite : public TestSuite
+{
+  public:
+    WanPimStateTestSuite()
+        : TestSuite("wan-training-pim-state", Type::UNIT)
+    {
+        AddTestCase(new PimStateTimersTestCase);
+        AddTestCase(new PimStateTreesTestCase);
+        AddTestCase(new PimStateBadInputTestCase);
+    }
+};
+
+/// The suite's instance.
+static WanPimStateTestSuite g_wanPimStateTestSuite;
