@@ -33,6 +33,7 @@
 #include "ns3/wan-island-application.h"
 #include "ns3/wan-island-helper.h"
 #include "ns3/wan-parity-code.h"
+#include "ns3/wan-pim-state.h"
 #include "ns3/wan-round-recorder.h"
 #include "ns3/wan-training-compat.h"
 #include "ns3/wan-training-text.h"
@@ -42,6 +43,7 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -81,6 +83,77 @@ void
 CountCoreDrop(CliqueExperimentHelper::CoreLinkCounts* counts, WanHop hop, Ptr<const Packet>)
 {
     ++CurrentCoreRound(counts, hop, Simulator::Now()).queueDrops;
+}
+
+/**
+ * How long PIM-SSM joins take to move one stream's tree from the routes it
+ * was joined on to new ones (WanPimState on every router): the tree had been
+ * joined before (made before break); when the routes change, each router
+ * whose RPF neighbour changed joins the new one and prunes the old, and the
+ * joins travel hop by hop at the links' delays until they reach routers that
+ * have the state.
+ * \return seconds from the route change to the last Join's arrival
+ */
+double
+JoinPropagation(const WanTopology& before,
+                const WanTopology& after,
+                uint32_t source,
+                const std::vector<uint32_t>& members)
+{
+    const Ipv4Address s(0x0a000000u + source); // stands for the source's address
+    const Ipv4Address g = WanNetworkHelper::GroupAddress(0, source);
+    const WanTopology* routes = &before;
+    std::vector<std::unique_ptr<WanPimState>> states;
+    for (uint32_t v = 0; v < before.GetNCities(); ++v)
+    {
+        states.push_back(std::make_unique<WanPimState>([&routes, v, source](Ipv4Address) {
+            return v == source ? WanPimState::LOCAL : routes->GetPath(v, source).at(1);
+        }));
+    }
+    std::map<WanHop, double> delay; // the links up now
+    for (const auto& link : after.GetLinks())
+    {
+        delay[{link.a, link.b}] = delay[{link.b, link.a}] = link.delay;
+    }
+    double last = 0;
+    // Carries messages in time order; a message on a link that is down is lost.
+    auto deliver = [&](uint32_t from, const std::vector<WanPimState::Message>& messages) {
+        std::multimap<double, std::pair<uint32_t, WanPimState::Message>> queue;
+        auto send = [&](double t, uint32_t u, const std::vector<WanPimState::Message>& out) {
+            for (const auto& m : out)
+            {
+                auto it = delay.find({u, m.neighbour});
+                if (it != delay.end())
+                {
+                    queue.emplace(t + it->second, std::make_pair(u, m));
+                }
+            }
+        };
+        send(0, from, messages);
+        while (!queue.empty())
+        {
+            auto [t, item] = *queue.begin();
+            queue.erase(queue.begin());
+            const auto& [u, m] = item;
+            auto& to = *states[m.neighbour];
+            last = m.join ? std::max(last, t) : last;
+            send(t, m.neighbour, m.join ? to.Join(s, g, u, t) : to.Prune(s, g, u, t));
+        }
+    };
+    for (uint32_t r : members)
+    {
+        if (r != source)
+        {
+            deliver(r, states[r]->Join(s, g, WanPimState::LOCAL, 0)); // the tree as it was
+        }
+    }
+    routes = &after;
+    last = 0;
+    for (uint32_t v = 0; v < states.size(); ++v)
+    {
+        deliver(v, states[v]->RpfChanged(0));
+    }
+    return last;
 }
 
 /// Counts an FPGA's heartbeat.
@@ -1049,6 +1122,11 @@ CliqueExperimentHelper::RouteChanged(Detection* d,
     {
         out.replannedFrom = from;
         out.resumedS = rounds[from].start;
+        std::vector<WanTopology> before; // the routes each round's trees were joined on
+        for (uint32_t k = from; k < rounds.size(); ++k)
+        {
+            before.push_back(rounds[k].routes ? *rounds[k].routes : topo);
+        }
         std::string note;
         for (const auto& [a, b] : d->down)
         {
@@ -1061,6 +1139,23 @@ CliqueExperimentHelper::RouteChanged(Detection* d,
                            from,
                            d->down,
                            note + " (detected at " + wantext::Num(out.detectedS) + " s)");
+        if (m_planner.GetConfig().multicast)
+        {
+            // Every re-planned round's trees (joined in advance on the old
+            // routes), had PIM moved them: all at once, from the route change.
+            double join = 0;
+            for (uint32_t k = from; k < rounds.size(); ++k)
+            {
+                const auto after = rounds[k].routes ? *rounds[k].routes : topo;
+                for (const auto& stream : rounds[k].streams)
+                {
+                    join = std::max(
+                        join,
+                        JoinPropagation(before[k - from], after, stream.sender, stream.members));
+                }
+            }
+            out.joinedS = out.convergedS + join;
+        }
         // The re-planned rounds' arrivals may skew more: their slots live longer.
         for (uint32_t f = 0; f < d->fpgas.GetN(); ++f)
         {
@@ -1291,7 +1386,11 @@ CliqueExperimentHelper::Format(const WanExperimentResult& result, const WanTopol
           << (c.replannedFrom < 0
                   ? std::string("no round left to re-plan")
                   : "rounds from " + std::to_string(c.replannedFrom + 1) + " re-planned (from " +
-                        wantext::Num(c.resumedS * 1e3) + " ms)")
+                        wantext::Num(c.resumedS * 1e3) + " ms" +
+                        (c.joinedS < 0 ? std::string()
+                                       : "; PIM joins would move their trees by " +
+                                             wantext::Num(c.joinedS * 1e3) + " ms") +
+                        ")")
           << "\n";
     }
     return s.str();

@@ -105,6 +105,8 @@ struct WanRouteChangeResult
     double convergedS{0};      //!< when the routes changed (the notification), seconds
     int64_t replannedFrom{-1}; //!< first round re-planned (-1: none was left)
     double resumedS{-1};       //!< when that round starts: trees on the new routes (-1: none)
+    double joinedS{-1}; //!< when PIM-SSM joins would have moved that round's trees to the new
+                        //!< routes (WanPimState, hop by hop at the links' delays; -1: none)
 };
 
 /**

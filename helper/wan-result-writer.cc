@@ -226,7 +226,8 @@ WanResultWriter::RunJson(const std::string& label,
             {"detected_s", c.detectedS},
             {"converged_s", c.convergedS},
             {"replanned_from", c.replannedFrom < 0 ? json(nullptr) : json(c.replannedFrom + 1)},
-            {"resumed_s", c.resumedS < 0 ? json(nullptr) : json(c.resumedS)}});
+            {"resumed_s", c.resumedS < 0 ? json(nullptr) : json(c.resumedS)},
+            {"joined_s", c.joinedS < 0 ? json(nullptr) : json(c.joinedS)}});
     }
     return run;
 }

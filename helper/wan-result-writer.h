@@ -33,7 +33,7 @@ namespace ns3
  *            "control_packets", "control_bytes" (BFD, with fault detection),
  *            "route_changes": [{"link", "up", "event_s", "detected_s",
  *                               "converged_s", "replanned_from" (round, or
- *                               null), "resumed_s"}] (detected faults),
+ *                               null), "resumed_s", "joined_s"}] (detected faults),
  *            "rounds": [{"round" (1 = first), "failed", "note", "planned_ms",
  *                        "measured_ms", "idle_ms", "mixed_ms", "fault_link_packets",
  *                        "fault_link_lost",

@@ -6,7 +6,8 @@ every core link, link-state reconvergence, the schedule re-planned from the
 next round boundary: CliqueExperimentHelper::SetFaultDetection("bfd")).  Per
 BFD interval it measures the detection time, the unicast convergence time,
 the time until the rounds run on trees that avoid the link (the first
-re-planned round's start), the packets the link lost, the rounds affected,
+re-planned round's start; and when PIM-SSM joins would have moved them), the
+packets the link lost, the rounds affected,
 and the round time added over the run without the failure, per schedule, as
 means over independent runs (ns-3's RngRun: BFD's jitter) with 95%
 confidence intervals.
@@ -97,6 +98,7 @@ def run_row(packets, base, schedule, hbm_gb, bfd_ms, run):
         "detection_ms": None,
         "convergence_ms": None,
         "trees_ms": None,
+        "joins_ms": None,
         "lost_packets": sum(r["fault_link_lost"] for r in rounds),
         "rounds_affected": sum(mixed(r) > AFFECTED * mixed(b)
                                for r, b in zip(rounds, base["rounds"])),
@@ -109,6 +111,9 @@ def run_row(packets, base, schedule, hbm_gb, bfd_ms, run):
         row["convergence_ms"] = 1e3 * (change["converged_s"] - change["detected_s"])
         if change["resumed_s"] is not None:
             row["trees_ms"] = 1e3 * (change["resumed_s"] - change["event_s"])
+        if change.get("joined_s") is not None:
+            # Had PIM moved the re-planned rounds' trees (WanPimState joins).
+            row["joins_ms"] = 1e3 * (change["joined_s"] - change["event_s"])
     return row
 
 
@@ -125,8 +130,8 @@ def mean_ci(values):
     return mean, stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
 
 
-METRICS = ("detection_ms", "convergence_ms", "trees_ms", "lost_packets", "rounds_affected",
-           "extra_ms", "given_up")
+METRICS = ("detection_ms", "convergence_ms", "trees_ms", "joins_ms", "lost_packets",
+           "rounds_affected", "extra_ms", "given_up")
 
 
 def summarise(rows):

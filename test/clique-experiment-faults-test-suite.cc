@@ -155,6 +155,11 @@ class DetectedLinkFaultTestCase : public TestCase
         NS_TEST_EXPECT_MSG_GT(down.convergedS, down.detectedS + 0.05, "flooding + 50 ms SPF");
         NS_TEST_EXPECT_MSG_EQ(down.replannedFrom, 2, "from the next round boundary");
         NS_TEST_EXPECT_MSG_GT(down.resumedS, down.convergedS, "its start, after the notification");
+        // Had PIM moved the trees (joined on the old routes before the round),
+        // the joins of the routers whose RPF neighbour changed would travel
+        // new paths of at most a transatlantic detour: done in under 300 ms.
+        NS_TEST_EXPECT_MSG_GT(down.joinedS, down.convergedS + 0.01, "joins take time");
+        NS_TEST_EXPECT_MSG_LT(down.joinedS, down.convergedS + 0.3, "a path's latency at most");
         NS_TEST_EXPECT_MSG_GT(r.rounds[1].faultLinkLost, 100, "the broken link lost round 1's");
         // Nothing was known before: the round in flight ran as planned, lost
         // what crossed the link and got it back by re-requests.
