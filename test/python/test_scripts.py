@@ -430,8 +430,10 @@ def test_failure_sweep_detects_and_replans(tmp_path):
     assert 0 < detection <= 40
     assert convergence > 50
     assert float(row["trees_ms"]) > detection + convergence
-    # PIM joins along the new paths would have moved the trees in time.
-    assert detection + convergence < float(row["joins_ms"]) < detection + convergence + 300
+    # PIM joins would move the re-planned trees once the routes change (the
+    # one round left, regional, keeps its trees: no join at all).
+    joins = float(row["joins_ms"])
+    assert detection + convergence <= joins < detection + convergence + 300
     assert int(row["lost_packets"]) > 0
     assert int(row["rounds_affected"]) >= 1 and float(row["extra_ms"]) > 0
     assert row["exact"] == "True"
