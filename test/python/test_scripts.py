@@ -433,7 +433,7 @@ def test_failure_sweep_detects_and_replans(tmp_path):
     # PIM joins would move the re-planned trees once the routes change (the
     # one round left, regional, keeps its trees: no join at all).
     joins = float(row["joins_ms"])
-    assert detection + convergence <= joins < detection + convergence + 300
+    assert detection + convergence - 1e-6 <= joins < detection + convergence + 300
     assert int(row["lost_packets"]) > 0
     assert int(row["rounds_affected"]) >= 1 and float(row["extra_ms"]) > 0
     assert row["exact"] == "True"
