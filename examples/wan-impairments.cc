@@ -169,13 +169,6 @@ Summarise(const WanExperimentResult& r)
     return row;
 }
 
-/// \return the policy a coded one adds its parity to (itself if uncoded)
-std::string
-Uncoded(const std::string& policy)
-{
-    return policy == "coded" ? "rerequest" : (policy == "coded+early" ? "early" : policy);
-}
-
 /// Runs every schedule under every setting.
 std::vector<Row>
 RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter& output)
@@ -228,7 +221,7 @@ RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter
         std::map<std::string, double> lossless;
         for (const auto& recovery : wantext::SplitList(o.recovery))
         {
-            const auto reference = Uncoded(recovery);
+            const auto reference = CliqueExperimentHelper::RepairPolicy(recovery);
             for (const auto& setting : settings)
             {
                 auto row = run(recovery, setting);

@@ -381,10 +381,8 @@ CliqueExperimentHelper::SetImpairment(WanNetworkHelper::LinkClass linkClass,
 void
 CliqueExperimentHelper::SetRecovery(const std::string& policy)
 {
-    // "coded" and "coded+early": parity chunks over a repair policy.
-    const bool coded = policy == "coded" || policy == "coded+early";
-    const std::string repair =
-        policy == "coded" ? "rerequest" : (policy == "coded+early" ? "early" : policy);
+    const std::string repair = RepairPolicy(policy);
+    const bool coded = repair != policy;
     try
     {
         wancompat::RequireEnumName(WanIslandApplication::GetTypeId(),
@@ -401,6 +399,13 @@ CliqueExperimentHelper::SetRecovery(const std::string& policy)
     m_recovery = repair;
     m_coded = coded;
     SetParity(m_parityBlock, m_parityChunks);
+}
+
+std::string
+CliqueExperimentHelper::RepairPolicy(const std::string& policy)
+{
+    // "coded" and "coded+early": parity chunks over a repair policy.
+    return policy == "coded" ? "rerequest" : (policy == "coded+early" ? "early" : policy);
 }
 
 void
@@ -566,19 +571,15 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         WanBfdHelper::AssignStreams(bfd, m_stream + 500);
         reconvergence.emplace(net);
         reconvergence->Watch(bfd);
-        detection = {&net,
-                     &nominal,
-                     &plan,
-                     &schedule,
-                     islands,
-                     fpgas,
-                     &coreLinks,
-                     {},
-                     {},
-                     groups,
-                     std::vector<uint64_t>(fpgas.GetN(), 0),
-                     {},
-                     {}};
+        detection.net = &net;
+        detection.planner = &nominal;
+        detection.plan = &plan;
+        detection.schedule = &schedule;
+        detection.islands = islands;
+        detection.fpgas = fpgas;
+        detection.coreLinks = &coreLinks;
+        detection.groups = groups;
+        detection.heartbeats.assign(fpgas.GetN(), 0);
         for (uint32_t c = 0; c < fpgas.GetN(); ++c)
         {
             fpgas.Get(c)->TraceConnectWithoutContext(
@@ -959,22 +960,9 @@ CliqueExperimentHelper::ScheduleFaults(WanNetworkHelper& net,
         Simulator::Schedule(Seconds(at),
                             &FpgaAggregator::Fail,
                             DynamicCast<FpgaAggregator>(fpgas.Get(city)));
-        if (m_detectFaults)
+        if (!m_detectFaults) // with detection the edge's watchdog has to notice (WatchFpga)
         {
-            continue; // the edge's watchdog has to notice (WatchFpga)
-        }
-        for (const auto& g : groups)
-        {
-            if (g.source != city &&
-                std::find(g.members.begin(), g.members.end(), city) != g.members.end())
-            {
-                Simulator::Schedule(Seconds(at),
-                                    &WanNetworkHelper::BypassEdge,
-                                    &net,
-                                    city,
-                                    g.source,
-                                    g.group);
-            }
+            Simulator::Schedule(Seconds(at), &CliqueExperimentHelper::Bypass, &net, city, groups);
         }
     }
 }
@@ -1059,19 +1047,19 @@ CliqueExperimentHelper::WatchFpga(Detection* d, uint32_t city, uint64_t seen, ui
     NS_LOG_INFO("FPGA " << out.city << " missed " << misses << " heartbeats: bypassed at "
                         << out.detectedS << " s");
     d->bypassed.insert(city);
-    Bypass(d, city, d->groups);
+    Bypass(d->net, city, d->groups);
     d->fpgaFailures.push_back(out);
 }
 
 void
-CliqueExperimentHelper::Bypass(Detection* d, uint32_t city, const std::vector<Group>& groups) const
+CliqueExperimentHelper::Bypass(WanNetworkHelper* net, uint32_t city, std::vector<Group> groups)
 {
     for (const auto& g : groups)
     {
         if (g.source != city &&
             std::find(g.members.begin(), g.members.end(), city) != g.members.end())
         {
-            d->net->BypassEdge(city, g.source, g.group);
+            net->BypassEdge(city, g.source, g.group);
         }
     }
 }
@@ -1172,7 +1160,7 @@ CliqueExperimentHelper::RouteChanged(Detection* d,
             const auto groups = InstallRound(*d->net, rounds[k], d->islands, true);
             for (uint32_t city : d->bypassed)
             {
-                Bypass(d, city, groups); // the moved trees end at the island too
+                Bypass(d->net, city, groups); // the moved trees end at the island too
             }
             d->groups.insert(d->groups.end(), groups.begin(), groups.end());
             d->coreLinks->roundEnds[k] = Seconds(rounds[k].start + rounds[k].deadline);

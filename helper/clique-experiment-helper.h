@@ -224,6 +224,12 @@ class CliqueExperimentHelper
      */
     void SetRecovery(const std::string& policy);
     /**
+     * \param policy a recovery policy (SetRecovery)
+     * \return the repair policy under it: "rerequest" for "coded", "early"
+     *         for "coded+early", the policy itself otherwise
+     */
+    static std::string RepairPolicy(const std::string& policy);
+    /**
      * \brief The parity layout of the coded policies (WanParityCode).
      * \param block data chunks per block, >= 1 (default 32)
      * \param parities parity chunks per block, 1 to block (default 1)
@@ -406,8 +412,13 @@ class CliqueExperimentHelper
      * the FPGA for every group its island receives.
      */
     void WatchFpga(Detection* detection, uint32_t city, uint64_t seen, uint32_t misses) const;
-    /// Bypasses a city's FPGA for every group its island receives.
-    void Bypass(Detection* detection, uint32_t city, const std::vector<Group>& groups) const;
+    /**
+     * \brief Bypasses a city's FPGA for every group its island receives.
+     * \param net the network
+     * \param city the city
+     * \param groups the groups installed (a copy: it may run as an event)
+     */
+    static void Bypass(WanNetworkHelper* net, uint32_t city, std::vector<Group> groups);
     /// Re-plans the rounds after a change the network reported.
     void RouteChanged(Detection* detection, const WanReconvergenceHelper::Change& change) const;
     /// Stops the run once the (possibly re-planned) last round and its repairs are over.

@@ -596,19 +596,13 @@ WanIslandApplication::Receive(Ptr<const Packet> packet, const WanChunkHeader& h)
 void
 WanIslandApplication::Parity(Ptr<const Packet> packet, const WanChunkHeader& h)
 {
-    RoundState* state = FindRound(h.GetRound());
+    RoundState* state = Planned(packet, h);
     if (state == nullptr)
     {
-        Drop(packet, "unplanned round", nullptr);
         return;
     }
     const auto group = WanParityCode::GroupOfParity(h.GetChunk());
     const bool merged = h.GetKind() == WanChunkHeader::MERGED;
-    if (h.GetClique() != state->plan.clique)
-    {
-        Drop(packet, "wrong clique", state);
-        return;
-    }
     if (group >= state->code.GetGroups() || (merged && h.GetSourceSet().IsEmpty()) ||
         (!merged && h.GetPosition() > state->plan.peers))
     {
@@ -631,10 +625,16 @@ WanIslandApplication::Parity(Ptr<const Packet> packet, const WanChunkHeader& h)
     }
 }
 
+uint32_t
+WanIslandApplication::DecoderIndex(const RoundState& state, uint32_t position)
+{
+    return state.plan.viaFpga ? 0 : position;
+}
+
 WanParityDecoder&
 WanIslandApplication::DecoderOf(RoundState& state, uint32_t position)
 {
-    return state.decoders.at(state.plan.viaFpga ? 0 : position);
+    return state.decoders.at(DecoderIndex(state, position));
 }
 
 void
@@ -648,8 +648,7 @@ WanIslandApplication::Rebuild(RoundState& state, WanParityDecoder& decoder, uint
     {
         return;
     }
-    const bool pastDeadline =
-        r.deadline.IsStrictlyPositive() && Simulator::Now() > r.start + r.deadline;
+    const bool pastDeadline = PastDeadline(r);
     const uint32_t n = rebuilt->sources.Count();
     const auto verdict = m_ledger.Offer(r.round,
                                         rebuilt->chunk,
@@ -667,6 +666,12 @@ WanIslandApplication::Rebuild(RoundState& state, WanParityDecoder& decoder, uint
     state.record.rebuilt += n;
     NS_LOG_INFO("round " << r.round << " chunk " << rebuilt->chunk << ": " << n
                          << " contributions rebuilt from parity group " << group);
+}
+
+bool
+WanIslandApplication::PastDeadline(const WanIslandRound& r)
+{
+    return r.deadline.IsStrictlyPositive() && Simulator::Now() > r.start + r.deadline;
 }
 
 bool
@@ -688,7 +693,7 @@ WanIslandApplication::NoteCompletion(RoundState& state)
 }
 
 WanIslandApplication::RoundState*
-WanIslandApplication::Check(Ptr<const Packet> packet, const WanChunkHeader& h)
+WanIslandApplication::Planned(Ptr<const Packet> packet, const WanChunkHeader& h)
 {
     RoundState* state = FindRound(h.GetRound());
     if (state == nullptr)
@@ -699,15 +704,23 @@ WanIslandApplication::Check(Ptr<const Packet> packet, const WanChunkHeader& h)
     {
         Drop(packet, "wrong clique", state);
     }
-    else if (h.GetChunk() >= state->chunks)
-    {
-        Drop(packet, "chunk out of range", state);
-    }
     else
     {
         return state;
     }
     return nullptr;
+}
+
+WanIslandApplication::RoundState*
+WanIslandApplication::Check(Ptr<const Packet> packet, const WanChunkHeader& h)
+{
+    RoundState* state = Planned(packet, h);
+    if (state != nullptr && h.GetChunk() >= state->chunks)
+    {
+        Drop(packet, "chunk out of range", state);
+        return nullptr;
+    }
+    return state;
 }
 
 void
@@ -717,8 +730,7 @@ WanIslandApplication::Account(Ptr<const Packet> packet,
                               bool resent)
 {
     const auto& r = state.plan;
-    const bool pastDeadline =
-        r.deadline.IsStrictlyPositive() && Simulator::Now() > r.start + r.deadline;
+    const bool pastDeadline = PastDeadline(r);
     const bool merged = h.GetKind() == WanChunkHeader::MERGED;
     if (merged && h.GetSourceBits() > 0 && h.GetSourceSet().IsEmpty())
     {
@@ -1077,8 +1089,7 @@ WanIslandApplication::ParityWait(const RoundState& state, uint32_t chunk) const
     bool pending = false;
     for (uint32_t p : m_ledger.GetMissing(state.plan.round, chunk))
     {
-        const auto& decoder = state.decoders[state.plan.viaFpga ? 0 : p];
-        pending = pending || !decoder.HasParity(group);
+        pending = pending || !state.decoders.at(DecoderIndex(state, p)).HasParity(group);
     }
     if (!pending)
     {

@@ -293,6 +293,17 @@ class WanIslandApplication : public Application
      */
     WanParityDecoder& DecoderOf(RoundState& state, uint32_t position);
     /**
+     * \param state a round
+     * \param position a sender
+     * \return the index of the decoder its contributions go to (0 with aggregation)
+     */
+    static uint32_t DecoderIndex(const RoundState& state, uint32_t position);
+    /**
+     * \param r a round
+     * \return true once its deadline has passed (never without one)
+     */
+    static bool PastDeadline(const WanIslandRound& r);
+    /**
      * \brief Rebuilds what the parity of one group can (at most one chunk's
      * missing contributions) and offers it to the ledger.
      * \param state the round
@@ -318,8 +329,15 @@ class WanIslandApplication : public Application
     /**
      * \param packet a packet as received
      * \param h its header
+     * \return its round when it names a planned round and that round's
+     *         clique; otherwise nullptr (the packet is dropped)
+     */
+    RoundState* Planned(Ptr<const Packet> packet, const WanChunkHeader& h);
+    /**
+     * \param packet a packet as received
+     * \param h its header
      * \return its round when it names a planned round, that round's clique and
-     *         one of its chunks; otherwise nullptr (the packet is dropped)
+     *         one of its data chunks; otherwise nullptr (the packet is dropped)
      */
     RoundState* Check(Ptr<const Packet> packet, const WanChunkHeader& h);
     /**

@@ -29,7 +29,9 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 
-from wan_training import run_tasks, write_csv, write_packet_output  # noqa: E402  (no ns-3 loaded here)
+# None of these loads ns-3 here.
+from wan_training import (mean_ci, parse_schedule_memory, run_tasks, write_csv,  # noqa: E402
+                          write_packet_output)
 
 AFFECTED = 1.05  # a round is affected when its islands average 5% later than without the fault
 
@@ -117,19 +119,6 @@ def run_row(packets, base, schedule, hbm_gb, bfd_ms, run):
     return row
 
 
-def mean_ci(values):
-    """Mean and the half-width of its 95% confidence interval (Student's t;
-    0 for a single value, infinite when a value is)."""
-    from scipy import stats
-
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2 or not all(math.isfinite(v) for v in values):
-        return mean, 0.0 if n < 2 else math.inf
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    return mean, stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
-
-
 METRICS = ("detection_ms", "convergence_ms", "trees_ms", "joins_ms", "lost_packets",
            "rounds_affected", "extra_ms", "given_up")
 
@@ -194,16 +183,10 @@ def plot(summary, configs, png_path):
     plt.close(fig)
 
 
-def parse_config(text):
-    """"NAME" or "NAME:GB" (without GB: all-to-all 32, the others 0)."""
-    name, _, gb = text.partition(":")
-    return name, float(gb) if gb else (32.0 if name == "all-to-all" else 0.0)
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--schedule", dest="configs", metavar="NAME[:GB]", nargs="+",
-                        type=parse_config, default=[("triangles", 0.0), ("all-to-all", 32.0)],
+                        type=parse_schedule_memory, default=[("triangles", 0.0), ("all-to-all", 32.0)],
                         help="schedules and FPGA memory (default triangles:0 all-to-all:32)")
     parser.add_argument("--link", default="NYC-LON", help="the core link that breaks (A-B)")
     parser.add_argument("--round", dest="round_index", type=int, default=1,

@@ -23,7 +23,9 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 
-from wan_training import run_tasks, write_csv, write_packet_output  # noqa: E402  (no ns-3 loaded here)
+# None of these loads ns-3 here.
+from wan_training import (mean_ci, parse_schedule_memory, run_tasks, write_csv,  # noqa: E402
+                          write_packet_output)
 
 POLICIES = ("accept", "rerequest", "early", "coded", "coded+early")
 # The policy a coded one adds parity to: its lossless run is the baseline, so
@@ -104,21 +106,6 @@ def run_row(packets, schedule, hbm_gb, recovery, kind, value, variant, run):
     }
 
 
-def mean_ci(values):
-    """Mean and the half-width of its 95% confidence interval (Student's t;
-    0 for a single value, infinite when a value is)."""
-    import math
-
-    from scipy import stats
-
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2 or not all(math.isfinite(v) for v in values):
-        return mean, 0.0 if n < 2 else math.inf
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    return mean, stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
-
-
 def summarise(rows):
     """One row per setting (schedule, memory, policy, impairment): means over
     its runs with 95% CI half-widths; inflation and byte overhead against the
@@ -191,16 +178,10 @@ def plot(summary, configs, png_path):
     plt.close(fig)
 
 
-def parse_config(text):
-    """"NAME" or "NAME:GB" (without GB: all-to-all 32, the others 0)."""
-    name, _, gb = text.partition(":")
-    return name, float(gb) if gb else (32.0 if name == "all-to-all" else 0.0)
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--schedule", dest="configs", metavar="NAME[:GB]", nargs="+",
-                        type=parse_config,
+                        type=parse_schedule_memory,
                         default=[("triangles", 0.0), ("triangles", 32.0), ("all-to-all", 32.0)],
                         help="schedules and FPGA memory (default triangles:0 triangles:32 "
                              "all-to-all:32; without :GB all-to-all gets 32, the others 0)")

@@ -19,8 +19,9 @@ and headers into them (the one place that knows how):
   where that tree's loader does not load contributed modules (ns-3.37).
 
 Both give ``ns.X`` for ns-3's and this module's ``ns3::X``.
-The helpers ``run_tasks`` and ``write_csv`` do not load ns-3, so a script's
-parent process stays light while its workers simulate.
+The helpers ``run_tasks``, ``write_csv``, ``mean_ci`` and
+``parse_schedule_memory`` do not load ns-3, so a script's parent process stays
+light while its workers simulate.
 """
 
 import concurrent.futures
@@ -45,6 +46,8 @@ __all__ = [
     "write_packet_output",
     "run_tasks",
     "write_csv",
+    "mean_ci",
+    "parse_schedule_memory",
 ]
 
 
@@ -194,6 +197,25 @@ def run_tasks(function, tasks, jobs):
         for k, _ in enumerate(concurrent.futures.as_completed(futures), 1):
             print("  %d/%d done" % (k, len(tasks)), file=sys.stderr)
         return [f.result() for f in futures]
+
+
+def mean_ci(values):
+    """Mean and the half-width of its 95% confidence interval (Student's t;
+    0 for a single value, infinite when a value is)."""
+    from scipy import stats
+
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2 or not all(math.isfinite(v) for v in values):
+        return mean, 0.0 if n < 2 else math.inf
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    return mean, stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
+
+
+def parse_schedule_memory(text):
+    """"NAME" or "NAME:GB" as (name, GB) (without GB: all-to-all 32, the others 0)."""
+    name, _, gb = text.partition(":")
+    return name, float(gb) if gb else (32.0 if name == "all-to-all" else 0.0)
 
 
 def _builtin_names():
