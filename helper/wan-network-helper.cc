@@ -724,28 +724,48 @@ WanNetworkHelper::InstallMulticastTree(uint32_t source,
         }
         return out;
     };
-    // Source side: island -> edge -> router -> first branches.
-    const auto& src = m_access[source];
-    staticRouting.AddMulticastRoute(m_edges.Get(source), s, group, src.Get(1), src.Get(2));
-    staticRouting.AddMulticastRoute(m_routers.Get(source), s, group, src.Get(3), children(source));
-    // Every other router of the tree: in from its parent (RPF), out to its
-    // children and, at a receiver, down to its edge node.
+    InstallEdgeRoutes(source, receivers, group, toIslands);
+    // The source's router sends to the first branches; every other router of
+    // the tree: in from its parent (RPF), out to its children and, at a
+    // receiver, down to its edge node.
+    staticRouting.AddMulticastRoute(m_routers.Get(source),
+                                    s,
+                                    group,
+                                    m_access[source].Get(3),
+                                    children(source));
     for (const auto& [parent, v] : hops)
     {
         NetDeviceContainer out = children(v);
         if (receiving[v])
         {
             out.Add(m_access[v].Get(3));
-            if (toIslands)
-            {
-                staticRouting.AddMulticastRoute(m_edges.Get(v),
-                                                s,
-                                                group,
-                                                m_access[v].Get(2),
-                                                m_access[v].Get(1));
-            }
         }
         staticRouting.AddMulticastRoute(m_routers.Get(v), s, group, GetCoreDevice(v, parent), out);
+    }
+}
+
+void
+WanNetworkHelper::InstallEdgeRoutes(uint32_t source,
+                                    const std::vector<uint32_t>& receivers,
+                                    Ipv4Address group,
+                                    bool toIslands)
+{
+    NS_LOG_FUNCTION(this << source << group << toIslands);
+    if (!m_installed)
+    {
+        throw std::logic_error("WanNetworkHelper::Install must come before multicast trees");
+    }
+    Ipv4StaticRoutingHelper staticRouting;
+    const Ipv4Address s = m_islandAddress.at(source);
+    // Source side: island -> edge -> router.
+    const auto& src = m_access[source];
+    staticRouting.AddMulticastRoute(m_edges.Get(source), s, group, src.Get(1), src.Get(2));
+    for (auto v : receivers)
+    {
+        if (v != source && toIslands)
+        {
+            BypassEdge(v, source, group);
+        }
     }
 }
 

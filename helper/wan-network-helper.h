@@ -250,6 +250,20 @@ class WanNetworkHelper
                               bool toIslands,
                               const WanTopology* routes = nullptr);
     /**
+     * \brief Installs the edge nodes' part of a multicast tree only: the
+     * source's edge node passes its island's stream up to its router and,
+     * when toIslands, each receiver's edge node passes it down to its island.
+     * The routers' part is PIM's (WanPimRouter) when trees are built by joins.
+     * \param source the sending island's city
+     * \param receivers the receiving cities (the source is ignored)
+     * \param group the group address
+     * \param toIslands also forward from the receivers' edge nodes to their islands
+     */
+    void InstallEdgeRoutes(uint32_t source,
+                           const std::vector<uint32_t>& receivers,
+                           Ipv4Address group,
+                           bool toIslands);
+    /**
      * \brief Lets a receiver's edge node pass a group's stream on to its island
      * (the bypass when the edge FPGA fails).
      * \param city the receiving city

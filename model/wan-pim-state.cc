@@ -94,10 +94,36 @@ WanPimState::Prune(Ipv4Address source, Ipv4Address group, uint32_t from, double 
     return out;
 }
 
-void
+std::vector<WanPimState::Message>
 WanPimState::Hello(uint32_t neighbour, double holdtime, double now)
 {
+    std::vector<Message> out;
+    const bool known = IsNeighbour(neighbour, now);
+    if (holdtime <= 0)
+    {
+        m_neighbours[neighbour] = now; // gone: Advance takes its interfaces
+        return out;
+    }
     m_neighbours[neighbour] = now + holdtime;
+    if (!known)
+    {
+        for (auto& [key, e] : m_entries)
+        {
+            if (e.upstream == neighbour)
+            {
+                Send(out, key, neighbour, true);
+                e.nextJoin = now + m_timers.joinPeriod;
+            }
+        }
+    }
+    return out;
+}
+
+bool
+WanPimState::IsNeighbour(uint32_t neighbour, double now) const
+{
+    auto it = m_neighbours.find(neighbour);
+    return it != m_neighbours.end() && it->second > now;
 }
 
 std::vector<WanPimState::Message>
@@ -208,6 +234,17 @@ uint32_t
 WanPimState::GetNEntries() const
 {
     return static_cast<uint32_t>(m_entries.size());
+}
+
+std::vector<std::pair<Ipv4Address, Ipv4Address>>
+WanPimState::GetEntries() const
+{
+    std::vector<Key> keys;
+    for (const auto& [key, e] : m_entries)
+    {
+        keys.push_back(key);
+    }
+    return keys;
 }
 
 double

@@ -105,8 +105,18 @@ class WanPimState
      * \param neighbour the neighbour
      * \param holdtime its holdtime, seconds (0: it leaves at once)
      * \param now the time, seconds
+     * \return triggered Joins to a neighbour that was not known (new, or
+     *         back after its holdtime lapsed), for every (S,G) whose RPF
+     *         neighbour it is, so that its state need not wait for the next
+     *         periodic Join
      */
-    void Hello(uint32_t neighbour, double holdtime, double now);
+    std::vector<Message> Hello(uint32_t neighbour, double holdtime, double now);
+    /**
+     * \param neighbour a neighbour
+     * \param now the time, seconds
+     * \return true while its last Hello's holdtime runs
+     */
+    bool IsNeighbour(uint32_t neighbour, double now) const;
     /**
      * \brief Lets time pass: expired interfaces and neighbours go, periodic
      * Joins are due.
@@ -130,6 +140,8 @@ class WanPimState
     std::set<uint32_t> GetOutgoing(Ipv4Address source, Ipv4Address group) const;
     /** \return the (S,G) entries */
     uint32_t GetNEntries() const;
+    /** \return the (S,G) pairs with state, in order */
+    std::vector<std::pair<Ipv4Address, Ipv4Address>> GetEntries() const;
     /** \return the earliest time something expires or is due (infinity: nothing) */
     double GetNextEvent() const;
 

@@ -1,0 +1,412 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-training-test-utils.h"
+
+#include "ns3/clique-schedule.h"
+#include "ns3/config.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-address-generator.h"
+#include "ns3/ipv4-raw-socket-factory.h"
+#include "ns3/ipv4-routing-table-entry.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4-static-routing.h"
+#include "ns3/ipv4.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/test.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+#include "ns3/wan-network-helper.h"
+#include "ns3/wan-pim-helper.h"
+#include "ns3/wan-pim-router.h"
+#include "ns3/wan-topology.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace ns3;
+using namespace ns3::wantest;
+
+namespace
+{
+
+/// A multicast route as a comparable value: origin, group, input, outputs.
+using RouteKey = std::tuple<Ipv4Address, Ipv4Address, uint32_t, std::vector<uint32_t>>;
+
+/// The multicast routes of a node, in a set.
+std::set<RouteKey>
+MulticastRoutes(Ptr<Node> node)
+{
+    auto routing = Ipv4StaticRoutingHelper().GetStaticRouting(node->GetObject<Ipv4>());
+    std::set<RouteKey> routes;
+    for (uint32_t i = 0; i < routing->GetNMulticastRoutes(); ++i)
+    {
+        const auto r = routing->GetMulticastRoute(i);
+        std::vector<uint32_t> out;
+        for (uint32_t o = 0; o < r.GetNOutputInterfaces(); ++o)
+        {
+            out.push_back(r.GetOutputInterface(o));
+        }
+        std::sort(out.begin(), out.end());
+        routes.insert(std::make_tuple(r.GetOrigin(), r.GetGroup(), r.GetInputInterface(), out));
+    }
+    return routes;
+}
+
+/// The PIM application of router c.
+Ptr<WanPimRouter>
+Router(const ApplicationContainer& apps, uint32_t c)
+{
+    return DynamicCast<WanPimRouter>(apps.Get(c));
+}
+
+/// Records when a router's forwarding for a group changes.
+struct ForwardingLog
+{
+    std::vector<std::tuple<double, uint32_t, uint32_t>> changes; //!< time, input, outputs
+
+    static void Record(ForwardingLog* log, Ipv4Address, Ipv4Address, uint32_t in, uint32_t out)
+    {
+        log->changes.emplace_back(Simulator::Now().GetSeconds(), in, out);
+    }
+};
+
+/// Counts packets a device sends.
+void
+CountTx(uint32_t* n, Ptr<const Packet>)
+{
+    ++*n;
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The multicast routes that PIM joins program equal those that
+ * WanNetworkHelper::InstallMulticastTree installs from the planner's trees
+ * (same routers, same RPF input interfaces, same branches), on the nine
+ * cities (the triangles' cliques and all-to-all) and on random WANs.
+ */
+class PimRouterTreesTestCase : public TestCase
+{
+  public:
+    PimRouterTreesTestCase()
+        : TestCase("routes programmed by PIM joins equal the planner's trees")
+    {
+    }
+
+  private:
+    void Check(const WanTopology& topo,
+               const std::vector<std::vector<uint32_t>>& cliques,
+               const std::string& name)
+    {
+        // Two copies of one WAN, apart: the same addresses in each.
+        Ipv4AddressGenerator::Reset();
+        WanNetworkHelper planned(topo);
+        planned.Install();
+        Ipv4AddressGenerator::Reset();
+        WanNetworkHelper joined(topo);
+        joined.Install();
+        auto pim = WanPimHelper().Install(joined);
+        uint32_t round = 0;
+        for (const auto& clique : cliques)
+        {
+            for (uint32_t source : clique)
+            {
+                const auto group = WanNetworkHelper::GroupAddress(round, source);
+                planned.InstallMulticastTree(source, clique, group, false);
+                joined.InstallEdgeRoutes(source, clique, group, false);
+                for (uint32_t r : clique)
+                {
+                    if (r != source)
+                    {
+                        Router(pim, r)->JoinLocal(joined.GetIslandAddress(source), group);
+                    }
+                }
+            }
+            ++round;
+        }
+        const auto messages = WanPimHelper::Converge(pim);
+        NS_TEST_EXPECT_MSG_GT(messages, 0, name << ": messages exchanged");
+        uint32_t routes = 0;
+        for (uint32_t c = 0; c < topo.GetNCities(); ++c)
+        {
+            const auto want = MulticastRoutes(planned.GetRouters().Get(c));
+            routes += want.size();
+            NS_TEST_EXPECT_MSG_EQ((MulticastRoutes(joined.GetRouters().Get(c)) == want),
+                                  true,
+                                  name << ": router " << topo.GetCity(c).code);
+            NS_TEST_EXPECT_MSG_EQ((MulticastRoutes(joined.GetEdges().Get(c)) ==
+                                   MulticastRoutes(planned.GetEdges().Get(c))),
+                                  true,
+                                  name << ": edge node " << topo.GetCity(c).code);
+            NS_TEST_EXPECT_MSG_EQ(Router(pim, c)->GetMessagesDropped(), 0, name << ": no drops");
+        }
+        NS_TEST_EXPECT_MSG_GT(routes, 0, name << ": some routes to compare");
+    }
+
+    void DoRun() override
+    {
+        const auto nine = WanTopology::NineCity();
+        std::vector<std::vector<uint32_t>> cliques;
+        const auto triangles = CliqueSchedule::Triangles(nine);
+        for (uint32_t k = 0; k < triangles.GetNRounds(); ++k)
+        {
+            for (const auto& clique : triangles.GetRound(k))
+            {
+                cliques.push_back(clique);
+            }
+        }
+        std::vector<uint32_t> all;
+        for (uint32_t c = 0; c < nine.GetNCities(); ++c)
+        {
+            all.push_back(c);
+        }
+        cliques.push_back(all);
+        Check(nine, cliques, "nine cities");
+        for (uint32_t seed : {1u, 2u})
+        {
+            const auto random = WanTopology::RandomGeometric(16, 4, seed);
+            std::vector<uint32_t> everyone;
+            for (uint32_t c = 0; c < random.GetNCities(); ++c)
+            {
+                everyone.push_back(c);
+            }
+            Check(random, {everyone, {0, 5, 11, 15}}, "random seed " + std::to_string(seed));
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief On the wire, on a line A - B - C of 10 ms links: a Join from C's
+ * edge reaches B after 10 ms and A after 20 ms, and the stream of A's island
+ * then reaches C's edge; a leave prunes the branch hop by hop at once; state
+ * that is no longer refreshed (C stops) expires after the Join holdtime.
+ */
+class PimRouterWireTestCase : public TestCase
+{
+  public:
+    PimRouterWireTestCase()
+        : TestCase("joins and prunes on the wire; state expires without refresh")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto topo = LineTopology({"A", "B", "C"}, {10, 10});
+        WanNetworkHelper net(topo);
+        net.Install();
+        WanPimHelper helper;
+        helper.SetAttribute("HelloPeriod", TimeValue(Seconds(1)));
+        helper.SetAttribute("HelloHoldtime", TimeValue(Seconds(10)));
+        helper.SetAttribute("JoinPeriod", TimeValue(Seconds(1)));
+        helper.SetAttribute("JoinHoldtime", TimeValue(Seconds(3)));
+        auto pim = helper.Install(net);
+        pim.Start(Seconds(0));
+        Router(pim, 2)->SetStopTime(Seconds(3.5)); // C stops refreshing
+        const auto s = net.GetIslandAddress(0);
+        const auto g = WanNetworkHelper::GroupAddress(1, 0);
+        net.InstallEdgeRoutes(0, {0, 2}, g, false);
+        std::vector<ForwardingLog> logs(3);
+        for (uint32_t c = 0; c < 3; ++c)
+        {
+            pim.Get(c)->TraceConnectWithoutContext(
+                "Forwarding",
+                MakeBoundCallback(&ForwardingLog::Record, &logs[c]));
+        }
+        auto router = Router(pim, 2);
+        Simulator::Schedule(Seconds(0.5), &WanPimRouter::JoinLocal, router, s, g);
+        Simulator::Schedule(Seconds(2), &WanPimRouter::LeaveLocal, router, s, g);
+        Simulator::Schedule(Seconds(3), &WanPimRouter::JoinLocal, router, s, g);
+        // A's island sends to G at 0.51 s (before the joins reach A) and at
+        // 1 s (after): only the second reaches C's edge.
+        auto socket = Socket::CreateSocket(net.GetIslands().Get(0), UdpSocketFactory::GetTypeId());
+        socket->Connect(InetSocketAddress(g, 9));
+        for (double t : {0.51, 1.0})
+        {
+            Simulator::Schedule(Seconds(t), [socket]() { socket->Send(Create<Packet>(100)); });
+        }
+        uint32_t toEdgeC = 0;
+        net.GetAccessDevices(2).Get(3)->TraceConnectWithoutContext(
+            "MacTx",
+            MakeBoundCallback(&CountTx, &toEdgeC));
+        Simulator::Stop(Seconds(8));
+        Simulator::Run();
+
+        // A: removed when B's prune arrives at 2.02 s, back at 3.02 s, removed
+        // when B's state, no longer refreshed by C, expires and B prunes.
+        NS_TEST_ASSERT_MSG_EQ(logs[0].changes.size(), 4, "A programmed, removed, again, removed");
+        const double join = 0.5;
+        NS_TEST_EXPECT_MSG_EQ_TOL(std::get<0>(logs[2].changes[0]), join, 1e-9, "C at once");
+        NS_TEST_EXPECT_MSG_EQ_TOL(std::get<0>(logs[1].changes[0]),
+                                  join + 0.010,
+                                  1e-6,
+                                  "B one link later");
+        NS_TEST_EXPECT_MSG_EQ_TOL(std::get<0>(logs[0].changes[0]),
+                                  join + 0.020,
+                                  1e-6,
+                                  "A two links later");
+        NS_TEST_EXPECT_MSG_EQ(std::get<2>(logs[0].changes[0]), 1, "A forwards on one branch");
+        NS_TEST_EXPECT_MSG_EQ_TOL(std::get<0>(logs[0].changes[1]),
+                                  2.020,
+                                  1e-6,
+                                  "the leave prunes A 20 ms later");
+        NS_TEST_EXPECT_MSG_EQ(std::get<2>(logs[0].changes[1]), 0, "removed");
+        NS_TEST_EXPECT_MSG_EQ_TOL(std::get<0>(logs[0].changes[2]), 3.020, 1e-6, "joined again");
+        // C's last Join left at 3.0 s (its periodic one would be at 4.0 s):
+        // B's interface towards C expires 3 s after it arrived, at 3.01 s.
+        NS_TEST_EXPECT_MSG_EQ_TOL(std::get<0>(logs[1].changes.back()),
+                                  6.010,
+                                  1e-6,
+                                  "B's state expires a holdtime after the last Join");
+        NS_TEST_EXPECT_MSG_EQ_TOL(std::get<0>(logs[0].changes[3]), 6.020, 1e-6, "and B prunes A");
+        NS_TEST_EXPECT_MSG_EQ(toEdgeC, 1, "the stream reaches C once its tree is joined");
+        for (uint32_t c = 0; c < 3; ++c)
+        {
+            NS_TEST_EXPECT_MSG_EQ(Router(pim, c)->GetMessagesDropped(), 0, "nothing dropped");
+            NS_TEST_EXPECT_MSG_EQ(Router(pim, c)->GetState().GetNEntries(),
+                                  (c == 2 ? 1 : 0),
+                                  "no state left upstream (C keeps its members)");
+        }
+        // Hellos every second on each interface, Joins/Prunes on top.
+        NS_TEST_EXPECT_MSG_GT(Router(pim, 1)->GetMessagesSent(), 16, "B's Hellos and Joins");
+        NS_TEST_EXPECT_MSG_GT(Router(pim, 0)->GetMessagesReceived(), 8, "A hears B");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Messages that are not well-formed PIM, or not acceptable, are
+ * dropped and counted, and leave the state as it was.
+ */
+class PimRouterMalformedTestCase : public TestCase
+{
+  public:
+    PimRouterMalformedTestCase()
+        : TestCase("malformed and unacceptable PIM messages are dropped and counted")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto topo = LineTopology({"A", "B"}, {10});
+        WanNetworkHelper net(topo);
+        net.Install();
+        auto pim = WanPimHelper().Install(net);
+        pim.Start(Seconds(0));
+        std::vector<std::string> reasons;
+        pim.Get(1)->TraceConnectWithoutContext(
+            "Drop",
+            MakeBoundCallback(
+                +[](std::vector<std::string>* r, Ptr<const Packet>, const std::string& why) {
+                    r->push_back(why);
+                },
+                &reasons));
+        // A second raw socket on A's link to B sends what A's PIM would not.
+        auto a = net.GetRouters().Get(0);
+        auto socket = Socket::CreateSocket(a, Ipv4RawSocketFactory::GetTypeId());
+        socket->SetAttribute("Protocol", UintegerValue(WanPimHeader::kProtocol));
+        socket->BindToNetDevice(net.GetCoreDevice(0, 1));
+        auto send = [socket](std::vector<uint8_t> bytes) {
+            socket->SendTo(Create<Packet>(bytes.data(), bytes.size()),
+                           0,
+                           InetSocketAddress(WanPimHeader::AllPimRouters(), 0));
+        };
+        const auto bToA = net.GetCoreAddress(1, 0);
+        auto hello = SerializedBytes(WanPimHeader::Hello(105));
+        auto corrupt = hello;
+        corrupt.back() ^= 0x01;
+        const auto asm_ = SerializedBytes(
+            WanPimHeader::JoinPrune(bToA,
+                                    210,
+                                    {{Ipv4Address("239.1.1.1"), {net.GetIslandAddress(0)}, {}}}));
+        const auto elsewhere = SerializedBytes(WanPimHeader::JoinPrune(
+            Ipv4Address("10.99.99.99"),
+            210,
+            {{WanNetworkHelper::GroupAddress(0, 0), {net.GetIslandAddress(0)}, {}}}));
+        Simulator::Schedule(Seconds(0.1), [send]() { send({0x20, 0x00, 0x00}); });
+        Simulator::Schedule(Seconds(0.2), [send, corrupt]() { send(corrupt); });
+        Simulator::Schedule(Seconds(0.3), [send, asm_]() { send(asm_); });
+        Simulator::Schedule(Seconds(0.4), [send, elsewhere]() { send(elsewhere); });
+        Simulator::Schedule(Seconds(0.5), [&pim]() {
+            Router(pim, 1)->Deliver(Ipv4Address("10.99.99.98"), WanPimHeader::Hello(105));
+        });
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(reasons.size(), 5, "five messages dropped");
+        NS_TEST_EXPECT_MSG_EQ(Router(pim, 1)->GetMessagesDropped(), 5, "and counted");
+        NS_TEST_EXPECT_MSG_EQ(reasons[0], "shorter than the PIM header", "too short");
+        NS_TEST_EXPECT_MSG_EQ(reasons[1], "wrong checksum", "checksum");
+        NS_TEST_EXPECT_MSG_EQ(reasons[2], "PIM-SSM join for group outside 232.0.0.0/8", "ASM");
+        NS_TEST_EXPECT_MSG_EQ(reasons[3], "Join/Prune for another upstream router", "not for B");
+        NS_TEST_EXPECT_MSG_EQ(reasons[4], "not from a PIM neighbour", "a stranger");
+        NS_TEST_EXPECT_MSG_EQ(Router(pim, 1)->GetState().GetNEntries(), 0, "no state made");
+        NS_TEST_EXPECT_MSG_EQ(MulticastRoutes(net.GetRouters().Get(1)).empty(), true, "no routes");
+        NS_TEST_EXPECT_MSG_EQ(Router(pim, 1)->GetMessagesReceived(), 1, "A's own Hello accepted");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Timers that PIM cannot carry are refused with a one-line error.
+ */
+class PimRouterTimersTestCase : public TestCase
+{
+  public:
+    PimRouterTimersTestCase()
+        : TestCase("holdtimes that are not whole seconds are refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto topo = LineTopology({"A", "B"}, {10});
+        WanNetworkHelper net(topo);
+        net.Install();
+        WanPimHelper helper;
+        helper.SetAttribute("JoinHoldtime", TimeValue(MilliSeconds(1500)));
+        auto pim = helper.Install(net);
+        const auto error = ErrorOf([&]() {
+            Router(pim, 1)->JoinLocal(net.GetIslandAddress(0), Ipv4Address("232.0.0.1"));
+        });
+        NS_TEST_EXPECT_MSG_EQ(error,
+                              "WanPimRouter: JoinHoldtime must be whole seconds from 1 to 65535 "
+                              "(PIM carries holdtimes in seconds)",
+                              "refused");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief PIM router test suite.
+ */
+class WanPimRouterTestSuite : public TestSuite
+{
+  public:
+    WanPimRouterTestSuite()
+        : TestSuite("wan-training-pim-router", Type::UNIT)
+    {
+        AddTestCase(new PimRouterTreesTestCase);
+        AddTestCase(new PimRouterWireTestCase);
+        AddTestCase(new PimRouterMalformedTestCase);
+        AddTestCase(new PimRouterTimersTestCase);
+    }
+};
+
+/// Registers the suite.
+static WanPimRouterTestSuite g_wanPimRouterTestSuite;
