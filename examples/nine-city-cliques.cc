@@ -75,6 +75,7 @@ struct Options
     std::string linkFaults;
     std::string faultPolicy{"replan"};
     std::string faultDetection{"oracle"};
+    std::string treeBuilding{"planner"};
     double bfdIntervalMs{10};
     uint32_t bfdMultiplier{3};
     std::string fpgaFaults;
@@ -191,6 +192,10 @@ AddPacketOptions(CommandLine& cmd, Options& o)
                  "rounds after the notification are re-planned)",
                  o.faultDetection);
     cmd.AddValue("bfdIntervalMs", "Packet-level, bfd: BFD transmit interval, ms", o.bfdIntervalMs);
+    cmd.AddValue("treeBuilding",
+                 "Packet-level: who builds the multicast trees: planner (static routes from the "
+                 "planner's trees) or pim (PIM-SSM joins on the wire, made a round ahead)",
+                 o.treeBuilding);
     cmd.AddValue("bfdMultiplier", "Packet-level, bfd: BFD detect multiplier", o.bfdMultiplier);
     cmd.AddValue("fpgaFaults",
                  "Packet-level: FPGA failures, comma list of CITY@time (seconds)",
@@ -308,6 +313,7 @@ ApplyFaults(CliqueExperimentHelper& experiment, const Options& o)
 {
     experiment.SetFaultPolicy(o.faultPolicy);
     experiment.SetFaultDetection(o.faultDetection);
+    experiment.SetTreeBuilding(o.treeBuilding);
     experiment.SetBfd(Seconds(o.bfdIntervalMs * 1e-3), o.bfdMultiplier);
     for (const auto& item : wantext::SplitList(o.linkFaults))
     {

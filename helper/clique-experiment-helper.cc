@@ -33,6 +33,8 @@
 #include "ns3/wan-island-application.h"
 #include "ns3/wan-island-helper.h"
 #include "ns3/wan-parity-code.h"
+#include "ns3/wan-pim-helper.h"
+#include "ns3/wan-pim-router.h"
 #include "ns3/wan-pim-state.h"
 #include "ns3/wan-round-recorder.h"
 #include "ns3/wan-training-compat.h"
@@ -466,6 +468,17 @@ CliqueExperimentHelper::SetFaultDetection(const std::string& mode)
 }
 
 void
+CliqueExperimentHelper::SetTreeBuilding(const std::string& mode)
+{
+    if (mode != "planner" && mode != "pim")
+    {
+        throw std::invalid_argument("unknown tree building \"" + mode +
+                                    "\" (expected planner or pim)");
+    }
+    m_pim = mode == "pim";
+}
+
+void
 CliqueExperimentHelper::SetBfd(Time interval, uint32_t multiplier)
 {
     if (interval < MilliSeconds(1) || interval > Seconds(10))
@@ -559,6 +572,26 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     InstallCrossTraffic(net, plan);
     ScheduleFaults(net, groups, fpgas);
     Detection detection;
+    PimTrees pim;
+    if (m_pim && m_planner.GetConfig().multicast)
+    {
+        pim.plan = &plan;
+        pim.net = &net;
+        pim.changes = &detection.changes;
+        pim.routers = WanPimHelper().Install(net);
+        for (uint32_t c = 0; c < pim.routers.GetN(); ++c)
+        {
+            pim.routers.Get(c)->TraceConnectWithoutContext(
+                "Forwarding",
+                MakeBoundCallback(&CliqueExperimentHelper::PimForwarding, &pim, c));
+        }
+        // The run starts with the network converged and round 0 joined.
+        JoinRound(&pim, 0);
+        WanPimHelper::Converge(pim.routers);
+        pim.routers.Start(Seconds(0));
+        ScheduleMembership(&pim);
+        detection.pim = &pim;
+    }
     ApplicationContainer bfd;
     std::optional<WanReconvergenceHelper> reconvergence;
     if (m_detectFaults)
@@ -571,6 +604,7 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         WanBfdHelper::AssignStreams(bfd, m_stream + 500);
         reconvergence.emplace(net);
         reconvergence->Watch(bfd);
+        WanPimHelper::WatchBfd(pim.routers, bfd);
         detection.net = &net;
         detection.planner = &nominal;
         detection.plan = &plan;
@@ -607,6 +641,27 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         auto app = DynamicCast<WanBfdApplication>(bfd.Get(k));
         result.controlPackets += app->GetPacketsSent();
         result.controlBytes += app->GetBytesSent();
+    }
+    for (uint32_t k = 0; k < pim.routers.GetN(); ++k)
+    {
+        auto router = DynamicCast<WanPimRouter>(pim.routers.Get(k));
+        result.pimPackets += router->GetMessagesSent();
+        result.pimBytes += router->GetBytesSent();
+    }
+    for (const auto& [k, at] : pim.joinedAt)
+    {
+        double ready = at; // when the round's last tree was built
+        for (const auto& stream : plan.rounds[k].streams)
+        {
+            auto it = pim.ready.find(WanNetworkHelper::GroupAddress(k, stream.sender));
+            ready = std::max(ready, it == pim.ready.end() ? at : it->second);
+        }
+        if (k > 0)
+        {
+            result.pimJoinMs = std::max(result.pimJoinMs, (ready - at) * 1e3);
+            const double slack = (plan.rounds[k].start - ready) * 1e3;
+            result.pimSlackMs = result.pimSlackMs < 0 ? slack : std::min(result.pimSlackMs, slack);
+        }
     }
     result.events = Simulator::GetEventCount() - m_progressEvents; // the model's events only
     result.lostPackets = {{"core", net.GetLostPackets(WanNetworkHelper::CORE)},
@@ -761,15 +816,26 @@ CliqueExperimentHelper::InstallRound(WanNetworkHelper& net,
         if (config.multicast)
         {
             auto group = WanNetworkHelper::GroupAddress(round.round, s.sender);
-            if (replace)
+            if (m_pim)
             {
-                net.RemoveMulticastTree(s.sender, group); // the tree moves (PIM: a new RPF)
+                // The routers' part is PIM's, which also moves it.
+                if (!replace)
+                {
+                    net.InstallEdgeRoutes(s.sender, s.members, group, !config.aggregation);
+                }
             }
-            net.InstallMulticastTree(s.sender,
-                                     s.members,
-                                     group,
-                                     !config.aggregation,
-                                     round.routes ? &*round.routes : nullptr);
+            else
+            {
+                if (replace)
+                {
+                    net.RemoveMulticastTree(s.sender, group); // the tree moves
+                }
+                net.InstallMulticastTree(s.sender,
+                                         s.members,
+                                         group,
+                                         !config.aggregation,
+                                         round.routes ? &*round.routes : nullptr);
+            }
             groups.push_back({s.sender, group, s.members});
             r.destinations.push_back(InetSocketAddress(group, dataPort));
         }
@@ -1127,7 +1193,7 @@ CliqueExperimentHelper::RouteChanged(Detection* d,
                            from,
                            d->down,
                            note + " (detected at " + wantext::Num(out.detectedS) + " s)");
-        if (m_planner.GetConfig().multicast)
+        if (m_planner.GetConfig().multicast && !d->pim)
         {
             // Every re-planned round's trees (joined in advance on the old
             // routes), had PIM moved them: all at once, from the route change.
@@ -1160,13 +1226,118 @@ CliqueExperimentHelper::RouteChanged(Detection* d,
             const auto groups = InstallRound(*d->net, rounds[k], d->islands, true);
             for (uint32_t city : d->bypassed)
             {
-                Bypass(d->net, city, groups); // the moved trees end at the island too
+                if (!d->pim) // PIM moves the routers' part only: the bypass stays
+                {
+                    Bypass(d->net, city, groups); // the moved trees end at the island too
+                }
             }
             d->groups.insert(d->groups.end(), groups.begin(), groups.end());
             d->coreLinks->roundEnds[k] = Seconds(rounds[k].start + rounds[k].deadline);
         }
     }
     d->changes.push_back(out);
+    if (d->pim)
+    {
+        // PIM moves every tree with state (the rounds joined so far) to the
+        // new RPF neighbours; the membership follows the re-planned starts.
+        auto& t = *d->pim;
+        t.moving.clear();
+        for (uint32_t c = 0; c < t.routers.GetN(); ++c)
+        {
+            for (const auto& [source, group] :
+                 DynamicCast<WanPimRouter>(t.routers.Get(c))->GetState().GetEntries())
+            {
+                t.moving.insert(group);
+            }
+        }
+        t.change = static_cast<int64_t>(d->changes.size()) - 1;
+        d->changes.back().joinedS = out.convergedS;
+        WanPimHelper::RoutesChanged(t.routers);
+        ScheduleMembership(&t);
+    }
+}
+
+void
+CliqueExperimentHelper::JoinRound(PimTrees* t, uint32_t k)
+{
+    const auto& round = t->plan->rounds.at(k);
+    for (const auto& s : round.streams)
+    {
+        const auto source = t->net->GetIslandAddress(s.sender);
+        const auto group = WanNetworkHelper::GroupAddress(round.round, s.sender);
+        for (auto m : s.members)
+        {
+            if (m != s.sender)
+            {
+                DynamicCast<WanPimRouter>(t->routers.Get(m))->JoinLocal(source, group);
+                t->joined[k].push_back({m, source, group});
+            }
+        }
+    }
+    t->joinedAt[k] = Simulator::Now().GetSeconds();
+}
+
+void
+CliqueExperimentHelper::PimMembership(PimTrees* t, uint32_t k)
+{
+    if (k + 1 < t->plan->rounds.size())
+    {
+        JoinRound(t, k + 1); // made before it is needed
+    }
+    if (k >= 2)
+    {
+        // Two rounds on, nothing of round k-2 is on its trees any more.
+        for (const auto& m : t->joined[k - 2])
+        {
+            t->left.insert(m.group);
+            DynamicCast<WanPimRouter>(t->routers.Get(m.city))->LeaveLocal(m.source, m.group);
+        }
+        t->joined[k - 2].clear();
+    }
+    t->nextRound = k + 1;
+    ScheduleMembership(t);
+}
+
+void
+CliqueExperimentHelper::ScheduleMembership(PimTrees* t)
+{
+    t->next.Cancel();
+    if (t->nextRound < t->plan->rounds.size())
+    {
+        const Time at = Seconds(t->plan->rounds[t->nextRound].start);
+        t->next = Simulator::Schedule(std::max(Time(0), at - Simulator::Now()),
+                                      &CliqueExperimentHelper::PimMembership,
+                                      t,
+                                      t->nextRound);
+    }
+}
+
+void
+CliqueExperimentHelper::PimForwarding(PimTrees* t,
+                                      uint32_t city,
+                                      Ipv4Address,
+                                      Ipv4Address group,
+                                      uint32_t,
+                                      uint32_t outputs)
+{
+    const double now = Simulator::Now().GetSeconds();
+    auto& before = t->outputs[{city, group}];
+    const bool grown = outputs > before; // a branch joined (not one lost or pruned)
+    before = outputs;
+    if (t->left.count(group) > 0)
+    {
+        return; // pruned after its round: not building nor moving
+    }
+    if (t->moving.count(group) > 0)
+    {
+        // Moved by the route change: Joins on the new routes, Prunes on the old.
+        auto& c = t->changes->at(t->change);
+        c.joinedS = std::max(c.joinedS, now);
+    }
+    else if (grown)
+    {
+        t->ready[group] = now; // built by its joins
+    }
 }
 
 void
@@ -1359,6 +1530,16 @@ CliqueExperimentHelper::Format(const WanExperimentResult& result, const WanTopol
         s << "  control plane: " << result.controlPackets << " BFD packets, " << result.controlBytes
           << " bytes\n";
     }
+    if (result.pimPackets > 0)
+    {
+        s << "  PIM-SSM: " << result.pimPackets << " messages, " << result.pimBytes << " bytes";
+        if (result.pimJoinMs >= 0)
+        {
+            s << std::setprecision(1) << "; each round's trees built within " << result.pimJoinMs
+              << " ms of its joins, " << result.pimSlackMs << " ms or more before it started";
+        }
+        s << "\n";
+    }
     for (const auto& f : result.fpgaFailures)
     {
         s << std::setprecision(1) << "  FPGA " << f.city << " failed at " << f.failedS * 1e3
@@ -1376,7 +1557,7 @@ CliqueExperimentHelper::Format(const WanExperimentResult& result, const WanTopol
                   : "rounds from " + std::to_string(c.replannedFrom + 1) + " re-planned (from " +
                         wantext::Num(c.resumedS * 1e3) + " ms" +
                         (c.joinedS < 0 ? std::string()
-                                       : "; PIM joins would move their trees by " +
+                                       : "; trees on the new routes by " +
                                              wantext::Num(c.joinedS * 1e3) + " ms") +
                         ")")
           << "\n";

@@ -8,6 +8,7 @@
 #include "ns3/application-container.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/data-rate.h"
+#include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/round-planner.h"
@@ -145,6 +146,10 @@ struct WanExperimentResult
     std::vector<WanFpgaFailureResult> fpgaFailures; //!< detected FPGA failures (likewise)
     uint64_t controlPackets{0}; //!< control-plane packets sent (BFD, with fault detection)
     uint64_t controlBytes{0};   //!< their bytes (UDP payload)
+    uint64_t pimPackets{0};     //!< PIM messages sent (SetTreeBuilding "pim")
+    uint64_t pimBytes{0};       //!< their bytes (IP payload)
+    double pimJoinMs{-1};  //!< longest time from a round's joins to its last tree built (-1: none)
+    double pimSlackMs{-1}; //!< least time from a tree built to its round's start (-1: none)
 };
 
 /**
@@ -281,6 +286,22 @@ class CliqueExperimentHelper
      */
     void SetFaultDetection(const std::string& mode);
     /**
+     * \brief How the routers' multicast state comes about.
+     * \param mode "planner" (default): the helper installs each round's
+     *        trees as static routes from the planner's trees
+     *        (WanNetworkHelper::InstallMulticastTree); "pim": PIM-SSM builds
+     *        them (WanPimRouter on every router, WanPimHelper): each receiving
+     *        island's edge joins (S,G) for the senders of its clique of round
+     *        k+1 when round k starts (make before break) and leaves round
+     *        k-1's at round k+1's start; round 0's trees are joined when the
+     *        run starts, the network having converged (WanPimHelper::Converge).
+     *        With SetFaultDetection "bfd", PIM moves the trees itself when
+     *        routes change (Join on the new RPF neighbour, Prune on the old)
+     *        and a BFD session going down takes its PIM neighbour's state
+     *        away.  PIM's timers are WanPimRouter's attributes (Config::SetDefault).
+     */
+    void SetTreeBuilding(const std::string& mode);
+    /**
      * \param interval BFD's transmit and receive interval (DesiredMinTx and
      *        RequiredMinRx), 1 ms to 10 s (default 10 ms)
      * \param multiplier its detect multiplier, 1 to 255 (default 3)
@@ -377,6 +398,33 @@ class CliqueExperimentHelper
     std::vector<Group> AddRounds(WanNetworkHelper& net,
                                  const WanExperimentPlan& plan,
                                  const ApplicationContainer& islands) const;
+
+    /// Trees built by PIM (SetTreeBuilding "pim"): membership and its timing.
+    struct PimTrees
+    {
+        /// One local membership: a receiving city in (S,G).
+        struct Member
+        {
+            uint32_t city{0};   //!< the receiving city
+            Ipv4Address source; //!< S: the sender's island
+            Ipv4Address group;  //!< G
+        };
+
+        const WanExperimentPlan* plan{nullptr};         //!< the plan being run
+        const WanNetworkHelper* net{nullptr};           //!< the network
+        ApplicationContainer routers;                   //!< WanPimRouter per city
+        std::map<uint32_t, std::vector<Member>> joined; //!< round -> memberships made
+        std::map<uint32_t, double> joinedAt;            //!< round -> when they were made
+        std::map<Ipv4Address, double> ready;            //!< group -> last branch joined
+        std::set<Ipv4Address> left;                     //!< groups left (their rounds over)
+        std::map<std::pair<uint32_t, Ipv4Address>, uint32_t> outputs; //!< (city, G) -> branches
+        EventId next;                                                 //!< next membership change
+        uint32_t nextRound{0};                                        //!< the round it is for
+        std::vector<WanRouteChangeResult>* changes{nullptr};          //!< route changes reported
+        int64_t change{-1};                                           //!< the one whose trees move
+        std::set<Ipv4Address> moving; //!< groups with state at that change
+    };
+
     /**
      * \brief Gives the islands one round of the plan (AddRound, or
      * ReplaceRound for a re-planned one, whose trees move) and installs its
@@ -404,7 +452,22 @@ class CliqueExperimentHelper
         std::vector<uint64_t> heartbeats;               //!< per city: FPGA heartbeats seen
         std::set<uint32_t> bypassed;                    //!< cities whose FPGA is bypassed
         std::vector<WanFpgaFailureResult> fpgaFailures; //!< as detected
+        PimTrees* pim{nullptr};                         //!< the PIM routers (SetTreeBuilding)
     };
+
+    /// Joins round k's trees at its receivers' routers.
+    static void JoinRound(PimTrees* trees, uint32_t k);
+    /// At round k's start: joins round k+1's trees, leaves round k-2's.
+    static void PimMembership(PimTrees* trees, uint32_t k);
+    /// Schedules the next membership change at its round's (re-planned) start.
+    static void ScheduleMembership(PimTrees* trees);
+    /// A PIM router changed a multicast route: times tree building and moves.
+    static void PimForwarding(PimTrees* trees,
+                              uint32_t city,
+                              Ipv4Address source,
+                              Ipv4Address group,
+                              uint32_t input,
+                              uint32_t outputs);
 
     /**
      * \brief The edge's watchdog of one FPGA: every BFD interval it checks for
@@ -463,6 +526,7 @@ class CliqueExperimentHelper
     mutable uint64_t m_progressEvents{0}; //!< events of the progress reports in this run
     std::string m_recovery{"accept"};     //!< islands' recovery policy (without parity)
     bool m_detectFaults{false};           //!< faults are network events (SetFaultDetection)
+    bool m_pim{false};                    //!< trees built by PIM-SSM (SetTreeBuilding)
     Time m_bfdInterval{MilliSeconds(10)}; //!< BFD interval
     uint32_t m_bfdMultiplier{3};          //!< BFD detect multiplier
     bool m_coded{false};                  //!< the policy adds parity chunks

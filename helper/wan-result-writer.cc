@@ -211,6 +211,10 @@ WanResultWriter::RunJson(const std::string& label,
              {"lost_packets", result.lostPackets},
              {"control_packets", result.controlPackets},
              {"control_bytes", result.controlBytes},
+             {"pim_packets", result.pimPackets},
+             {"pim_bytes", result.pimBytes},
+             {"pim_join_ms", result.pimJoinMs < 0 ? json(nullptr) : json(result.pimJoinMs)},
+             {"pim_slack_ms", result.pimJoinMs < 0 ? json(nullptr) : json(result.pimSlackMs)},
              {"route_changes", json::array()},
              {"rounds", json::array()}};
     for (const auto& r : result.rounds)

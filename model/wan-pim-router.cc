@@ -257,6 +257,17 @@ WanPimRouter::StartApplication()
         m_sockets[interface] = socket;
     }
     m_running = true;
+    // What was queued before the start and not delivered by a convergence.
+    for (const auto& [neighbour, message] : TakePending())
+    {
+        for (const auto& [interface, address] : m_neighbours)
+        {
+            if (address == neighbour)
+            {
+                Transmit(interface, message);
+            }
+        }
+    }
     SendHellos();
     Apply({});
 }
@@ -299,16 +310,21 @@ WanPimRouter::SendHellos()
 void
 WanPimRouter::Send(uint32_t interface, const WanPimHeader& message)
 {
-    const auto neighbour = m_neighbours.at(interface);
-    Ptr<Packet> packet = Create<Packet>();
-    packet->AddHeader(message);
     ++m_sent;
-    m_bytes += packet->GetSize();
+    m_bytes += message.GetSerializedSize();
     if (!m_running)
     {
-        m_pending.emplace_back(neighbour, message);
+        m_pending.emplace_back(m_neighbours.at(interface), message);
         return;
     }
+    Transmit(interface, message);
+}
+
+void
+WanPimRouter::Transmit(uint32_t interface, const WanPimHeader& message)
+{
+    Ptr<Packet> packet = Create<Packet>();
+    packet->AddHeader(message);
     m_txTrace(packet, interface);
     m_sockets.at(interface)->SendTo(packet, 0, InetSocketAddress(WanPimHeader::AllPimRouters(), 0));
 }

@@ -162,8 +162,10 @@ class WanPimRouter : public Application
     uint32_t Rpf(Ipv4Address source) const;
     /// Sends messages (grouped per neighbour), programs forwarding, re-arms the timer.
     void Apply(const std::vector<WanPimState::Message>& messages);
-    /// Sends one message on an interface (or queues it before the start).
+    /// Counts and sends one message on an interface (or queues it before the start).
     void Send(uint32_t interface, const WanPimHeader& message);
+    /// Puts one message on an interface's link.
+    void Transmit(uint32_t interface, const WanPimHeader& message);
     /// Greets, and schedules the next Hellos.
     void SendHellos();
     /// The state's timers.

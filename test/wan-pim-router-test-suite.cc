@@ -4,6 +4,7 @@
 
 #include "wan-training-test-utils.h"
 
+#include "ns3/clique-experiment-helper.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/config.h"
 #include "ns3/inet-socket-address.h"
@@ -393,6 +394,113 @@ class PimRouterTimersTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Trees built by PIM joins, a round ahead, cost the rounds nothing:
+ * with no fault the round times and sums are those of the planner's static
+ * trees (triangles at 0 GB, all-to-all at 32 GB), and the PIM messages are
+ * counted.
+ */
+class PimTreesNoFaultTestCase : public TestCase
+{
+  public:
+    PimTreesNoFaultTestCase()
+        : TestCase("trees joined a round ahead: round times and sums as with the planner's trees")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto topo = WanTopology::NineCity();
+        for (double hbm : {0.0, 32e9})
+        {
+            PlannerConfig config;
+            config.hbmBytes = hbm;
+            const auto schedule =
+                hbm > 0 ? CliqueSchedule::AllToAll(topo) : CliqueSchedule::Triangles(topo);
+            std::vector<WanExperimentResult> results;
+            for (const std::string mode : {"planner", "pim"})
+            {
+                CliqueExperimentHelper experiment(topo, config);
+                experiment.SetScale(1000);
+                experiment.SetRounds(4);
+                experiment.SetTreeBuilding(mode);
+                results.push_back(experiment.Run(schedule));
+            }
+            const auto& planned = results[0];
+            const auto& joined = results[1];
+            const std::string name = schedule.GetName();
+            NS_TEST_ASSERT_MSG_EQ(joined.rounds.size(), planned.rounds.size(), name);
+            for (uint32_t k = 0; k < planned.rounds.size(); ++k)
+            {
+                NS_TEST_EXPECT_MSG_EQ_TOL(joined.rounds[k].measuredMs,
+                                          planned.rounds[k].measuredMs,
+                                          planned.rounds[k].measuredMs * 0.005,
+                                          name << " round " << k << " within 0.5%");
+            }
+            NS_TEST_EXPECT_MSG_EQ(joined.exact, true, name << ": every sum exact");
+            NS_TEST_EXPECT_MSG_EQ(planned.pimPackets, 0, name << ": no PIM with static trees");
+            NS_TEST_EXPECT_MSG_GT(joined.pimPackets, 100, name << ": PIM messages counted");
+            NS_TEST_EXPECT_MSG_GT(joined.pimBytes, joined.pimPackets * 10, name << ": and bytes");
+            // A Join crosses the WAN in at most its longest path (< 200 ms),
+            // long before the next round starts.
+            NS_TEST_EXPECT_MSG_GT(joined.pimJoinMs, 10, name << ": joins take time");
+            NS_TEST_EXPECT_MSG_LT(joined.pimJoinMs, 200, name << ": a path's latency at most");
+            NS_TEST_EXPECT_MSG_GT(joined.pimSlackMs, 300, name << ": ready before the round");
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A link fails mid-round and nobody is told: BFD declares it, unicast
+ * reconverges, and PIM moves every tree with state to the new RPF
+ * neighbours (Join on the new, Prune on the old), within detection +
+ * convergence + one join propagation; the later rounds run on time and every
+ * sum is exact.
+ */
+class PimTreesLinkFailureTestCase : public TestCase
+{
+  public:
+    PimTreesLinkFailureTestCase()
+        : TestCase("link NYC-LON fails mid-round: PIM moves the trees after BFD and SPF")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto topo = WanTopology::NineCity();
+        CliqueExperimentHelper experiment(topo, PlannerConfig{});
+        experiment.SetScale(1000);
+        experiment.SetRounds(5);
+        experiment.SetRecovery("early");
+        experiment.SetFaultDetection("bfd");
+        experiment.SetTreeBuilding("pim");
+        experiment.AddLinkFault("NYC", "LON", 0.9, 100);
+        auto r = experiment.Run(CliqueSchedule::Triangles(topo));
+        NS_TEST_ASSERT_MSG_EQ(r.routeChanges.size(), 1, "down");
+        const auto& down = r.routeChanges[0];
+        NS_TEST_EXPECT_MSG_LT(down.detectedS, 0.9 + 0.04, "within 3 x 10 ms (+ BFD jitter)");
+        // The moved trees: Joins from the routers whose RPF neighbour changed
+        // travel new paths (a transatlantic detour at most).
+        NS_TEST_EXPECT_MSG_GT(down.joinedS, down.convergedS + 0.01, "joins take time");
+        NS_TEST_EXPECT_MSG_LT(down.joinedS, down.convergedS + 0.3, "one join propagation");
+        for (uint32_t k = 2; k < r.rounds.size(); ++k)
+        {
+            NS_TEST_EXPECT_MSG_LT(r.rounds[k].measuredMs,
+                                  r.rounds[k].plannedMs * 1.1,
+                                  "round " << k << " on the moved trees, on time");
+        }
+        NS_TEST_EXPECT_MSG_EQ(r.exact, true, "every sum exact");
+        NS_TEST_EXPECT_MSG_GT(r.controlPackets, 10000, "BFD counted");
+        NS_TEST_EXPECT_MSG_GT(r.pimPackets, 100, "PIM counted");
+        auto e = ErrorOf([&]() { experiment.SetTreeBuilding("flooding"); });
+        NS_TEST_EXPECT_MSG_EQ(e, "unknown tree building \"flooding\" (expected planner or pim)", e);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief PIM router test suite.
  */
 class WanPimRouterTestSuite : public TestSuite
@@ -405,6 +513,8 @@ class WanPimRouterTestSuite : public TestSuite
         AddTestCase(new PimRouterWireTestCase);
         AddTestCase(new PimRouterMalformedTestCase);
         AddTestCase(new PimRouterTimersTestCase);
+        AddTestCase(new PimTreesNoFaultTestCase);
+        AddTestCase(new PimTreesLinkFailureTestCase);
     }
 };
 
