@@ -6,8 +6,9 @@ every core link, link-state reconvergence, the schedule re-planned from the
 next round boundary: CliqueExperimentHelper::SetFaultDetection("bfd")).  Per
 BFD interval it measures the detection time, the unicast convergence time,
 the time until the rounds run on trees that avoid the link (the first
-re-planned round's start; and when PIM-SSM joins would have moved them), the
-packets the link lost, the rounds affected,
+re-planned round's start; and when PIM-SSM joins moved them: measured on the
+wire with --trees pim, computed from the PIM state machine with the
+planner's static trees), the packets the link lost, the rounds affected,
 and the round time added over the run without the failure, per schedule, as
 means over independent runs (ns-3's RngRun: BFD's jitter) with 95%
 confidence intervals.
@@ -20,6 +21,7 @@ Writes into the output folder:
 
     python3 scripts/failure_sweep.py
     python3 scripts/failure_sweep.py --schedule triangles --bfdMs 10 100 --runs 5 --jobs 2
+    python3 scripts/failure_sweep.py --trees pim
 """
 
 import argparse
@@ -52,7 +54,8 @@ def fault_time(schedule, hbm_gb, scale, rounds, round_index):
     return r.start + r.plan.roundTime / 2
 
 
-def run_one(schedule, hbm_gb, link, at, bfd_ms, multiplier, recovery, run, scale, rounds):
+def run_one(schedule, hbm_gb, link, at, bfd_ms, multiplier, recovery, run, scale, rounds,
+            trees="planner"):
     """One simulation, RngRun `run`; bfd_ms None: the run without the fault."""
     from wan_training import ns, packet_run
 
@@ -64,6 +67,7 @@ def run_one(schedule, hbm_gb, link, at, bfd_ms, multiplier, recovery, run, scale
     experiment.SetScale(scale)
     experiment.SetRounds(rounds)
     experiment.SetRecovery(recovery)
+    experiment.SetTreeBuilding(trees)
     if bfd_ms is not None:
         experiment.SetFaultDetection("bfd")
         experiment.SetBfd(ns.Seconds(bfd_ms * 1e-3), multiplier)
@@ -75,7 +79,7 @@ def run_one(schedule, hbm_gb, link, at, bfd_ms, multiplier, recovery, run, scale
                          {"schedule": schedule, "hbmGB": hbm_gb, "link": link, "at": at,
                           "bfdMs": "none" if bfd_ms is None else bfd_ms,
                           "multiplier": multiplier, "recovery": recovery, "run": run,
-                          "scale": scale})
+                          "scale": scale, "trees": trees})
     return packets
 
 
@@ -106,6 +110,7 @@ def run_row(packets, base, schedule, hbm_gb, bfd_ms, run):
                                for r, b in zip(rounds, base["rounds"])),
         "extra_ms": extra,
         "given_up": sum(i["given_up"] for i in islands),
+        "pim_messages": packets.get("pim_packets", 0),
         "exact": packets["exact"],
     }
     if change is not None:
@@ -114,13 +119,13 @@ def run_row(packets, base, schedule, hbm_gb, bfd_ms, run):
         if change["resumed_s"] is not None:
             row["trees_ms"] = 1e3 * (change["resumed_s"] - change["event_s"])
         if change.get("joined_s") is not None:
-            # Had PIM moved the re-planned rounds' trees (WanPimState joins).
+            # When PIM's joins moved the trees (measured with --trees pim).
             row["joins_ms"] = 1e3 * (change["joined_s"] - change["event_s"])
     return row
 
 
 METRICS = ("detection_ms", "convergence_ms", "trees_ms", "joins_ms", "lost_packets",
-           "rounds_affected", "extra_ms", "given_up")
+           "rounds_affected", "extra_ms", "given_up", "pim_messages")
 
 
 def summarise(rows):
@@ -201,6 +206,9 @@ def main(argv=None):
     parser.add_argument("--scale", type=float, default=1000, help="scale (default 1000)")
     parser.add_argument("--rounds", type=int, default=4, help="rounds per run (default 4)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
+    parser.add_argument("--trees", default="planner", choices=("planner", "pim"),
+                        help="who builds the multicast trees: the planner's static routes or "
+                        "PIM-SSM joins on the wire (default planner)")
     parser.add_argument("--output", default="results", help="output folder (default results)")
     args = parser.parse_args(argv)
     if min(args.jobs, args.runs, args.rounds) < 1 or args.scale < 1:
@@ -219,9 +227,11 @@ def main(argv=None):
                        args.jobs)[0]
         common = (args.multiplier, args.recovery)
         # Without the fault nothing is random: one run is every run.
-        tasks.append((schedule, gb, args.link, at, None) + common + (1, args.scale, args.rounds))
+        tasks.append((schedule, gb, args.link, at, None) + common +
+                     (1, args.scale, args.rounds, args.trees))
         for bfd in args.bfd_ms:
-            tasks += [(schedule, gb, args.link, at, bfd) + common + (run, args.scale, args.rounds)
+            tasks += [(schedule, gb, args.link, at, bfd) + common +
+                      (run, args.scale, args.rounds, args.trees)
                       for run in range(1, args.runs + 1)]
     packets = run_tasks(run_one, tasks, args.jobs)
     base = {}
@@ -246,11 +256,12 @@ def main(argv=None):
     plot(summary, args.configs, png_path)
     for s in summary:
         print("%-10s %2g GB BFD %6g ms: detected %d/%d, detection %7.1f +/- %5.1f ms, "
-              "convergence %6.1f ms, trees %7.1f ms, lost %7.1f, rounds affected %.1f, "
-              "added %8.1f +/- %7.1f ms, given up %.1f, exact %d/%d" % (
+              "convergence %6.1f ms, trees %7.1f ms, joins %7.1f ms, lost %7.1f, "
+              "rounds affected %.1f, added %8.1f +/- %7.1f ms, given up %.1f, exact %d/%d" % (
                   s["schedule"], s["hbm_gb"], s["bfd_ms"], s["detected_runs"], s["runs"],
                   s.get("detection_ms", math.nan), s.get("detection_ms_ci95", math.nan),
                   s.get("convergence_ms", math.nan), s.get("trees_ms", math.nan),
+                  s.get("joins_ms", math.nan),
                   s["lost_packets"], s["rounds_affected"], s["extra_ms"], s["extra_ms_ci95"],
                   s["given_up"], s["exact_runs"], s["runs"]))
     print("written: %s, %s, %s, %s" % (csv_path, runs_path, png_path, packets_path))

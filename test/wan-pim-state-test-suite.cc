@@ -202,6 +202,17 @@ class PimStateTimersTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ((!moved[1].join && moved[1].neighbour == 0), true, "Prune to A");
         NS_TEST_EXPECT_MSG_EQ(b4.GetUpstream(S, G), 3, "D upstream");
         NS_TEST_EXPECT_MSG_EQ(b4.RpfChanged(2).empty(), true, "nothing when nothing changed");
+
+        // A neighbour heard for the first time gets a Join at once for the
+        // (S,G) it is upstream of; a known one does not; holdtime 0 is a goodbye.
+        const auto greeted = b4.Hello(3, 105, 3);
+        NS_TEST_EXPECT_MSG_EQ((greeted.size() == 1 && greeted[0].join && greeted[0].neighbour == 3),
+                              true,
+                              "a Join to the new neighbour D");
+        NS_TEST_EXPECT_MSG_EQ(b4.Hello(3, 105, 4).empty(), true, "none to a known neighbour");
+        NS_TEST_EXPECT_MSG_EQ(b4.IsNeighbour(3, 4), true, "D alive");
+        NS_TEST_EXPECT_MSG_EQ(b4.Hello(3, 0, 5).empty(), true, "a goodbye sends nothing");
+        NS_TEST_EXPECT_MSG_EQ(b4.IsNeighbour(3, 5), false, "D gone at once");
     }
 };
 
