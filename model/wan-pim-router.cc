@@ -88,11 +88,11 @@ WanPimRouter::GetTypeId()
             .AddTraceSource("Tx",
                             "A PIM message was sent (the message, the interface)",
                             MakeTraceSourceAccessor(&WanPimRouter::m_txTrace),
-                            "ns3::Packet::TracedCallback")
+                            "ns3::WanPimRouter::MessageTracedCallback")
             .AddTraceSource("Rx",
                             "A PIM message was accepted (the message, the interface)",
                             MakeTraceSourceAccessor(&WanPimRouter::m_rxTrace),
-                            "ns3::Packet::TracedCallback")
+                            "ns3::WanPimRouter::MessageTracedCallback")
             .AddTraceSource("Drop",
                             "A PIM message was dropped (the message, why)",
                             MakeTraceSourceAccessor(&WanPimRouter::m_dropTrace),

@@ -145,6 +145,12 @@ class WanPimRouter : public Application
                                              uint32_t input,
                                              uint32_t outputs);
     /**
+     * TracedCallback signature of a message sent or accepted.
+     * \param message the PIM message
+     * \param interface the interface it went out or came in on
+     */
+    typedef void (*MessageTracedCallback)(Ptr<const Packet> message, uint32_t interface);
+    /**
      * TracedCallback signature of a dropped message.
      * \param packet the message, IP header removed
      * \param reason why it was dropped

@@ -155,7 +155,7 @@ def plot(summary, configs, png_path):
     import matplotlib.pyplot as plt
 
     fig, (times, cost) = plt.subplots(1, 2, figsize=(11, 4.2))
-    styles = {"detection_ms": "o-", "convergence_ms": "s--", "trees_ms": "^:"}
+    styles = {"detection_ms": "o-", "convergence_ms": "s--", "trees_ms": "^:", "joins_ms": "v-."}
     for schedule, gb in configs:
         pts = sorted((s for s in summary if s["schedule"] == schedule and s["hbm_gb"] == gb),
                      key=lambda s: s["bfd_ms"])
