@@ -156,22 +156,7 @@ class PimRouterTreesTestCase : public TestCase
     void DoRun() override
     {
         const auto nine = WanTopology::NineCity();
-        std::vector<std::vector<uint32_t>> cliques;
-        const auto triangles = CliqueSchedule::Triangles(nine);
-        for (uint32_t k = 0; k < triangles.GetNRounds(); ++k)
-        {
-            for (const auto& clique : triangles.GetRound(k))
-            {
-                cliques.push_back(clique);
-            }
-        }
-        std::vector<uint32_t> all;
-        for (uint32_t c = 0; c < nine.GetNCities(); ++c)
-        {
-            all.push_back(c);
-        }
-        cliques.push_back(all);
-        Check(nine, cliques, "nine cities");
+        Check(nine, TrianglesAndAll(nine), "nine cities");
         for (uint32_t seed : {1u, 2u})
         {
             const auto random = WanTopology::RandomGeometric(16, 4, seed);

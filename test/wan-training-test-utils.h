@@ -6,6 +6,7 @@
 #define WAN_TRAINING_TEST_UTILS_H
 
 #include "ns3/buffer.h"
+#include "ns3/clique-schedule.h"
 #include "ns3/header.h"
 #include "ns3/pcap-file.h"
 #include "ns3/wan-topology.h"
@@ -174,6 +175,33 @@ PcapRecordLengths(const std::string& path, uint32_t& linkType)
         }
     }
     return lengths;
+}
+
+/**
+ * \ingroup wan-training-tests
+ * \param topo a topology
+ * \return every clique of its triangles schedule, then all its cities in one
+ *         clique (the cliques whose trees the PIM tests build)
+ */
+inline std::vector<std::vector<uint32_t>>
+TrianglesAndAll(const WanTopology& topo)
+{
+    std::vector<std::vector<uint32_t>> cliques;
+    const auto triangles = CliqueSchedule::Triangles(topo);
+    for (uint32_t k = 0; k < triangles.GetNRounds(); ++k)
+    {
+        for (const auto& clique : triangles.GetRound(k))
+        {
+            cliques.push_back(clique);
+        }
+    }
+    std::vector<uint32_t> all;
+    for (uint32_t c = 0; c < topo.GetNCities(); ++c)
+    {
+        all.push_back(c);
+    }
+    cliques.push_back(all);
+    return cliques;
 }
 
 } // namespace wantest
