@@ -678,6 +678,7 @@ CliqueExperimentHelper::BuildNetwork(WanNetworkHelper& net) const
 {
     net.SetScale(m_scale);
     net.SetCoreQueue(m_coreQueue, m_coreQueuePackets);
+    net.SetEdgeMulticastDelivery(m_planner.GetConfig().aggregation);
     for (const auto& [linkClass, impairment] : m_impairment)
     {
         net.SetImpairment(linkClass, impairment);

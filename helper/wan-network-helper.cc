@@ -23,6 +23,8 @@
 #include "ns3/trace-helper.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/uinteger.h"
+#include "ns3/wan-edge-routing-helper.h"
+#include "ns3/wan-edge-routing.h"
 #include "ns3/wan-jitter-channel.h"
 #include "ns3/wan-training-text.h"
 
@@ -74,6 +76,12 @@ WanNetworkHelper::SetCoreQueue(const std::string& kind, uint32_t packets)
     CheckCoreQueue(kind, packets);
     m_coreQueue = kind;
     m_coreQueuePackets = packets;
+}
+
+void
+WanNetworkHelper::SetEdgeMulticastDelivery(bool deliver)
+{
+    m_edgeDelivery = deliver;
 }
 
 void
@@ -400,10 +408,16 @@ WanNetworkHelper::Install()
     m_routers.Create(n);
     m_edges.Create(n);
     m_islands.Create(n);
+    // Routers forward with static routes only (ns-3's list routing would
+    // also deliver every multicast packet locally at every hop); edge nodes
+    // deliver only the inbound streams to their FPGA; islands are hosts.
     InternetStackHelper stack;
+    stack.SetRoutingHelper(Ipv4StaticRoutingHelper());
     stack.Install(m_routers);
+    stack.SetRoutingHelper(WanEdgeRoutingHelper());
     stack.Install(m_edges);
-    stack.Install(m_islands);
+    InternetStackHelper hosts;
+    hosts.Install(m_islands);
 
     Ipv4AddressHelper address("10.0.0.0", "255.255.255.252");
     PointToPointHelper p2p;
@@ -477,6 +491,10 @@ WanNetworkHelper::InstallCity(uint32_t c, PointToPointHelper& p2p, Ipv4AddressHe
 
     m_access[c].Add(access);
     m_access[c].Add(up);
+    auto edgeRouting =
+        DynamicCast<WanEdgeRouting>(m_edges.Get(c)->GetObject<Ipv4>()->GetRoutingProtocol());
+    edgeRouting->SetInbound(InterfaceOf(up.Get(0)));
+    edgeRouting->SetDeliverMulticast(m_edgeDelivery);
 
     // Islands send everything through their edge node, edge nodes through
     // their router; a router reaches its island's network through the edge

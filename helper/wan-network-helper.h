@@ -73,6 +73,13 @@ class WanNetworkHelper
      */
     void SetMtu(uint32_t bytes);
     /**
+     * \param deliver whether edge nodes deliver the multicast streams that
+     *        arrive from their router to their own sockets (an FPGA's), as
+     *        well as forwarding them by their routes (default true; false
+     *        when no FPGA listens, which saves a local delivery per packet)
+     */
+    void SetEdgeMulticastDelivery(bool deliver);
+    /**
      * \param factor every rate is divided by this factor, >= 1 (default 1)
      */
     void SetScale(double factor);
@@ -369,6 +376,7 @@ class WanNetworkHelper
     uint32_t m_coreQueuePackets{1000};        //!< its size, when a FIFO
     double m_scale{1};                        //!< rate divisor
     bool m_installed{false};                  //!< Install was called
+    bool m_edgeDelivery{true};                //!< edges deliver inbound multicast locally
     NodeContainer m_routers;                  //!< routers by city
     NodeContainer m_edges;                    //!< edge nodes by city
     NodeContainer m_islands;                  //!< islands by city

@@ -199,6 +199,63 @@ class MulticastTreeTestCase : public TestCase
     }
 };
 
+/**
+ * \ingroup wan-training-tests
+ * \brief Local delivery of multicast (WanEdgeRouting, static routing on
+ * routers): a stream reaches the sockets of the receivers' edge nodes (their
+ * FPGAs) and nothing else: not its own edge node, not the routers it
+ * crosses; and no edge node when edge delivery is off.
+ */
+class EdgeDeliveryTestCase : public TestCase
+{
+  public:
+    EdgeDeliveryTestCase()
+        : TestCase("multicast delivered locally at the receivers' edge nodes only")
+    {
+    }
+
+  private:
+    void Check(bool deliver)
+    {
+        Ipv4AddressGenerator::Reset();
+        const auto topo = LineTopology({"A", "B", "C"}, {10, 20});
+        WanNetworkHelper net(topo);
+        net.SetEdgeMulticastDelivery(deliver);
+        net.Install();
+        const auto group = WanNetworkHelper::GroupAddress(1, 0);
+        net.InstallMulticastTree(0, {0, 2}, group, false); // A to C, through B
+        Receptions rx;
+        for (const auto* nodes : {&net.GetEdges(), &net.GetRouters()})
+        {
+            for (uint32_t c = 0; c < nodes->GetN(); ++c)
+            {
+                auto socket = Socket::CreateSocket(nodes->Get(c), UdpSocketFactory::GetTypeId());
+                socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), kPort));
+                socket->SetRecvCallback(MakeCallback(&Receptions::Receive, &rx));
+            }
+        }
+        SendOne(net, 0, group, 1000);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(rx.count[net.GetEdges().Get(2)->GetId()],
+                              (deliver ? 1 : 0),
+                              "C's edge node (its FPGA) gets the inbound stream");
+        NS_TEST_EXPECT_MSG_EQ(rx.count[net.GetEdges().Get(0)->GetId()], 0, "not A's own");
+        for (uint32_t c = 0; c < 3; ++c)
+        {
+            NS_TEST_EXPECT_MSG_EQ(rx.count[net.GetRouters().Get(c)->GetId()],
+                                  0,
+                                  "routers forward without delivering");
+        }
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        Check(true);
+        Check(false);
+    }
+};
+
 namespace
 {
 
@@ -614,6 +671,7 @@ class WanNetworkHelperTestSuite : public TestSuite
     {
         AddTestCase(new NetworkDeliveryTestCase);
         AddTestCase(new MulticastTreeTestCase);
+        AddTestCase(new EdgeDeliveryTestCase);
         AddTestCase(new ReversePathTestCase);
         AddTestCase(new NetworkBadInputTestCase);
         AddTestCase(new NetworkTraceTestCase);

@@ -1,0 +1,63 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_EDGE_ROUTING_H
+#define WAN_EDGE_ROUTING_H
+
+#include "ns3/ipv4-static-routing.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief The routing of an island's edge node, where the in-line FPGA sits:
+ * static routes (Ipv4StaticRouting) plus local delivery of the multicast
+ * streams that arrive from the WAN side, so that the FPGA's socket receives
+ * the inbound streams and nothing else.
+ *
+ * ns-3's Ipv4ListRouting delivers every multicast packet locally on every
+ * node it crosses (a copy and a UDP look-up per hop), including the island's
+ * own outbound stream at its edge; routers here use Ipv4StaticRouting alone,
+ * which forwards multicast without delivering it, and edge nodes this class.
+ * A multicast packet that arrives on the inbound interface (SetInbound: the
+ * link from the router) is delivered locally, when DeliverMulticast is on,
+ * and forwarded by the static multicast routes as well (to the island when
+ * no FPGA consumes it); one from the island is only forwarded.
+ */
+class WanEdgeRouting : public Ipv4StaticRouting
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    /**
+     * \param interface the interface from the WAN side (the router's link)
+     */
+    void SetInbound(uint32_t interface);
+    /**
+     * \param deliver deliver the inbound multicast streams locally (true:
+     *        an FPGA listens on this node)
+     */
+    void SetDeliverMulticast(bool deliver);
+
+    bool RouteInput(Ptr<const Packet> p,
+                    const Ipv4Header& header,
+                    Ptr<const NetDevice> idev,
+                    UnicastForwardCallback ucb,
+                    MulticastForwardCallback mcb,
+                    LocalDeliverCallback lcb,
+                    ErrorCallback ecb) override;
+
+  private:
+    uint32_t m_inbound{0}; //!< interface from the WAN side (0: none set)
+    bool m_deliver{true};  //!< deliver inbound multicast locally
+};
+
+} // namespace ns3
+
+#endif /* WAN_EDGE_ROUTING_H */
