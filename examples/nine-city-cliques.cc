@@ -76,6 +76,8 @@ struct Options
     std::string faultPolicy{"replan"};
     std::string faultDetection{"oracle"};
     std::string treeBuilding{"planner"};
+    std::string mpi{"none"};
+    std::string partition{"region"};
     double bfdIntervalMs{10};
     uint32_t bfdMultiplier{3};
     std::string fpgaFaults;
@@ -192,6 +194,15 @@ AddPacketOptions(CommandLine& cmd, Options& o)
                  "rounds after the notification are re-planned)",
                  o.faultDetection);
     cmd.AddValue("bfdIntervalMs", "Packet-level, bfd: BFD transmit interval, ms", o.bfdIntervalMs);
+    cmd.AddValue("mpi",
+                 "Packet-level: a distributed run under mpiexec with ns-3's MPI module, "
+                 "synchronised by gtw (granted time window) or null (null messages); none: "
+                 "one process",
+                 o.mpi);
+    cmd.AddValue("partition",
+                 "Packet-level, with --mpi: cities to ranks, region, city (in turn) or "
+                 "CODE:RANK for every city",
+                 o.partition);
     cmd.AddValue("treeBuilding",
                  "Packet-level: who builds the multicast trees: planner (static routes from the "
                  "planner's trees) or pim (PIM-SSM joins on the wire, made a round ahead)",
@@ -520,7 +531,8 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
             experiment.SetRecovery(o.recovery);
             experiment.SetCrossTraffic(o.crossTraffic);
             experiment.SetCoreQueue(o.coreQueue, QueuePackets(o.coreQueuePackets));
-            experiment.SetProgress(o.quiet ? 0 : kProgressSeconds);
+            experiment.SetProgress(o.quiet || WanMpiHelper::GetRank() > 0 ? 0 : kProgressSeconds);
+            experiment.SetPartition(o.partition);
             ApplyFaults(experiment, o);
             o.traces.Apply(experiment, schedule.GetName() + ", " + v.label);
             if (o.rounds > 0)
@@ -533,7 +545,7 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
             output.Add(name + ", " + v.label, result, {{"variant", v.label}});
         }
     }
-    if (!o.packetOutput.empty())
+    if (!o.packetOutput.empty() && WanMpiHelper::GetRank() == 0)
     {
         output.Write(o.packetOutput);
         std::cout << "Packet-level results written to " << o.packetOutput << "\n";
@@ -572,6 +584,47 @@ Run(int argc, char* argv[])
     helper.SetMixingOptions(Mixing(o));
     helper.SetSchedules(TableSchedules(o, helper));
 
+    // A distributed run: MPI from here on; rank 0 alone prints.
+    struct MpiSession
+    {
+        ~MpiSession()
+        {
+            WanMpiHelper::Disable();
+        }
+    } session;
+
+    if (o.mpi != "none")
+    {
+        if (!o.packetLevel || o.baselines || wantext::SplitList(o.packetSchedule).size() != 1 ||
+            o.packetSchedule == "all")
+        {
+            throw std::invalid_argument("--mpi runs one packet-level simulation: give one "
+                                        "--packetSchedule and --baselines=false");
+        }
+        WanMpiHelper::Enable(&argc, &argv, o.mpi);
+        if (WanMpiHelper::GetRank() > 0)
+        {
+            std::cout.rdbuf(nullptr); // rank 0 prints the run
+        }
+        const auto rankOf = WanMpiHelper::Partition(topo, WanMpiHelper::GetSize(), o.partition);
+        std::cout << "Distributed run: " << WanMpiHelper::GetSize() << " ranks (" << o.mpi
+                  << "), cities by " << o.partition << ":";
+        for (uint32_t r = 0; r < WanMpiHelper::GetSize(); ++r)
+        {
+            std::cout << " rank " << r << " {";
+            std::string sep;
+            for (uint32_t c = 0; c < topo.GetNCities(); ++c)
+            {
+                if (rankOf[c] == r)
+                {
+                    std::cout << sep << topo.GetCity(c).code;
+                    sep = ",";
+                }
+            }
+            std::cout << "}";
+        }
+        std::cout << "; lookahead " << WanMpiHelper::Lookahead(topo, rankOf) * 1e3 << " ms\n";
+    }
     RunTable(o, helper);
     if (o.packetLevel)
     {

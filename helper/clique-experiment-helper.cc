@@ -32,6 +32,7 @@
 #include "ns3/wan-contribution.h"
 #include "ns3/wan-island-application.h"
 #include "ns3/wan-island-helper.h"
+#include "ns3/wan-mpi-helper.h"
 #include "ns3/wan-parity-code.h"
 #include "ns3/wan-pim-helper.h"
 #include "ns3/wan-pim-router.h"
@@ -46,6 +47,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -479,6 +481,95 @@ CliqueExperimentHelper::SetTreeBuilding(const std::string& mode)
 }
 
 void
+CliqueExperimentHelper::SetPartition(const std::string& map)
+{
+    m_partition = map; // checked against the ranks when a distributed run starts
+}
+
+bool
+CliqueExperimentHelper::IsLocal(uint32_t c) const
+{
+    return m_rankOf.empty() || m_rankOf.at(c) == WanMpiHelper::GetRank();
+}
+
+void
+CliqueExperimentHelper::CheckDistributable() const
+{
+    std::string what;
+    bool coreJitter = m_impairment.count(WanNetworkHelper::CORE) > 0 &&
+                      m_impairment.at(WanNetworkHelper::CORE).HasJitter();
+    for (const auto& link : m_planner.GetTopology().GetLinks())
+    {
+        coreJitter = coreJitter || (link.impaired && link.impairment.HasJitter());
+    }
+    if (m_detectFaults)
+    {
+        what = "detected faults (SetFaultDetection bfd)";
+    }
+    else if (m_pim)
+    {
+        what = "PIM trees (SetTreeBuilding pim)";
+    }
+    else if (!m_fpgaFaults.empty())
+    {
+        what = "FPGA faults";
+    }
+    else if (m_crossUtilisation > 0)
+    {
+        what = "cross traffic";
+    }
+    else if (coreJitter)
+    {
+        what = "jitter on core links";
+    }
+    else if (!m_pcapPrefix.empty() || !m_asciiPrefix.empty())
+    {
+        what = "packet traces";
+    }
+    if (!what.empty())
+    {
+        throw std::invalid_argument("a distributed run (MPI) cannot have " + what +
+                                    "; run it in one process");
+    }
+}
+
+std::string
+CliqueExperimentHelper::SaveCoreLinks(const CoreLinkCounts& counts)
+{
+    nlohmann::json rows = nlohmann::json::array();
+    for (uint32_t k = 0; k < counts.perRound.size(); ++k)
+    {
+        for (const auto& [hop, c] : counts.perRound[k])
+        {
+            rows.push_back({k,
+                            hop.first,
+                            hop.second,
+                            c.packets,
+                            c.bytes,
+                            c.peakQueueBytes,
+                            c.queueDrops,
+                            c.lost});
+        }
+    }
+    return rows.dump();
+}
+
+void
+CliqueExperimentHelper::MergeCoreLinks(const std::string& saved, CoreLinkCounts& counts)
+{
+    for (const auto& row : nlohmann::json::parse(saved))
+    {
+        auto& c = counts.perRound.at(
+            row.at(0).get<uint32_t>())[{row.at(1).get<uint32_t>(), row.at(2).get<uint32_t>()}];
+        c.packets += row.at(3).get<uint64_t>();
+        c.bytes += row.at(4).get<uint64_t>();
+        c.peakQueueBytes = std::max(c.peakQueueBytes, row.at(5).get<uint64_t>());
+        c.queueDrops += row.at(6).get<uint64_t>();
+        c.lost += row.at(7).get<uint64_t>();
+    }
+}
+
+void
 CliqueExperimentHelper::SetBfd(Time interval, uint32_t multiplier)
 {
     if (interval < MilliSeconds(1) || interval > Seconds(10))
@@ -557,6 +648,14 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
 
     SimulatorSession session;
     WanNetworkHelper net(m_planner.GetTopology());
+    m_rankOf.clear();
+    if (WanMpiHelper::GetSize() > 1)
+    {
+        CheckDistributable();
+        m_rankOf =
+            WanMpiHelper::Partition(m_planner.GetTopology(), WanMpiHelper::GetSize(), m_partition);
+        net.SetSystemIds(m_rankOf);
+    }
     BuildNetwork(net);
     EnableTraces(net);
     const auto islands = InstallIslands(net);
@@ -667,6 +766,22 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     result.lostPackets = {{"core", net.GetLostPackets(WanNetworkHelper::CORE)},
                           {"access", net.GetLostPackets(WanNetworkHelper::ACCESS)},
                           {"post", net.GetLostPackets(WanNetworkHelper::POST_AGGREGATION)}};
+    if (!m_rankOf.empty())
+    {
+        // Every rank's records and counts to rank 0, which builds the result.
+        const auto records = WanMpiHelper::GatherToRoot(recorder.Save());
+        const auto links = WanMpiHelper::GatherToRoot(SaveCoreLinks(coreLinks));
+        for (uint32_t r = 1; r < records.size(); ++r)
+        {
+            recorder.Merge(records[r]);
+            MergeCoreLinks(links[r], coreLinks);
+        }
+        result.events = WanMpiHelper::Sum(result.events);
+        for (auto& [linkClass, lost] : result.lostPackets)
+        {
+            lost = WanMpiHelper::Sum(lost);
+        }
+    }
     Collect(plan, recorder, coreLinks, result);
     MeasureMixing(plan, recorder, m_planner.GetTopology().GetNCities(), result);
     CollectFpgas(recorder, fpgas, result);
@@ -714,7 +829,14 @@ CliqueExperimentHelper::InstallIslands(const WanNetworkHelper& net) const
             "RepairWhileStreaming",
             BooleanValue(m_recovery != "early" || !(m_planner.GetConfig().aggregation &&
                                                     m_planner.GetConfig().hbmBytes == 0)));
-        apps.Add(helper.Install(net.GetIslands().Get(c)));
+        if (IsLocal(c))
+        {
+            apps.Add(helper.Install(net.GetIslands().Get(c)));
+        }
+        else
+        {
+            apps.Add(helper.Create()); // another rank runs it
+        }
     }
     return apps;
 }
@@ -740,7 +862,14 @@ CliqueExperimentHelper::InstallFpgas(const WanNetworkHelper& net,
     for (uint32_t c = 0; c < net.GetEdges().GetN(); ++c)
     {
         helper.SetAttribute("Island", Ipv4AddressValue(net.GetIslandAddress(c)));
-        apps.Add(helper.Install(net.GetEdges().Get(c)));
+        if (IsLocal(c))
+        {
+            apps.Add(helper.Install(net.GetEdges().Get(c)));
+        }
+        else
+        {
+            apps.Add(helper.Create()); // another rank runs it
+        }
     }
     return apps;
 }

@@ -302,6 +302,19 @@ class CliqueExperimentHelper
      */
     void SetTreeBuilding(const std::string& mode);
     /**
+     * \brief Distributed runs (a program under mpiexec that called
+     * WanMpiHelper::Enable): which rank runs each city
+     * (WanMpiHelper::Partition).  Each rank runs the routers, edge nodes,
+     * FPGAs and islands of its cities; Run gathers every rank's records to
+     * rank 0, whose result is the whole run's (the same round times, counts
+     * and sums as one process; events summed over the ranks); the other
+     * ranks' results hold their own cities only.  Not in distributed runs
+     * (refused with a one-line error): detected faults, PIM trees, FPGA
+     * faults, cross traffic, jitter on core links, packet traces.
+     * \param map "region" (default), "city" or CODE:RANK for every city
+     */
+    void SetPartition(const std::string& map);
+    /**
      * \param interval BFD's transmit and receive interval (DesiredMinTx and
      *        RequiredMinRx), 1 ms to 10 s (default 10 ms)
      * \param multiplier its detect multiplier, 1 to 255 (default 3)
@@ -391,6 +404,8 @@ class CliqueExperimentHelper
     /// \return one FPGA aggregator per city (none without aggregation)
     ApplicationContainer InstallFpgas(const WanNetworkHelper& net,
                                       const WanExperimentPlan& plan) const;
+    /// \return true when this process runs city c (every city without ranks)
+    bool IsLocal(uint32_t c) const;
     /**
      * \brief Gives every island its rounds and installs the multicast trees.
      * \return the multicast groups
@@ -486,6 +501,12 @@ class CliqueExperimentHelper
     void RouteChanged(Detection* detection, const WanReconvergenceHelper::Change& change) const;
     /// Stops the run once the (possibly re-planned) last round and its repairs are over.
     void StopWhenDone(const WanExperimentPlan* plan, Time slack) const;
+    /// Refuses, with a one-line error, what a distributed run cannot do.
+    void CheckDistributable() const;
+    /// \return this rank's core link counts as text, for MergeCoreLinks on rank 0
+    static std::string SaveCoreLinks(const CoreLinkCounts& counts);
+    /// Adds another rank's core link counts (SaveCoreLinks) to these.
+    static void MergeCoreLinks(const std::string& saved, CoreLinkCounts& counts);
     /// Installs the background traffic of SetCrossTraffic on every core link direction.
     void InstallCrossTraffic(const WanNetworkHelper& net, const WanExperimentPlan& plan) const;
     /// Counts what every core link direction sends, per round.
@@ -518,27 +539,29 @@ class CliqueExperimentHelper
                       const ApplicationContainer& fpgas,
                       WanExperimentResult& result) const;
 
-    WanExperimentPlanner m_planner;       //!< network, switches, rounds, faults, absences
-    WanIslandHelper m_islands;            //!< the islands' attributes
-    double m_scale{1};                    //!< time-preserving scale
-    int64_t m_stream{1000};               //!< first random stream of loss and jitter
-    double m_progressSeconds{0};          //!< wall-clock interval of progress reports (0: none)
-    mutable uint64_t m_progressEvents{0}; //!< events of the progress reports in this run
-    std::string m_recovery{"accept"};     //!< islands' recovery policy (without parity)
-    bool m_detectFaults{false};           //!< faults are network events (SetFaultDetection)
-    bool m_pim{false};                    //!< trees built by PIM-SSM (SetTreeBuilding)
-    Time m_bfdInterval{MilliSeconds(10)}; //!< BFD interval
-    uint32_t m_bfdMultiplier{3};          //!< BFD detect multiplier
-    bool m_coded{false};                  //!< the policy adds parity chunks
-    uint32_t m_parityBlock{32};           //!< data chunks per parity block (coded)
-    uint32_t m_parityChunks{1};           //!< parity chunks per block (coded)
-    double m_crossUtilisation{0};         //!< background share of each core direction
-    uint32_t m_crossPacketBytes{1472};    //!< background packet size (UDP payload + header)
-    double m_crossBurstPackets{10};       //!< mean packets per background burst
-    std::string m_coreQueue{"fq-codel"};  //!< queue disc of the core links
-    uint32_t m_coreQueuePackets{1000};    //!< its size, when a FIFO
-    std::string m_pcapPrefix;             //!< pcap file prefix (empty: none)
-    std::string m_asciiPrefix;            //!< ASCII trace prefix (empty: none)
+    WanExperimentPlanner m_planner;         //!< network, switches, rounds, faults, absences
+    WanIslandHelper m_islands;              //!< the islands' attributes
+    double m_scale{1};                      //!< time-preserving scale
+    int64_t m_stream{1000};                 //!< first random stream of loss and jitter
+    double m_progressSeconds{0};            //!< wall-clock interval of progress reports (0: none)
+    mutable uint64_t m_progressEvents{0};   //!< events of the progress reports in this run
+    std::string m_recovery{"accept"};       //!< islands' recovery policy (without parity)
+    bool m_detectFaults{false};             //!< faults are network events (SetFaultDetection)
+    bool m_pim{false};                      //!< trees built by PIM-SSM (SetTreeBuilding)
+    std::string m_partition{"region"};      //!< cities to ranks (SetPartition)
+    mutable std::vector<uint32_t> m_rankOf; //!< per city its rank, in a distributed run
+    Time m_bfdInterval{MilliSeconds(10)};   //!< BFD interval
+    uint32_t m_bfdMultiplier{3};            //!< BFD detect multiplier
+    bool m_coded{false};                    //!< the policy adds parity chunks
+    uint32_t m_parityBlock{32};             //!< data chunks per parity block (coded)
+    uint32_t m_parityChunks{1};             //!< parity chunks per block (coded)
+    double m_crossUtilisation{0};           //!< background share of each core direction
+    uint32_t m_crossPacketBytes{1472};      //!< background packet size (UDP payload + header)
+    double m_crossBurstPackets{10};         //!< mean packets per background burst
+    std::string m_coreQueue{"fq-codel"};    //!< queue disc of the core links
+    uint32_t m_coreQueuePackets{1000};      //!< its size, when a FIFO
+    std::string m_pcapPrefix;               //!< pcap file prefix (empty: none)
+    std::string m_asciiPrefix;              //!< ASCII trace prefix (empty: none)
     WanNetworkHelper::TraceSelection m_traced;                             //!< the devices traced
     std::vector<std::pair<uint32_t, double>> m_fpgaFaults;                 //!< (city, time)
     std::map<WanNetworkHelper::LinkClass, WanLinkImpairment> m_impairment; //!< per link class

@@ -45,6 +45,14 @@ FpgaAggregatorHelper::Install(NodeContainer nodes) const
 ApplicationContainer
 FpgaAggregatorHelper::Install(Ptr<Node> node) const
 {
+    auto fpga = Create();
+    node->AddApplication(fpga);
+    return ApplicationContainer(fpga);
+}
+
+Ptr<FpgaAggregator>
+FpgaAggregatorHelper::Create() const
+{
     auto fpga = m_factory.Create<FpgaAggregator>();
     if (m_scale != 1)
     {
@@ -60,8 +68,7 @@ FpgaAggregatorHelper::Install(Ptr<Node> node) const
             "LineRate",
             DataRateValue(DataRate(static_cast<uint64_t>(rate.Get().GetBitRate() / m_scale))));
     }
-    node->AddApplication(fpga);
-    return ApplicationContainer(fpga);
+    return fpga;
 }
 
 int64_t

@@ -7,6 +7,7 @@
 
 #include "ns3/application-container.h"
 #include "ns3/attribute.h"
+#include "ns3/fpga-aggregator.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
 
@@ -50,6 +51,11 @@ class FpgaAggregatorHelper
      * \return its aggregator
      */
     ApplicationContainer Install(Ptr<Node> node) const;
+    /**
+     * \return an aggregator on no node, scaled as Install's: in a
+     *         distributed run, the bookkeeping of an FPGA that another rank runs
+     */
+    Ptr<FpgaAggregator> Create() const;
     /**
      * \brief Fixes the random streams of the aggregators (they draw none
      * today).

@@ -35,9 +35,15 @@ WanIslandHelper::Install(NodeContainer nodes) const
 ApplicationContainer
 WanIslandHelper::Install(Ptr<Node> node) const
 {
-    auto app = m_factory.Create<WanIslandApplication>();
+    auto app = Create();
     node->AddApplication(app);
     return ApplicationContainer(app);
+}
+
+Ptr<WanIslandApplication>
+WanIslandHelper::Create() const
+{
+    return m_factory.Create<WanIslandApplication>();
 }
 
 int64_t

@@ -9,6 +9,7 @@
 #include "ns3/attribute.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
+#include "ns3/wan-island-application.h"
 
 #include <string>
 
@@ -47,6 +48,11 @@ class WanIslandHelper
      * \return its application
      */
     ApplicationContainer Install(Ptr<Node> node) const;
+    /**
+     * \return an application on no node: in a distributed run, the
+     *         bookkeeping of an island that another rank runs
+     */
+    Ptr<WanIslandApplication> Create() const;
     /**
      * \brief Fixes the random streams of the applications (they draw none
      * today; the call is there so that scripts need not change when they do).

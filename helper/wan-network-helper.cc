@@ -79,6 +79,18 @@ WanNetworkHelper::SetCoreQueue(const std::string& kind, uint32_t packets)
 }
 
 void
+WanNetworkHelper::SetSystemIds(const std::vector<uint32_t>& rankOfCity)
+{
+    if (!rankOfCity.empty() && rankOfCity.size() != m_topo.GetNCities())
+    {
+        throw std::invalid_argument("system ids for " + std::to_string(rankOfCity.size()) +
+                                    " cities, the topology has " +
+                                    std::to_string(m_topo.GetNCities()));
+    }
+    m_systemIds = rankOfCity;
+}
+
+void
 WanNetworkHelper::SetEdgeMulticastDelivery(bool deliver)
 {
     m_edgeDelivery = deliver;
@@ -405,9 +417,15 @@ WanNetworkHelper::Install()
     }
     m_installed = true;
     const uint32_t n = m_topo.GetNCities();
-    m_routers.Create(n);
-    m_edges.Create(n);
-    m_islands.Create(n);
+    // Node ids as without ranks: every router, then every edge node, then
+    // every island; a city's three nodes on its rank.
+    for (auto* nodes : {&m_routers, &m_edges, &m_islands})
+    {
+        for (uint32_t c = 0; c < n; ++c)
+        {
+            nodes->Create(1, m_systemIds.empty() ? 0 : m_systemIds[c]);
+        }
+    }
     // Routers forward with static routes only (ns-3's list routing would
     // also deliver every multicast packet locally at every hop); edge nodes
     // deliver only the inbound streams to their FPGA; islands are hosts.

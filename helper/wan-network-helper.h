@@ -80,6 +80,13 @@ class WanNetworkHelper
      */
     void SetEdgeMulticastDelivery(bool deliver);
     /**
+     * \brief Distributed runs: the MPI rank (ns-3 system id) of each city's
+     * router, edge node and island (WanMpiHelper::Partition); before Install.
+     * Core links between ranks become ns-3's remote point-to-point channels.
+     * \param rankOfCity per city its rank (empty: all on rank 0)
+     */
+    void SetSystemIds(const std::vector<uint32_t>& rankOfCity);
+    /**
      * \param factor every rate is divided by this factor, >= 1 (default 1)
      */
     void SetScale(double factor);
@@ -377,6 +384,7 @@ class WanNetworkHelper
     double m_scale{1};                        //!< rate divisor
     bool m_installed{false};                  //!< Install was called
     bool m_edgeDelivery{true};                //!< edges deliver inbound multicast locally
+    std::vector<uint32_t> m_systemIds;        //!< per city its rank (empty: all on 0)
     NodeContainer m_routers;                  //!< routers by city
     NodeContainer m_edges;                    //!< edge nodes by city
     NodeContainer m_islands;                  //!< islands by city

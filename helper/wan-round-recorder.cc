@@ -9,6 +9,7 @@
 #include "ns3/wan-contribution.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <vector>
 
@@ -92,6 +93,111 @@ WanRoundRecorder::RecordRound(const WanIslandRecord& record)
     // The first report: the island ends the round and averages what it holds.
     m_mixedAt.emplace(std::make_pair(record.round, record.sender),
                       record.completion.IsZero() ? Simulator::Now() : record.completion);
+}
+
+std::string
+WanRoundRecorder::Save() const
+{
+    using nlohmann::json;
+    json records = json::array();
+    for (const auto& [key, r] : m_records)
+    {
+        json counters = json::object();
+        for (const auto& [name, field] : WanRoundCounters::Fields())
+        {
+            counters[name] = r.*field;
+        }
+        json averaged = json::array();
+        for (const auto& [chunks, held] : r.averaged)
+        {
+            averaged.push_back({chunks, held});
+        }
+        records.push_back({{"counters", counters},
+                           {"round", r.round},
+                           {"clique", r.clique},
+                           {"sender", r.sender},
+                           {"peers", r.peers},
+                           {"value", r.value},
+                           {"chunks", r.chunks},
+                           {"start", r.start.GetTimeStep()},
+                           {"completion", r.completion.GetTimeStep()},
+                           {"sum", r.sum},
+                           {"late", r.lateChunks},
+                           {"requested", r.requestedChunks},
+                           {"given_up", r.givenUpChunks},
+                           {"held", r.heldPerPosition},
+                           {"averaged", averaged},
+                           {"mixed_at", m_mixedAt.at(key).GetTimeStep()}});
+    }
+    json round = json::array();
+    for (const auto& [k, causes] : m_roundEvictions)
+    {
+        round.push_back({k, causes});
+    }
+    return json{{"records", records},
+                {"evictions", m_evictions},
+                {"round_evictions", round},
+                {"drops", m_drops},
+                {"peak_slots", m_peakSlots}}
+        .dump();
+}
+
+void
+WanRoundRecorder::Merge(const std::string& saved)
+{
+    using nlohmann::json;
+    try
+    {
+        const auto in = json::parse(saved);
+        for (const auto& j : in.at("records"))
+        {
+            WanIslandRecord r;
+            for (const auto& [name, field] : WanRoundCounters::Fields())
+            {
+                r.*field = j.at("counters").at(name).get<uint64_t>();
+            }
+            r.round = j.at("round");
+            r.clique = j.at("clique");
+            r.sender = j.at("sender");
+            r.peers = j.at("peers");
+            r.value = j.at("value");
+            r.chunks = j.at("chunks");
+            r.start = TimeStep(j.at("start").get<int64_t>());
+            r.completion = TimeStep(j.at("completion").get<int64_t>());
+            r.sum = j.at("sum");
+            r.lateChunks = j.at("late").get<std::set<uint32_t>>();
+            r.requestedChunks = j.at("requested").get<std::set<uint32_t>>();
+            r.givenUpChunks = j.at("given_up").get<std::set<uint32_t>>();
+            r.heldPerPosition = j.at("held").get<std::vector<uint32_t>>();
+            for (const auto& a : j.at("averaged"))
+            {
+                r.averaged[a.at(0).get<uint32_t>()] = a.at(1).get<std::vector<uint32_t>>();
+            }
+            const std::pair<uint32_t, uint32_t> key{r.round, r.sender};
+            m_records[key] = r;
+            m_mixedAt[key] = TimeStep(j.at("mixed_at").get<int64_t>());
+        }
+        for (const auto& [cause, n] : in.at("evictions").items())
+        {
+            m_evictions[cause] += n.get<uint64_t>();
+        }
+        for (const auto& entry : in.at("round_evictions"))
+        {
+            for (const auto& [cause, n] : entry.at(1).items())
+            {
+                m_roundEvictions[entry.at(0).get<uint32_t>()][cause] += n.get<uint64_t>();
+            }
+        }
+        for (const auto& [reason, n] : in.at("drops").items())
+        {
+            m_drops[reason] += n.get<uint64_t>();
+        }
+        m_peakSlots = std::max(m_peakSlots, in.at("peak_slots").get<uint64_t>());
+    }
+    catch (const json::exception& e)
+    {
+        throw std::invalid_argument(std::string("not a saved round recorder: ") + e.what());
+    }
 }
 
 void

@@ -102,6 +102,20 @@ class WanRoundRecorder
     const std::map<std::string, uint64_t>& GetDrops() const;
 
     /**
+     * \brief What this recorder holds, as text (JSON), for another
+     * recorder's Merge (a distributed run gathers each rank's to rank 0).
+     * \return the records, mixing times, evictions, drops and peak
+     */
+    std::string Save() const;
+    /**
+     * \brief Adds what another recorder saved: its records (of other
+     * islands), evictions and drops (summed) and peak (the larger).
+     * \param saved Save's text
+     * \throws std::invalid_argument for text that is not such a save
+     */
+    void Merge(const std::string& saved);
+
+    /**
      * \brief Sink of "RoundEnd": keeps the record.
      * \param record an island's record of a round
      */

@@ -7,27 +7,37 @@
 namespace ns3
 {
 
+const std::vector<WanRoundCounters::Field>&
+WanRoundCounters::Fields()
+{
+    static const std::vector<Field> fields{{"bytesIn", &WanRoundCounters::bytesIn},
+                                           {"bytesOut", &WanRoundCounters::bytesOut},
+                                           {"packetsIn", &WanRoundCounters::packetsIn},
+                                           {"partialSums", &WanRoundCounters::partialSums},
+                                           {"nacks", &WanRoundCounters::nacks},
+                                           {"retransmissions", &WanRoundCounters::retransmissions},
+                                           {"expected", &WanRoundCounters::expected},
+                                           {"delivered", &WanRoundCounters::delivered},
+                                           {"late", &WanRoundCounters::late},
+                                           {"requested", &WanRoundCounters::requested},
+                                           {"requests", &WanRoundCounters::requests},
+                                           {"recovered", &WanRoundCounters::recovered},
+                                           {"givenUp", &WanRoundCounters::givenUp},
+                                           {"discarded", &WanRoundCounters::discarded},
+                                           {"repairsSent", &WanRoundCounters::repairsSent},
+                                           {"dropped", &WanRoundCounters::dropped},
+                                           {"paritySent", &WanRoundCounters::paritySent},
+                                           {"rebuilt", &WanRoundCounters::rebuilt}};
+    return fields;
+}
+
 WanRoundCounters&
 WanRoundCounters::operator+=(const WanRoundCounters& other)
 {
-    bytesIn += other.bytesIn;
-    bytesOut += other.bytesOut;
-    packetsIn += other.packetsIn;
-    partialSums += other.partialSums;
-    nacks += other.nacks;
-    retransmissions += other.retransmissions;
-    expected += other.expected;
-    delivered += other.delivered;
-    late += other.late;
-    requested += other.requested;
-    requests += other.requests;
-    recovered += other.recovered;
-    givenUp += other.givenUp;
-    discarded += other.discarded;
-    repairsSent += other.repairsSent;
-    paritySent += other.paritySent;
-    rebuilt += other.rebuilt;
-    dropped += other.dropped;
+    for (const auto& [name, field] : Fields())
+    {
+        this->*field += other.*field;
+    }
     return *this;
 }
 

@@ -6,6 +6,8 @@
 #define WAN_ROUND_COUNTERS_H
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -47,6 +49,11 @@ struct WanRoundCounters
      * \return this count
      */
     WanRoundCounters& operator+=(const WanRoundCounters& other);
+
+    /// A counter: its name and member.
+    using Field = std::pair<const char*, uint64_t WanRoundCounters::*>;
+    /** \return every counter, in declaration order */
+    static const std::vector<Field>& Fields();
 };
 
 /**

@@ -13,7 +13,8 @@ WT_CONFIGURE_ARGS=(-G Ninja --enable-examples --enable-tests
 # Debian packages: build tools, the libraries the module links against, and
 # tshark (the packet-trace tests decode pcap files with it).
 WT_PACKAGES=(g++ cmake ninja-build ccache python3 python3-pip pkg-config clang-format bzip2
-    libeigen3-dev libgsl-dev libglpk-dev nlohmann-json3-dev libboost-program-options-dev tshark)
+    libeigen3-dev libgsl-dev libglpk-dev nlohmann-json3-dev libboost-program-options-dev tshark
+    libopenmpi-dev openmpi-bin)
 
 export CCACHE_DIR="${CCACHE_DIR:-$WT_CACHE/ccache}"
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
@@ -33,11 +34,13 @@ wt_setup_options() {
     shift
     run_example=1
     build_optimized=0
+    build_mpi=0
     example_args=()
     while [ $# -gt 0 ]; do
         case "$1" in
         --no-run) run_example=0 ;;
         --optimized) build_optimized=1 ;;
+        --mpi) build_mpi=1 ;;
         --)
             shift
             example_args=("$@")
@@ -213,18 +216,17 @@ wt_build() {
     cmake --build "$NS3_DIR/cmake-cache" -j "$WT_JOBS"
 }
 
-# A second build of the same tree with ns-3's optimized profile (release,
-# -march=native, no asserts or logging), in its own folders: cmake-cache-optimized
-# and build-optimized.  Built only on request (scripts/setup.sh --optimized), so
-# the default setup stays one build.  Examples only: no tests, no bindings.
-WT_OPTIMIZED_CACHE="cmake-cache-optimized"
-WT_OPTIMIZED_OUT="build-optimized"
-wt_build_optimized() {
-    local dir="$NS3_DIR/$WT_OPTIMIZED_CACHE"
+# wt_build_extra LABEL CACHE OUT MODULES [CMAKE-ARGS...]: a further build of the
+# same tree with ns-3's optimized profile (release, -march=native, no asserts or
+# logging), in its own folders ($NS3_DIR/CACHE and $NS3_DIR/OUT).  Examples only:
+# no tests, no bindings.
+wt_build_extra() {
+    local label="$1" dir="$NS3_DIR/$2" out="$3" modules="$4"
+    shift 4
     local args=(-G Ninja -S "$NS3_DIR" -B "$dir" -DCMAKE_BUILD_TYPE=release -DNS3_ASSERT=OFF
         -DNS3_LOG=OFF -DNS3_WARNINGS_AS_ERRORS=OFF -DNS3_NATIVE_OPTIMIZATIONS=ON
         -DNS3_EXAMPLES=ON -DNS3_TESTS=OFF -DNS3_PYTHON_BINDINGS=OFF
-        "-DNS3_ENABLED_MODULES=$WT_NS3_MODULES" "-DNS3_OUTPUT_DIRECTORY=$WT_OPTIMIZED_OUT")
+        "-DNS3_ENABLED_MODULES=$modules" "-DNS3_OUTPUT_DIRECTORY=$out" "$@")
     local stamp="$dir/.wan-training-configure"
     # ns-3's CMake writes the tree's .lock-ns3_* file, which tells ./ns3 which
     # build to use, whenever it configures: keep the default build's.
@@ -234,16 +236,40 @@ wt_build_optimized() {
     [ -z "$lock" ] || cp "$lock" "$saved"
     local rc=0
     if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "${args[*]}" ]; then
-        wt_log "configuring the optimized build: $dir"
+        wt_log "configuring the $label build: $dir"
         cmake "${args[@]}" >/dev/null && printf '%s' "${args[*]}" >"$stamp" || rc=$?
     fi
     if [ "$rc" = 0 ]; then
-        wt_log "building the optimized profile (jobs: $WT_JOBS)"
+        wt_log "building the $label build (jobs: $WT_JOBS)"
         cmake --build "$dir" -j "$WT_JOBS" || rc=$?
     fi
     [ -z "$lock" ] || cp "$saved" "$lock"
     rm -f "$saved"
-    [ "$rc" = 0 ] || wt_die "the optimized build failed"
+    [ "$rc" = 0 ] || wt_die "the $label build failed"
+}
+
+# The optimized profile (scripts/setup.sh --optimized), for scripts/benchmark.sh:
+# cmake-cache-optimized and build-optimized.  Built only on request, so the
+# default setup stays one build.
+WT_OPTIMIZED_CACHE="cmake-cache-optimized"
+WT_OPTIMIZED_OUT="build-optimized"
+wt_build_optimized() {
+    wt_build_extra "optimized" "$WT_OPTIMIZED_CACHE" "$WT_OPTIMIZED_OUT" "$WT_NS3_MODULES"
+}
+
+# The distributed build (scripts/setup.sh --mpi): the optimized profile with
+# ns-3's MPI module (Open MPI from Debian's packages), cmake-cache-mpi and
+# build-mpi.  Run its programs with mpiexec.
+WT_MPI_CACHE="cmake-cache-mpi"
+WT_MPI_OUT="build-mpi"
+wt_build_mpi() {
+    wt_build_extra "MPI" "$WT_MPI_CACHE" "$WT_MPI_OUT" "$WT_NS3_MODULES;mpi" -DNS3_MPI=ON
+}
+
+# The MPI build's program $1 (empty when that build is not there).
+wt_mpi_program() {
+    find "$NS3_DIR/$WT_MPI_OUT/contrib/wan-training/examples" -maxdepth 1 -type f \
+        -name "ns3*-$1-optimized" 2>/dev/null | head -n 1
 }
 
 # The optimized build's program $1 (empty when that build is not there).

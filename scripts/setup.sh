@@ -8,9 +8,11 @@
 # nine-city-cliques example.  Every step is skipped when its result is already
 # there, so a second run costs seconds.  With --optimized it also builds the
 # tree a second time with ns-3's optimized profile, in its own folders
-# (cmake-cache-optimized, build-optimized), for scripts/benchmark.sh.
+# (cmake-cache-optimized, build-optimized), for scripts/benchmark.sh; with --mpi,
+# a build with ns-3's MPI module (cmake-cache-mpi, build-mpi) for distributed
+# runs under mpiexec.
 #
-# Usage: scripts/setup.sh [--no-run] [--optimized] [-- example arguments]
+# Usage: scripts/setup.sh [--no-run] [--optimized] [--mpi] [-- example arguments]
 #
 # Environment:
 #   NS3_DIR             an existing ns-3 source tree to use instead of the cached one
@@ -27,6 +29,9 @@ wt_setup_options "$0" "$@"
 wt_prepare
 if [ "$build_optimized" = 1 ]; then
     wt_build_optimized
+fi
+if [ "$build_mpi" = 1 ]; then
+    wt_build_mpi
 fi
 if [ "$run_example" = 1 ]; then
     if [ ${#example_args[@]} -gt 0 ]; then

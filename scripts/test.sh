@@ -5,7 +5,10 @@
 # example): checks that the C++ sources are formatted with ns-3's
 # .clang-format, runs every wan-training-* test suite through ns-3's test.py,
 # every example that test/examples-to-run.py marks to run, and the pytest
-# tests of the Python scripts (test/python).  ns-3.44 from PyPI (set up as
+# tests of the Python scripts (test/python), then builds the tree with ns-3's
+# MPI module (scripts/setup.sh --mpi) and checks that distributed runs on 2
+# and 3 ranks give the results of one process (scripts/distributed_check.py).
+# ns-3.44 from PyPI (set up as
 # scripts/setup-pypi.sh does): the same test suites through the module's
 # test-runner, the same examples and the same Python tests with the wheel's
 # bindings.  Prints each release's count and which release failed, and ends
@@ -122,6 +125,16 @@ test_source() {
     done
     run_examples "$NS3_DIR"
     finish_python_tests
+
+    # Distributed runs: the MPI build gives the results of one process.
+    rc=0
+    "$here/setup.sh" --mpi --no-run >&2 || rc=$?
+    record "$rc" "setup of the MPI build (scripts/setup.sh --mpi)"
+    if [ "$rc" = 0 ]; then
+        python3 "$here/distributed_check.py" --program "$(wt_mpi_program nine-city-cliques)" ||
+            rc=$?
+        record "$rc" "distributed runs on 2 and 3 ranks equal one process (scripts/distributed_check.py)"
+    fi
 }
 
 test_pypi() {

@@ -45,6 +45,12 @@ class RoundCountersSumTestCase : public TestCase
                                                      &C::paritySent,
                                                      &C::rebuilt};
         NS_TEST_ASSERT_MSG_EQ(counters.size() * sizeof(uint64_t), sizeof(C), "every counter");
+        // Fields() names each counter once, in this order.
+        NS_TEST_ASSERT_MSG_EQ(C::Fields().size(), counters.size(), "every counter named");
+        for (size_t k = 0; k < counters.size(); ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ((C::Fields()[k].second == counters[k]), true, "counter " << k);
+        }
         C a;
         for (size_t k = 0; k < counters.size(); ++k)
         {

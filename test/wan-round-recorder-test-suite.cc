@@ -177,6 +177,67 @@ class RecorderMixedAtTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief A distributed run's bookkeeping: what one recorder saved, merged
+ * into another that holds the other islands, gives the records, mixing
+ * times, evictions (summed), drops and peak (the larger) of both.
+ */
+class RecorderMergeTestCase : public TestCase
+{
+  public:
+    RecorderMergeTestCase()
+        : TestCase("recorder: one rank's records saved and merged into rank 0's")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanRoundRecorder rank0;
+        WanRoundRecorder rank1;
+        WanIslandRecord a;
+        a.round = 3;
+        a.sender = 0;
+        a.delivered = 7;
+        a.sum = 12.5;
+        a.completion = NanoSeconds(1234567891);
+        WanIslandRecord b = a;
+        b.sender = 5;
+        b.requested = 2;
+        b.lateChunks = {4, 9};
+        b.heldPerPosition = {3, 0, 3};
+        b.averaged = {{2, {1, 2}}, {3, {4}}};
+        rank0.RecordRound(a);
+        rank1.RecordRound(b);
+        rank0.RecordEviction(3, 0, "completion", 2);
+        rank1.RecordEviction(3, 1, "completion", 2);
+        rank1.RecordEviction(4, 1, "timeout", 1);
+        rank0.RecordPeak(0, 5);
+        rank1.RecordPeak(0, 9);
+        rank1.RecordDrop(nullptr, "malformed");
+        rank0.Merge(rank1.Save());
+        const auto* merged = rank0.Find(3, 5);
+        NS_TEST_ASSERT_MSG_NE(merged, nullptr, "rank 1's island");
+        NS_TEST_EXPECT_MSG_EQ(merged->requested, 2, "its counters");
+        NS_TEST_EXPECT_MSG_EQ(merged->completion, NanoSeconds(1234567891), "its completion");
+        NS_TEST_EXPECT_MSG_EQ((merged->lateChunks == std::set<uint32_t>{4, 9}), true, "late");
+        NS_TEST_EXPECT_MSG_EQ((merged->heldPerPosition == b.heldPerPosition), true, "held");
+        NS_TEST_EXPECT_MSG_EQ((merged->averaged == b.averaged), true, "averaged");
+        NS_TEST_EXPECT_MSG_EQ(merged->sum, 12.5, "its sum");
+        NS_TEST_EXPECT_MSG_EQ(rank0.GetMixedAt(3, 5), NanoSeconds(1234567891), "mixed");
+        NS_TEST_EXPECT_MSG_EQ(rank0.Find(3, 0)->delivered, 7, "rank 0's own island kept");
+        NS_TEST_EXPECT_MSG_EQ(rank0.GetEvictions().at("completion"), 2, "summed");
+        NS_TEST_EXPECT_MSG_EQ(rank0.GetEvictions(4).at("timeout"), 1, "per round");
+        NS_TEST_EXPECT_MSG_EQ(rank0.GetPeakSlots(), 9, "the larger peak");
+        NS_TEST_EXPECT_MSG_EQ(rank0.GetDrops().at("malformed"), 1, "drops");
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(ErrorOf([&]() { rank0.Merge("{}"); }), "not a saved round recorder"),
+            true,
+            "bad text refused");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The wan-training-round-recorder test suite.
  */
 class WanRoundRecorderTestSuite : public TestSuite
@@ -188,6 +249,7 @@ class WanRoundRecorderTestSuite : public TestSuite
         AddTestCase(new RecorderMixedAtTestCase);
         AddTestCase(new RecorderLineCliqueTestCase);
         AddTestCase(new RecorderExactnessTestCase);
+        AddTestCase(new RecorderMergeTestCase);
     }
 };
 

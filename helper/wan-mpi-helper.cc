@@ -1,0 +1,276 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-mpi-helper.h"
+
+#include "ns3/global-value.h"
+#include "ns3/log.h"
+#include "ns3/string.h"
+#include "ns3/wan-training-text.h"
+
+#ifdef NS3_MPI
+#include "ns3/mpi-interface.h"
+
+#include <mpi.h>
+#endif
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanMpiHelper");
+
+bool
+WanMpiHelper::IsBuiltIn()
+{
+#ifdef NS3_MPI
+    return true;
+#else
+    return false;
+#endif
+}
+
+void
+WanMpiHelper::Enable(int* argc, char*** argv, const std::string& sync)
+{
+    std::string impl;
+    if (sync == "gtw")
+    {
+        impl = "ns3::DistributedSimulatorImpl";
+    }
+    else if (sync == "null")
+    {
+        impl = "ns3::NullMessageSimulatorImpl";
+    }
+    else
+    {
+        throw std::invalid_argument("unknown MPI synchroniser \"" + sync +
+                                    "\" (expected gtw or null)");
+    }
+#ifdef NS3_MPI
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(impl));
+    MpiInterface::Enable(argc, argv);
+    NS_LOG_INFO("rank " << GetRank() << " of " << GetSize() << ", " << impl);
+#else
+    (void)argc;
+    (void)argv;
+    throw std::runtime_error("this ns-3 was built without MPI: use the build of "
+                             "scripts/setup.sh --mpi and run the program with mpiexec");
+#endif
+}
+
+void
+WanMpiHelper::Disable()
+{
+#ifdef NS3_MPI
+    if (MpiInterface::IsEnabled())
+    {
+        MpiInterface::Disable();
+    }
+#endif
+}
+
+bool
+WanMpiHelper::IsEnabled()
+{
+#ifdef NS3_MPI
+    return MpiInterface::IsEnabled();
+#else
+    return false;
+#endif
+}
+
+uint32_t
+WanMpiHelper::GetRank()
+{
+#ifdef NS3_MPI
+    return MpiInterface::IsEnabled() ? MpiInterface::GetSystemId() : 0;
+#else
+    return 0;
+#endif
+}
+
+uint32_t
+WanMpiHelper::GetSize()
+{
+#ifdef NS3_MPI
+    return MpiInterface::IsEnabled() ? MpiInterface::GetSize() : 1;
+#else
+    return 1;
+#endif
+}
+
+std::vector<uint32_t>
+WanMpiHelper::Partition(const WanTopology& topo, uint32_t ranks, const std::string& map)
+{
+    const uint32_t n = topo.GetNCities();
+    if (ranks < 1 || ranks > n)
+    {
+        throw std::invalid_argument("partition: " + std::to_string(ranks) + " ranks for " +
+                                    std::to_string(n) + " cities (1 to " + std::to_string(n) + ")");
+    }
+    std::vector<uint32_t> rankOf(n, 0);
+    if (map == "city")
+    {
+        for (uint32_t c = 0; c < n; ++c)
+        {
+            rankOf[c] = c % ranks;
+        }
+    }
+    else if (map == "region")
+    {
+        // Regions in order of first appearance, the largest first to the
+        // least loaded rank.
+        std::vector<std::string> order;
+        std::map<std::string, std::vector<uint32_t>> members;
+        for (uint32_t c = 0; c < n; ++c)
+        {
+            const auto& region = topo.GetCity(c).region;
+            if (members.count(region) == 0)
+            {
+                order.push_back(region);
+            }
+            members[region].push_back(c);
+        }
+        std::stable_sort(order.begin(), order.end(), [&members](const auto& a, const auto& b) {
+            return members[a].size() > members[b].size();
+        });
+        std::vector<uint32_t> load(ranks, 0);
+        for (const auto& region : order)
+        {
+            const auto r =
+                static_cast<uint32_t>(std::min_element(load.begin(), load.end()) - load.begin());
+            for (auto c : members[region])
+            {
+                rankOf[c] = r;
+            }
+            load[r] += static_cast<uint32_t>(members[region].size());
+        }
+    }
+    else
+    {
+        std::vector<bool> named(n, false);
+        for (const auto& item : wantext::SplitList(map))
+        {
+            const auto colon = item.find(':');
+            if (colon == std::string::npos)
+            {
+                throw std::invalid_argument("partition \"" + item +
+                                            "\": expected CODE:RANK, region or city");
+            }
+            const auto code = item.substr(0, colon);
+            if (!topo.HasCity(code))
+            {
+                throw std::invalid_argument("partition: unknown city \"" + code + "\"");
+            }
+            const auto c = topo.FindCity(code);
+            const auto rank = wantext::ParseNumber(item.substr(colon + 1), "partition rank");
+            if (!(rank >= 0 && rank < ranks) || rank != static_cast<uint32_t>(rank))
+            {
+                throw std::invalid_argument("partition: rank of " + code + " must be 0 to " +
+                                            std::to_string(ranks - 1));
+            }
+            rankOf[c] = static_cast<uint32_t>(rank);
+            named[c] = true;
+        }
+        for (uint32_t c = 0; c < n; ++c)
+        {
+            if (!named[c])
+            {
+                throw std::invalid_argument("partition: no rank for " + topo.GetCity(c).code);
+            }
+        }
+    }
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        if (std::count(rankOf.begin(), rankOf.end(), r) == 0)
+        {
+            throw std::invalid_argument("partition: rank " + std::to_string(r) + " runs no city");
+        }
+    }
+    return rankOf;
+}
+
+double
+WanMpiHelper::Lookahead(const WanTopology& topo, const std::vector<uint32_t>& rankOf)
+{
+    double lookahead = std::numeric_limits<double>::infinity();
+    for (const auto& link : topo.GetLinks())
+    {
+        if (rankOf.at(link.a) != rankOf.at(link.b))
+        {
+            lookahead = std::min(lookahead, link.delay);
+        }
+    }
+    return lookahead;
+}
+
+std::vector<std::string>
+WanMpiHelper::GatherToRoot(const std::string& local)
+{
+#ifdef NS3_MPI
+    if (MpiInterface::IsEnabled() && MpiInterface::GetSize() > 1)
+    {
+        const auto comm = MpiInterface::GetCommunicator();
+        const int size = static_cast<int>(MpiInterface::GetSize());
+        const int rank = static_cast<int>(MpiInterface::GetSystemId());
+        int length = static_cast<int>(local.size());
+        std::vector<int> lengths(size, 0);
+        MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm);
+        std::vector<int> offsets(size, 0);
+        int total = 0;
+        for (int r = 0; r < size; ++r)
+        {
+            offsets[r] = total;
+            total += lengths[r];
+        }
+        std::vector<char> all(rank == 0 ? std::max(total, 1) : 1);
+        MPI_Gatherv(local.data(),
+                    length,
+                    MPI_CHAR,
+                    all.data(),
+                    lengths.data(),
+                    offsets.data(),
+                    MPI_CHAR,
+                    0,
+                    comm);
+        std::vector<std::string> out;
+        if (rank == 0)
+        {
+            for (int r = 0; r < size; ++r)
+            {
+                out.emplace_back(all.data() + offsets[r], lengths[r]);
+            }
+        }
+        return out;
+    }
+#endif
+    return {local};
+}
+
+uint64_t
+WanMpiHelper::Sum(uint64_t local)
+{
+#ifdef NS3_MPI
+    if (MpiInterface::IsEnabled() && MpiInterface::GetSize() > 1)
+    {
+        unsigned long long in = local;
+        unsigned long long out = 0;
+        MPI_Allreduce(&in,
+                      &out,
+                      1,
+                      MPI_UNSIGNED_LONG_LONG,
+                      MPI_SUM,
+                      MpiInterface::GetCommunicator());
+        return out;
+    }
+#endif
+    return local;
+}
+
+} // namespace ns3

@@ -1,0 +1,93 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_MPI_HELPER_H
+#define WAN_MPI_HELPER_H
+
+#include "ns3/wan-topology.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup wan-training
+ * \brief Distributed runs on ns-3's MPI module: the one place that knows
+ * whether this ns-3 was built with MPI (scripts/setup.sh --mpi builds such a
+ * tree).
+ *
+ * The WAN is cut at core links: each city's router, edge node and island run
+ * on one rank (Partition), so the conservative synchronisation's lookahead is
+ * the smallest delay of a cut link (Lookahead), milliseconds here.  Enable
+ * selects ns-3's granted-time-window ("gtw", DistributedSimulatorImpl) or
+ * null-message ("null", NullMessageSimulatorImpl) synchroniser and starts
+ * MPI; GatherToRoot brings each rank's text to rank 0.  Without MPI in the
+ * build, Enable refuses with a one-line error and the rest describes one
+ * rank.
+ */
+class WanMpiHelper
+{
+  public:
+    /** \return true when this ns-3 was built with MPI */
+    static bool IsBuiltIn();
+    /**
+     * \brief Starts MPI and selects the synchroniser.  Call once, before any
+     * node is created.
+     * \param argc the program's argc
+     * \param argv the program's argv
+     * \param sync "gtw" (granted time window) or "null" (null messages)
+     * \throws std::invalid_argument for another sync, std::runtime_error
+     *         without MPI in the build
+     */
+    static void Enable(int* argc, char*** argv, const std::string& sync);
+    /** \brief Ends MPI (after the last simulation); nothing when not enabled. */
+    static void Disable();
+    /** \return true between Enable and Disable */
+    static bool IsEnabled();
+    /** \return this process's rank (0 when not enabled) */
+    static uint32_t GetRank();
+    /** \return the number of ranks (1 when not enabled) */
+    static uint32_t GetSize();
+
+    /**
+     * \brief Which rank runs each city.
+     * \param topo the topology
+     * \param ranks the number of ranks, at least 1
+     * \param map "region" (whole regions to ranks, the largest first to the
+     *        least loaded, ties by first appearance), "city" (cities in
+     *        turn), or a comma list CODE:RANK naming every city
+     * \return per city its rank
+     * \throws std::invalid_argument for a map that names an unknown city, a
+     *         rank out of range, leaves a city out or leaves a rank empty
+     */
+    static std::vector<uint32_t> Partition(const WanTopology& topo,
+                                           uint32_t ranks,
+                                           const std::string& map);
+    /**
+     * \param topo the topology
+     * \param rankOf per city its rank
+     * \return the smallest one-way delay of a core link between two ranks,
+     *         seconds (infinity when no link is cut)
+     */
+    static double Lookahead(const WanTopology& topo, const std::vector<uint32_t>& rankOf);
+    /**
+     * \brief Collective: every rank calls it.
+     * \param local this rank's text
+     * \return on rank 0 every rank's text, by rank; elsewhere empty
+     */
+    static std::vector<std::string> GatherToRoot(const std::string& local);
+    /**
+     * \brief Collective: the sum over the ranks, on every rank.
+     * \param local this rank's count
+     * \return the sum
+     */
+    static uint64_t Sum(uint64_t local);
+};
+
+} // namespace ns3
+
+#endif /* WAN_MPI_HELPER_H */

@@ -1,0 +1,139 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-training-test-utils.h"
+
+#include "ns3/test.h"
+#include "ns3/wan-mpi-helper.h"
+#include "ns3/wan-topology.h"
+
+#include <string>
+#include <vector>
+
+using namespace ns3;
+using namespace ns3::wantest;
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Cities to ranks: whole regions, cities in turn, or a user's map;
+ * the lookahead is the smallest delay of a cut core link; bad maps refused.
+ */
+class MpiPartitionTestCase : public TestCase
+{
+  public:
+    MpiPartitionTestCase()
+        : TestCase("partitions of the WAN across ranks and their lookahead")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto nine = WanTopology::NineCity();
+        // Three regions of three (Americas, Europe, Asia, in that order): the
+        // second goes to the empty rank, the third to the first rank (tie).
+        const auto byRegion = WanMpiHelper::Partition(nine, 2, "region");
+        const std::vector<uint32_t> expected{0, 0, 0, 1, 1, 1, 0, 0, 0};
+        NS_TEST_EXPECT_MSG_EQ((byRegion == expected), true, "Europe on rank 1");
+        // Cut: the transatlantic links from Europe; the shortest, NYC-LON.
+        const double nycLon = nine.GetPathDelay(nine.FindCity("NYC"), nine.FindCity("LON"));
+        NS_TEST_EXPECT_MSG_EQ_TOL(WanMpiHelper::Lookahead(nine, byRegion),
+                                  nycLon,
+                                  1e-12,
+                                  "lookahead: NYC-LON's delay");
+        NS_TEST_EXPECT_MSG_EQ((WanMpiHelper::Partition(nine, 3, "region") ==
+                               std::vector<uint32_t>{0, 0, 0, 1, 1, 1, 2, 2, 2}),
+                              true,
+                              "a region per rank");
+        NS_TEST_EXPECT_MSG_EQ((WanMpiHelper::Partition(nine, 2, "city") ==
+                               std::vector<uint32_t>{0, 1, 0, 1, 0, 1, 0, 1, 0}),
+                              true,
+                              "cities in turn");
+        const auto one = WanMpiHelper::Partition(nine, 1, "region");
+        NS_TEST_EXPECT_MSG_EQ((WanMpiHelper::Lookahead(nine, one) > 1e9), true, "no cut: infinite");
+        const auto user =
+            WanMpiHelper::Partition(nine,
+                                    2,
+                                    "NYC:0,LAX:0,BUE:0,LON:0,AMS:0,FRA:0,TYO:1,SEO:1,SIN:1");
+        NS_TEST_EXPECT_MSG_EQ(user[6] + user[7] + user[8] + user[0], 3, "the user's map");
+
+        auto e = ErrorOf([&]() { WanMpiHelper::Partition(nine, 2, "NYC:0,LAX:1"); });
+        NS_TEST_EXPECT_MSG_EQ(e, "partition: no rank for BUE", e);
+        e = ErrorOf([&]() { WanMpiHelper::Partition(nine, 2, "XYZ:0"); });
+        NS_TEST_EXPECT_MSG_EQ(e, "partition: unknown city \"XYZ\"", e);
+        e = ErrorOf([&]() {
+            WanMpiHelper::Partition(nine,
+                                    2,
+                                    "NYC:0,LAX:0,BUE:0,LON:0,AMS:0,FRA:0,TYO:0,SEO:0,SIN:2");
+        });
+        NS_TEST_EXPECT_MSG_EQ(e, "partition: rank of SIN must be 0 to 1", e);
+        e = ErrorOf([&]() {
+            WanMpiHelper::Partition(nine,
+                                    2,
+                                    "NYC:0,LAX:0,BUE:0,LON:0,AMS:0,FRA:0,TYO:0,SEO:0,SIN:0");
+        });
+        NS_TEST_EXPECT_MSG_EQ(e, "partition: rank 1 runs no city", e);
+        e = ErrorOf([&]() { WanMpiHelper::Partition(nine, 10, "region"); });
+        NS_TEST_EXPECT_MSG_EQ(e, "partition: 10 ranks for 9 cities (1 to 9)", e);
+        e = ErrorOf([&]() { WanMpiHelper::Partition(nine, 4, "region"); });
+        NS_TEST_EXPECT_MSG_EQ(e, "partition: rank 3 runs no city", e);
+        e = ErrorOf([&]() { WanMpiHelper::Partition(nine, 2, "banana"); });
+        NS_TEST_EXPECT_MSG_EQ(e, "partition \"banana\": expected CODE:RANK, region or city", e);
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief Without MPI started, the helper describes one rank: gathering
+ * returns this process's text, sums its count; a synchroniser that does not
+ * exist is refused, and without MPI in the build so is any.
+ */
+class MpiOneRankTestCase : public TestCase
+{
+  public:
+    MpiOneRankTestCase()
+        : TestCase("one rank when MPI is not started; bad synchronisers refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NS_TEST_EXPECT_MSG_EQ(WanMpiHelper::IsEnabled(), false, "not started");
+        NS_TEST_EXPECT_MSG_EQ(WanMpiHelper::GetRank(), 0, "rank 0");
+        NS_TEST_EXPECT_MSG_EQ(WanMpiHelper::GetSize(), 1, "one rank");
+        const auto all = WanMpiHelper::GatherToRoot("text");
+        NS_TEST_EXPECT_MSG_EQ((all == std::vector<std::string>{"text"}), true, "its own text");
+        NS_TEST_EXPECT_MSG_EQ(WanMpiHelper::Sum(42), 42, "its own count");
+        int argc = 0;
+        char** argv = nullptr;
+        auto e = ErrorOf([&]() { WanMpiHelper::Enable(&argc, &argv, "optimistic"); });
+        NS_TEST_EXPECT_MSG_EQ(e,
+                              "unknown MPI synchroniser \"optimistic\" (expected gtw or null)",
+                              e);
+        if (!WanMpiHelper::IsBuiltIn())
+        {
+            e = ErrorOf([&]() { WanMpiHelper::Enable(&argc, &argv, "gtw"); });
+            NS_TEST_EXPECT_MSG_EQ(Mentions(e, "this ns-3 was built without MPI"), true, e);
+        }
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
+ * \brief The MPI helper test suite.
+ */
+class WanMpiHelperTestSuite : public TestSuite
+{
+  public:
+    WanMpiHelperTestSuite()
+        : TestSuite("wan-training-mpi", Type::UNIT)
+    {
+        AddTestCase(new MpiPartitionTestCase);
+        AddTestCase(new MpiOneRankTestCase);
+    }
+};
+
+/// The suite's instance.
+static WanMpiHelperTestSuite g_wanMpiHelperTestSuite;
