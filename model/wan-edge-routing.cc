@@ -44,10 +44,10 @@ bool
 WanEdgeRouting::RouteInput(Ptr<const Packet> p,
                            const Ipv4Header& header,
                            Ptr<const NetDevice> idev,
-                           UnicastForwardCallback ucb,
-                           MulticastForwardCallback mcb,
-                           LocalDeliverCallback lcb,
-                           ErrorCallback ecb)
+                           wancompat::RouteInputParameter<3> ucb,
+                           wancompat::RouteInputParameter<4> mcb,
+                           wancompat::RouteInputParameter<5> lcb,
+                           wancompat::RouteInputParameter<6> ecb)
 {
     if (!header.GetDestination().IsMulticast() || !m_deliver || lcb.IsNull() || m_inbound == 0)
     {

@@ -5,6 +5,8 @@
 #ifndef WAN_EDGE_ROUTING_H
 #define WAN_EDGE_ROUTING_H
 
+#include "wan-training-compat.h"
+
 #include "ns3/ipv4-static-routing.h"
 
 namespace ns3
@@ -48,10 +50,10 @@ class WanEdgeRouting : public Ipv4StaticRouting
     bool RouteInput(Ptr<const Packet> p,
                     const Ipv4Header& header,
                     Ptr<const NetDevice> idev,
-                    UnicastForwardCallback ucb,
-                    MulticastForwardCallback mcb,
-                    LocalDeliverCallback lcb,
-                    ErrorCallback ecb) override;
+                    wancompat::RouteInputParameter<3> ucb,
+                    wancompat::RouteInputParameter<4> mcb,
+                    wancompat::RouteInputParameter<5> lcb,
+                    wancompat::RouteInputParameter<6> ecb) override;
 
   private:
     uint32_t m_inbound{0}; //!< interface from the WAN side (0: none set)

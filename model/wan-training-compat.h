@@ -14,11 +14,13 @@
 
 #include "ns3/attribute-accessor-helper.h"
 #include "ns3/enum.h"
+#include "ns3/ipv4-routing-protocol.h"
 #include "ns3/type-id.h"
 
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace ns3
@@ -85,6 +87,24 @@ RequireEnumName(TypeId tid,
     throw std::invalid_argument("unknown " + what + " \"" + name + "\" (expected " + expected +
                                 ")");
 }
+
+/**
+ * \ingroup wan-training
+ * \brief The parameter types of a member function (unevaluated only).
+ * \return nothing: declared for decltype
+ */
+template <typename R, typename C, typename... A>
+std::tuple<A...> ParametersOf(R (C::*)(A...));
+
+/**
+ * \ingroup wan-training
+ * \brief The type of parameter I of Ipv4RoutingProtocol::RouteInput: its
+ * four callbacks (3 to 6) are taken by value in ns-3.37 and by const
+ * reference in ns-3.44, so an override spells them with this.
+ */
+template <std::size_t I>
+using RouteInputParameter =
+    std::tuple_element_t<I, decltype(ParametersOf(&Ipv4RoutingProtocol::RouteInput))>;
 
 } // namespace wancompat
 } // namespace ns3
