@@ -510,10 +510,6 @@ CliqueExperimentHelper::CheckDistributable() const
     {
         what = "PIM trees (SetTreeBuilding pim)";
     }
-    else if (!m_fpgaFaults.empty())
-    {
-        what = "FPGA faults";
-    }
     else if (m_crossUtilisation > 0)
     {
         what = "cross traffic";
@@ -1153,9 +1149,12 @@ CliqueExperimentHelper::ScheduleFaults(WanNetworkHelper& net,
     }
     for (const auto& [city, at] : m_fpgaFaults)
     {
-        Simulator::Schedule(Seconds(at),
-                            &FpgaAggregator::Fail,
-                            DynamicCast<FpgaAggregator>(fpgas.Get(city)));
+        if (IsLocal(city)) // in a distributed run, the rank that runs it
+        {
+            Simulator::Schedule(Seconds(at),
+                                &FpgaAggregator::Fail,
+                                DynamicCast<FpgaAggregator>(fpgas.Get(city)));
+        }
         if (!m_detectFaults) // with detection the edge's watchdog has to notice (WatchFpga)
         {
             Simulator::Schedule(Seconds(at), &CliqueExperimentHelper::Bypass, &net, city, groups);

@@ -29,6 +29,10 @@ CASES = [
      ["--packetSchedule=all-to-all", "--packetHbmGB=32", "--hbmGB=32", "--scale=1000",
       "--rounds=2", "--lossRate=0.001", "--recovery=early"],
      [(3, "gtw")]),
+    ("triangles, 0 GB, link NYC-LON down 0.9-1.6 s, FPGAs of LON and TYO failing",
+     ["--packetSchedule=triangles", "--scale=1000", "--rounds=4", "--recovery=early",
+      "--linkFaults=NYC-LON@0.9-1.6", "--fpgaFaults=LON@0.7,TYO@1.2"],
+     [(2, "gtw")]),
 ]
 
 
