@@ -15,7 +15,7 @@
 #include "ns3/log.h"
 #include "ns3/mixing-analysis.h"
 #include "ns3/node.h"
-#include "ns3/on-off-helper.h"
+#include "ns3/object-factory.h"
 #include "ns3/onoff-application.h"
 #include "ns3/packet-sink-helper.h"
 #include "ns3/packet.h"
@@ -25,6 +25,8 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/traffic-control-layer.h"
+#include "ns3/type-id.h"
+#include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-bfd-application.h"
 #include "ns3/wan-bfd-helper.h"
@@ -509,10 +511,6 @@ CliqueExperimentHelper::CheckDistributable() const
     else if (m_pim)
     {
         what = "PIM trees (SetTreeBuilding pim)";
-    }
-    else if (m_crossUtilisation > 0)
-    {
-        what = "cross traffic";
     }
     else if (coreJitter)
     {
@@ -1068,7 +1066,13 @@ CliqueExperimentHelper::InstallCrossTraffic(const WanNetworkHelper& net,
     }
     const uint16_t port = 9; // discard
     PacketSinkHelper sink("ns3::UdpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
-    sink.Install(net.GetRouters());
+    for (uint32_t c = 0; c < net.GetRouters().GetN(); ++c)
+    {
+        if (IsLocal(c))
+        {
+            sink.Install(net.GetRouters().Get(c));
+        }
+    }
     const auto& last = plan.rounds.back();
     const Time end = Seconds(last.start + last.deadline);
     ApplicationContainer senders;
@@ -1088,23 +1092,27 @@ CliqueExperimentHelper::InstallCrossTraffic(const WanNetworkHelper& net,
             const double on = m_crossBurstPackets * wireBytes * 8 / bps;
             const double off = on * (1 - m_crossUtilisation) / m_crossUtilisation;
             const uint32_t payload = m_crossPacketBytes - 8;
-            OnOffHelper onOff("ns3::UdpSocketFactory",
-                              InetSocketAddress(net.GetCoreAddress(to, from), port));
+            ObjectFactory onOff("ns3::OnOffApplication");
+            onOff.Set("Protocol", TypeIdValue(UdpSocketFactory::GetTypeId()));
+            onOff.Set("Remote",
+                      AddressValue(InetSocketAddress(net.GetCoreAddress(to, from), port)));
             // OnOffApplication paces its payload: at this rate the wire is full.
-            onOff.SetAttribute(
-                "DataRate",
-                DataRateValue(DataRate(static_cast<uint64_t>(bps * payload / wireBytes))));
-            onOff.SetAttribute("PacketSize", UintegerValue(payload));
-            onOff.SetAttribute(
-                "OnTime",
-                StringValue("ns3::ExponentialRandomVariable[Mean=" + wantext::Num(on) + "]"));
-            onOff.SetAttribute(
+            onOff.Set("DataRate",
+                      DataRateValue(DataRate(static_cast<uint64_t>(bps * payload / wireBytes))));
+            onOff.Set("PacketSize", UintegerValue(payload));
+            onOff.Set("OnTime",
+                      StringValue("ns3::ExponentialRandomVariable[Mean=" + wantext::Num(on) + "]"));
+            onOff.Set(
                 "OffTime",
                 StringValue("ns3::ExponentialRandomVariable[Mean=" + wantext::Num(off) + "]"));
-            auto app = onOff.Install(device->GetNode());
-            app.Start(Seconds(0));
-            app.Stop(end);
-            senders.Add(app);
+            auto app = onOff.Create<OnOffApplication>();
+            app->SetStartTime(Seconds(0));
+            app->SetStopTime(end);
+            if (IsLocal(from)) // in a distributed run, on the rank of its router only
+            {
+                device->GetNode()->AddApplication(app);
+            }
+            senders.Add(app); // every rank draws the same streams
         }
     }
     int64_t stream = m_stream + 100000; // clear of the loss and jitter streams

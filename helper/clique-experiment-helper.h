@@ -309,8 +309,8 @@ class CliqueExperimentHelper
      * rank 0, whose result is the whole run's (the same round times, counts
      * and sums as one process; events summed over the ranks); the other
      * ranks' results hold their own cities only.  Not in distributed runs
-     * (refused with a one-line error): detected faults, PIM trees, cross
-     * traffic, jitter on core links, packet traces.
+     * (refused with a one-line error): detected faults, PIM trees, jitter on
+     * core links, packet traces.
      * \param map "region" (default), "city" or CODE:RANK for every city
      */
     void SetPartition(const std::string& map);

@@ -33,6 +33,10 @@ CASES = [
      ["--packetSchedule=triangles", "--scale=1000", "--rounds=4", "--recovery=early",
       "--linkFaults=NYC-LON@0.9-1.6", "--fpgaFaults=LON@0.7,TYO@1.2"],
      [(2, "gtw")]),
+    ("triangles, 0 GB, 30% cross traffic on every core link direction",
+     ["--packetSchedule=triangles", "--scale=1000", "--rounds=3", "--recovery=early",
+      "--crossTraffic=0.3"],
+     [(2, "gtw")]),
 ]
 
 
