@@ -32,8 +32,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 
 # None of these loads ns-3 here.
-from wan_training import (mean_ci, parse_schedule_memory, run_tasks, write_csv,  # noqa: E402
-                          write_packet_output)
+from wan_training import (mean_ci, parse_schedule_memory, run_tasks,  # noqa: E402
+                          write_sweep)
 
 AFFECTED = 1.05  # a round is affected when its islands average 5% later than without the fault
 
@@ -246,14 +246,8 @@ def main(argv=None):
             rows.append(run_row(p, base[(schedule, gb)], schedule, gb, bfd, task[7]))
     summary = summarise(rows)
 
-    runs_path = os.path.join(args.output, "failure-sweep-runs.csv")
-    write_csv(runs_path, rows)
-    csv_path = os.path.join(args.output, "failure-sweep.csv")
-    write_csv(csv_path, summary)
-    packets_path = os.path.join(args.output, "failure-sweep-packets.json")
-    write_packet_output(packets_path, packets)
-    png_path = os.path.join(args.output, "failure-sweep.png")
-    plot(summary, args.configs, png_path)
+    paths = write_sweep(args.output, "failure-sweep", rows, summary, packets,
+                        lambda summary, path: plot(summary, args.configs, path))
     for s in summary:
         print("%-10s %2g GB BFD %6g ms: detected %d/%d, detection %7.1f +/- %5.1f ms, "
               "convergence %6.1f ms, trees %7.1f ms, joins %7.1f ms, lost %7.1f, "
@@ -264,7 +258,7 @@ def main(argv=None):
                   s.get("joins_ms", math.nan),
                   s["lost_packets"], s["rounds_affected"], s["extra_ms"], s["extra_ms_ci95"],
                   s["given_up"], s["exact_runs"], s["runs"]))
-    print("written: %s, %s, %s, %s" % (csv_path, runs_path, png_path, packets_path))
+    print("written: %s" % ", ".join(paths))
     return summary
 
 

@@ -24,8 +24,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 
 # None of these loads ns-3 here.
-from wan_training import (mean_ci, parse_schedule_memory, run_tasks, write_csv,  # noqa: E402
-                          write_packet_output)
+from wan_training import (mean_ci, parse_schedule_memory, run_tasks,  # noqa: E402
+                          write_sweep)
 
 POLICIES = ("accept", "rerequest", "early", "coded", "coded+early")
 # The policy a coded one adds parity to: its lossless run is the baseline, so
@@ -237,14 +237,8 @@ def main(argv=None):
     rows = list(rows)
     summary = summarise(rows)
 
-    runs_path = os.path.join(args.output, "impairment-sweep-runs.csv")
-    write_csv(runs_path, rows)
-    csv_path = os.path.join(args.output, "impairment-sweep.csv")
-    write_csv(csv_path, summary)
-    packets_path = os.path.join(args.output, "impairment-sweep-packets.json")
-    write_packet_output(packets_path, packets)
-    png_path = os.path.join(args.output, "impairment-sweep.png")
-    plot(summary, args.configs, png_path)
+    paths = write_sweep(args.output, "impairment-sweep", rows, summary, packets,
+                        lambda summary, path: plot(summary, args.configs, path))
     for s in summary:
         print("%-10s %2g GB %-11s %-6s %6g %-11s +%7.1f +/- %6.1f%%  bytes +%5.1f%%  "
               "A %.3f  given up %6.1f  rebuilt %6.1f  exact %d/%d" % (
@@ -252,7 +246,7 @@ def main(argv=None):
                   s["variant"], s["inflation_percent"], s["inflation_percent_ci95"],
                   s["overhead_percent"], s.get("disagreement_measured", float("nan")),
                   s["given_up"], s["rebuilt"], s["exact_runs"], s["runs"]))
-    print("written: %s, %s, %s, %s" % (csv_path, runs_path, png_path, packets_path))
+    print("written: %s" % ", ".join(paths))
     return summary
 
 

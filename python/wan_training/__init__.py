@@ -363,6 +363,22 @@ def write_packet_output(path, runs):
         out.write("\n")
 
 
+def write_sweep(folder, name, rows, summary, packets, plot):
+    """Writes a sweep's outputs into folder: NAME-runs.csv (one row per run),
+    NAME.csv (the summary), NAME-packets.json (every run's packet output) and
+    NAME.png (plot(summary, path) draws it).  Returns the four paths, in that
+    order."""
+    runs_path = os.path.join(folder, name + "-runs.csv")
+    write_csv(runs_path, rows)
+    csv_path = os.path.join(folder, name + ".csv")
+    write_csv(csv_path, summary)
+    packets_path = os.path.join(folder, name + "-packets.json")
+    write_packet_output(packets_path, packets)
+    png_path = os.path.join(folder, name + ".png")
+    plot(summary, png_path)
+    return runs_path, csv_path, packets_path, png_path
+
+
 def experiment_rows(run):
     """One dict per simulated round of a packet-output run (packet_run, or a
     run of read_packet_output): times and contributions summed over islands."""
