@@ -539,29 +539,29 @@ class CliqueExperimentHelper
                       const ApplicationContainer& fpgas,
                       WanExperimentResult& result) const;
 
-    WanExperimentPlanner m_planner;         //!< network, switches, rounds, faults, absences
-    WanIslandHelper m_islands;              //!< the islands' attributes
-    double m_scale{1};                      //!< time-preserving scale
-    int64_t m_stream{1000};                 //!< first random stream of loss and jitter
-    double m_progressSeconds{0};            //!< wall-clock interval of progress reports (0: none)
-    mutable uint64_t m_progressEvents{0};   //!< events of the progress reports in this run
-    std::string m_recovery{"accept"};       //!< islands' recovery policy (without parity)
-    bool m_detectFaults{false};             //!< faults are network events (SetFaultDetection)
-    bool m_pim{false};                      //!< trees built by PIM-SSM (SetTreeBuilding)
-    std::string m_partition{"region"};      //!< cities to ranks (SetPartition)
-    mutable std::vector<uint32_t> m_rankOf; //!< per city its rank, in a distributed run
-    Time m_bfdInterval{MilliSeconds(10)};   //!< BFD interval
-    uint32_t m_bfdMultiplier{3};            //!< BFD detect multiplier
-    bool m_coded{false};                    //!< the policy adds parity chunks
-    uint32_t m_parityBlock{32};             //!< data chunks per parity block (coded)
-    uint32_t m_parityChunks{1};             //!< parity chunks per block (coded)
-    double m_crossUtilisation{0};           //!< background share of each core direction
-    uint32_t m_crossPacketBytes{1472};      //!< background packet size (UDP payload + header)
-    double m_crossBurstPackets{10};         //!< mean packets per background burst
-    std::string m_coreQueue{"fq-codel"};    //!< queue disc of the core links
-    uint32_t m_coreQueuePackets{1000};      //!< its size, when a FIFO
-    std::string m_pcapPrefix;               //!< pcap file prefix (empty: none)
-    std::string m_asciiPrefix;              //!< ASCII trace prefix (empty: none)
+    WanExperimentPlanner m_planner;       //!< network, switches, rounds, faults, absences
+    WanIslandHelper m_islands;            //!< the islands' attributes
+    double m_scale{1};                    //!< time-preserving scale
+    int64_t m_stream{1000};               //!< first random stream of loss and jitter
+    double m_progressSeconds{0};          //!< wall-clock interval of progress reports (0: none)
+    mutable uint64_t m_progressEvents{0}; //!< events of the progress reports in this run
+    std::string m_recovery{"accept"};     //!< islands' recovery policy (without parity)
+    bool m_detectFaults{false};           //!< faults are network events (SetFaultDetection)
+    bool m_pim{false};                    //!< trees built by PIM-SSM (SetTreeBuilding)
+    std::string m_partition{"region"};    //!< cities to ranks (SetPartition)
+    std::vector<uint32_t> m_rankOf;       //!< per city its rank, in a distributed run (Run)
+    Time m_bfdInterval{MilliSeconds(10)}; //!< BFD interval
+    uint32_t m_bfdMultiplier{3};          //!< BFD detect multiplier
+    bool m_coded{false};                  //!< the policy adds parity chunks
+    uint32_t m_parityBlock{32};           //!< data chunks per parity block (coded)
+    uint32_t m_parityChunks{1};           //!< parity chunks per block (coded)
+    double m_crossUtilisation{0};         //!< background share of each core direction
+    uint32_t m_crossPacketBytes{1472};    //!< background packet size (UDP payload + header)
+    double m_crossBurstPackets{10};       //!< mean packets per background burst
+    std::string m_coreQueue{"fq-codel"};  //!< queue disc of the core links
+    uint32_t m_coreQueuePackets{1000};    //!< its size, when a FIFO
+    std::string m_pcapPrefix;             //!< pcap file prefix (empty: none)
+    std::string m_asciiPrefix;            //!< ASCII trace prefix (empty: none)
     WanNetworkHelper::TraceSelection m_traced;                             //!< the devices traced
     std::vector<std::pair<uint32_t, double>> m_fpgaFaults;                 //!< (city, time)
     std::map<WanNetworkHelper::LinkClass, WanLinkImpairment> m_impairment; //!< per link class

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -142,21 +143,39 @@ WanPimRouter::SetEdgeInterface(uint32_t interface)
     m_edge = interface;
 }
 
-const WanPimState&
-WanPimRouter::GetState() const
+WanPimState&
+WanPimRouter::State()
 {
     if (!m_state)
     {
+        // Built on first use, from the attributes as they are then.
         WanPimState::Timers timers;
         timers.joinPeriod = m_joinPeriod.GetSeconds();
         timers.joinHoldtime = HoldtimeSeconds(m_joinHoldtime, "JoinHoldtime");
         timers.helloHoldtime = HoldtimeSeconds(m_helloHoldtime, "HelloHoldtime");
-        auto* self = const_cast<WanPimRouter*>(this);
-        self->m_state =
-            std::make_unique<WanPimState>([self](Ipv4Address source) { return self->Rpf(source); },
-                                          timers);
+        m_state = std::make_unique<WanPimState>([this](Ipv4Address source) { return Rpf(source); },
+                                                timers);
     }
     return *m_state;
+}
+
+const WanPimState&
+WanPimRouter::GetState() const
+{
+    return const_cast<WanPimRouter*>(this)->State();
+}
+
+std::optional<uint32_t>
+WanPimRouter::InterfaceOf(Ipv4Address neighbour) const
+{
+    for (const auto& [interface, address] : m_neighbours)
+    {
+        if (address == neighbour)
+        {
+            return interface;
+        }
+    }
+    return std::nullopt;
 }
 
 uint32_t
@@ -180,38 +199,31 @@ void
 WanPimRouter::JoinLocal(Ipv4Address source, Ipv4Address group)
 {
     NS_LOG_FUNCTION(this << source << group);
-    GetState();
-    Apply(m_state->Join(source, group, WanPimState::LOCAL, Now()));
+    Apply(State().Join(source, group, WanPimState::LOCAL, Now()));
 }
 
 void
 WanPimRouter::LeaveLocal(Ipv4Address source, Ipv4Address group)
 {
     NS_LOG_FUNCTION(this << source << group);
-    GetState();
-    Apply(m_state->Prune(source, group, WanPimState::LOCAL, Now()));
+    Apply(State().Prune(source, group, WanPimState::LOCAL, Now()));
 }
 
 void
 WanPimRouter::RoutesChanged()
 {
     NS_LOG_FUNCTION(this);
-    GetState();
-    Apply(m_state->RpfChanged(Now()));
+    Apply(State().RpfChanged(Now()));
 }
 
 void
 WanPimRouter::NeighbourDown(Ipv4Address neighbour)
 {
     NS_LOG_FUNCTION(this << neighbour);
-    for (const auto& [interface, address] : m_neighbours)
+    if (const auto interface = InterfaceOf(neighbour))
     {
-        if (address == neighbour)
-        {
-            GetState();
-            m_state->Hello(interface, 0, Now());
-            Apply(m_state->Advance(Now()));
-        }
+        State().Hello(*interface, 0, Now());
+        Apply(State().Advance(Now()));
     }
 }
 
@@ -219,54 +231,39 @@ void
 WanPimRouter::NeighbourUp(Ipv4Address neighbour)
 {
     NS_LOG_FUNCTION(this << neighbour);
-    for (const auto& [interface, address] : m_neighbours)
+    if (const auto interface = InterfaceOf(neighbour))
     {
-        if (address == neighbour)
-        {
-            Send(interface, WanPimHeader::Hello(HoldtimeSeconds(m_helloHoldtime, "HelloHoldtime")));
-        }
+        Send(*interface, WanPimHeader::Hello(HoldtimeSeconds(m_helloHoldtime, "HelloHoldtime")));
     }
 }
 
 Ipv4Address
 WanPimRouter::GetLocalAddress(Ipv4Address neighbour) const
 {
-    auto ipv4 = GetNode()->GetObject<Ipv4>();
-    for (const auto& [interface, address] : m_neighbours)
-    {
-        if (address == neighbour)
-        {
-            return ipv4->GetAddress(interface, 0).GetLocal();
-        }
-    }
-    return Ipv4Address::GetAny();
+    const auto interface = InterfaceOf(neighbour);
+    return interface ? GetNode()->GetObject<Ipv4>()->GetAddress(*interface, 0).GetLocal()
+                     : Ipv4Address::GetAny();
 }
 
 void
 WanPimRouter::StartApplication()
 {
     NS_LOG_FUNCTION(this);
-    GetState();
+    State();
     auto ipv4 = GetNode()->GetObject<Ipv4>();
     for (const auto& [interface, neighbour] : m_neighbours)
     {
         auto socket = Socket::CreateSocket(GetNode(), Ipv4RawSocketFactory::GetTypeId());
         socket->SetAttribute("Protocol", UintegerValue(WanPimHeader::kProtocol));
         socket->BindToNetDevice(ipv4->GetNetDevice(interface));
-        socket->SetRecvCallback(MakeCallback(&WanPimRouter::Receive, this));
+        socket->SetRecvCallback(MakeCallback(&WanPimRouter::Receive, this).Bind(interface));
         m_sockets[interface] = socket;
     }
     m_running = true;
     // What was queued before the start and not delivered by a convergence.
     for (const auto& [neighbour, message] : TakePending())
     {
-        for (const auto& [interface, address] : m_neighbours)
-        {
-            if (address == neighbour)
-            {
-                Transmit(interface, message);
-            }
-        }
+        Transmit(InterfaceOf(neighbour).value(), message);
     }
     SendHellos();
     Apply({});
@@ -444,7 +441,7 @@ WanPimRouter::Drop(Ptr<const Packet> packet, const std::string& reason)
 }
 
 void
-WanPimRouter::Receive(Ptr<Socket> socket)
+WanPimRouter::Receive(uint32_t interface, Ptr<Socket> socket)
 {
     Ptr<Packet> packet;
     Address from;
@@ -457,11 +454,6 @@ WanPimRouter::Receive(Ptr<Socket> socket)
         {
             Drop(packet, message.GetError());
             continue;
-        }
-        uint32_t interface = 0;
-        for (const auto& [i, s] : m_sockets)
-        {
-            interface = s == socket ? i : interface;
         }
         if (m_neighbours.at(interface) != ip.GetSource())
         {
@@ -477,33 +469,34 @@ void
 WanPimRouter::Deliver(Ipv4Address from, const WanPimHeader& message)
 {
     NS_LOG_FUNCTION(this << from);
-    GetState();
-    auto it = std::find_if(m_neighbours.begin(), m_neighbours.end(), [from](const auto& n) {
-        return n.second == from;
-    });
-    Ptr<Packet> packet = Create<Packet>();
-    packet->AddHeader(message);
-    if (it == m_neighbours.end())
+    auto drop = [this, &message](const std::string& reason) {
+        Ptr<Packet> packet = Create<Packet>();
+        packet->AddHeader(message);
+        Drop(packet, reason);
+    };
+    const auto found = InterfaceOf(from);
+    if (!found)
     {
-        Drop(packet, "not from a PIM neighbour");
+        drop("not from a PIM neighbour");
         return;
     }
-    const uint32_t interface = it->first;
+    const uint32_t interface = *found;
     const double now = Now();
+    auto& state = State();
     if (message.GetType() == WanPimHeader::HELLO)
     {
         ++m_received;
-        Apply(m_state->Hello(interface, message.GetHoldtime(), now));
+        Apply(state.Hello(interface, message.GetHoldtime(), now));
         return;
     }
-    if (!m_state->IsNeighbour(interface, now))
+    if (!state.IsNeighbour(interface, now))
     {
-        Drop(packet, "Join/Prune from a router without a Hello");
+        drop("Join/Prune from a router without a Hello");
         return;
     }
     if (message.GetUpstream() != GetLocalAddress(from))
     {
-        Drop(packet, "Join/Prune for another upstream router");
+        drop("Join/Prune for another upstream router");
         return;
     }
     std::vector<WanPimState::Message> out;
@@ -513,19 +506,19 @@ WanPimRouter::Deliver(Ipv4Address from, const WanPimHeader& message)
         {
             for (const auto& s : g.joins)
             {
-                const auto more = m_state->Join(s, g.group, interface, now);
+                const auto more = state.Join(s, g.group, interface, now);
                 out.insert(out.end(), more.begin(), more.end());
             }
             for (const auto& s : g.prunes)
             {
-                const auto more = m_state->Prune(s, g.group, interface, now);
+                const auto more = state.Prune(s, g.group, interface, now);
                 out.insert(out.end(), more.begin(), more.end());
             }
         }
     }
     catch (const std::invalid_argument& e)
     {
-        Drop(packet, e.what()); // a group outside 232/8: the rest is not read
+        drop(e.what()); // a group outside 232/8: the rest is not read
         Apply(out);
         return;
     }

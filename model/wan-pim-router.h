@@ -16,6 +16,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -166,6 +167,10 @@ class WanPimRouter : public Application
 
     /// The RPF interface towards a source (WanPimState::LOCAL: attached here).
     uint32_t Rpf(Ipv4Address source) const;
+    /// \return the (S,G) state, built from the attributes on first use
+    WanPimState& State();
+    /// \return the PIM interface of a neighbour (none: not a neighbour)
+    std::optional<uint32_t> InterfaceOf(Ipv4Address neighbour) const;
     /// Sends messages (grouped per neighbour), programs forwarding, re-arms the timer.
     void Apply(const std::vector<WanPimState::Message>& messages);
     /// Counts and sends one message on an interface (or queues it before the start).
@@ -179,7 +184,7 @@ class WanPimRouter : public Application
     /// Rewrites the multicast routes that differ from the state.
     void Program();
     /// Reads what arrived on an interface's socket.
-    void Receive(Ptr<Socket> socket);
+    void Receive(uint32_t interface, Ptr<Socket> socket);
     /// Counts and traces a dropped message.
     void Drop(Ptr<const Packet> packet, const std::string& reason);
     /// \return the time now, seconds
