@@ -196,8 +196,8 @@ AddPacketOptions(CommandLine& cmd, Options& o)
     cmd.AddValue("bfdIntervalMs", "Packet-level, bfd: BFD transmit interval, ms", o.bfdIntervalMs);
     cmd.AddValue("mpi",
                  "Packet-level: a distributed run under mpiexec with ns-3's MPI module, "
-                 "synchronised by gtw (granted time window) or null (null messages); none: "
-                 "one process",
+                 "synchronised by gtw (granted time window) or null (null messages), every "
+                 "packet-level run in turn; none: one process",
                  o.mpi);
     cmd.AddValue("partition",
                  "Packet-level, with --mpi: cities to ranks, region, city (in turn) or "
@@ -595,11 +595,10 @@ Run(int argc, char* argv[])
 
     if (o.mpi != "none")
     {
-        if (!o.packetLevel || o.baselines || wantext::SplitList(o.packetSchedule).size() != 1 ||
-            o.packetSchedule == "all")
+        if (!o.packetLevel)
         {
-            throw std::invalid_argument("--mpi runs one packet-level simulation: give one "
-                                        "--packetSchedule and --baselines=false");
+            throw std::invalid_argument("--mpi distributes the packet level: it needs "
+                                        "--packetLevel=true");
         }
         WanMpiHelper::Enable(&argc, &argv, o.mpi);
         if (WanMpiHelper::GetRank() > 0)

@@ -224,6 +224,7 @@ struct SimulatorSession
     SimulatorSession()
     {
         Ipv4AddressGenerator::Reset(); // one simulation per run: addresses start afresh
+        WanMpiHelper::PrepareSimulation();
     }
 
     ~SimulatorSession()
@@ -494,39 +495,6 @@ CliqueExperimentHelper::IsLocal(uint32_t c) const
     return m_rankOf.empty() || m_rankOf.at(c) == WanMpiHelper::GetRank();
 }
 
-void
-CliqueExperimentHelper::CheckDistributable() const
-{
-    std::string what;
-    bool coreJitter = m_impairment.count(WanNetworkHelper::CORE) > 0 &&
-                      m_impairment.at(WanNetworkHelper::CORE).HasJitter();
-    for (const auto& link : m_planner.GetTopology().GetLinks())
-    {
-        coreJitter = coreJitter || (link.impaired && link.impairment.HasJitter());
-    }
-    if (m_detectFaults)
-    {
-        what = "detected faults (SetFaultDetection bfd)";
-    }
-    else if (m_pim)
-    {
-        what = "PIM trees (SetTreeBuilding pim)";
-    }
-    else if (coreJitter)
-    {
-        what = "jitter on core links";
-    }
-    else if (!m_pcapPrefix.empty() || !m_asciiPrefix.empty())
-    {
-        what = "packet traces";
-    }
-    if (!what.empty())
-    {
-        throw std::invalid_argument("a distributed run (MPI) cannot have " + what +
-                                    "; run it in one process");
-    }
-}
-
 std::string
 CliqueExperimentHelper::SaveCoreLinks(const CoreLinkCounts& counts)
 {
@@ -546,6 +514,67 @@ CliqueExperimentHelper::SaveCoreLinks(const CoreLinkCounts& counts)
         }
     }
     return rows.dump();
+}
+
+std::string
+CliqueExperimentHelper::SavePimTimes(const PimTrees& trees,
+                                     const std::vector<WanRouteChangeResult>& changes)
+{
+    nlohmann::json ready = nlohmann::json::array();
+    for (const auto& [group, at] : trees.ready)
+    {
+        ready.push_back({group.Get(), at});
+    }
+    nlohmann::json joined = nlohmann::json::array();
+    for (const auto& c : changes)
+    {
+        joined.push_back(c.joinedS);
+    }
+    return nlohmann::json{{"ready", ready}, {"joined", joined}}.dump();
+}
+
+void
+CliqueExperimentHelper::MergePimTimes(const std::string& saved,
+                                      PimTrees& trees,
+                                      std::vector<WanRouteChangeResult>& changes)
+{
+    const auto in = nlohmann::json::parse(saved);
+    for (const auto& row : in.at("ready"))
+    {
+        auto& at = trees.ready[Ipv4Address(row.at(0).get<uint32_t>())];
+        at = std::max(at, row.at(1).get<double>());
+    }
+    const auto& joined = in.at("joined");
+    for (size_t k = 0; k < changes.size() && k < joined.size(); ++k)
+    {
+        changes[k].joinedS = std::max(changes[k].joinedS, joined[k].get<double>());
+    }
+}
+
+std::string
+CliqueExperimentHelper::SaveFpgaFailures(const std::vector<WanFpgaFailureResult>& failures)
+{
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& f : failures)
+    {
+        rows.push_back({f.city, f.failedS, f.detectedS});
+    }
+    return rows.dump();
+}
+
+void
+CliqueExperimentHelper::MergeFpgaFailures(const std::string& saved,
+                                          std::vector<WanFpgaFailureResult>& failures)
+{
+    for (const auto& row : nlohmann::json::parse(saved))
+    {
+        failures.push_back(
+            {row.at(0).get<std::string>(), row.at(1).get<double>(), row.at(2).get<double>()});
+    }
+    // In detection order, as one process records them.
+    std::stable_sort(failures.begin(), failures.end(), [](const auto& a, const auto& b) {
+        return a.detectedS < b.detectedS;
+    });
 }
 
 void
@@ -645,7 +674,6 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     m_rankOf.clear();
     if (WanMpiHelper::GetSize() > 1)
     {
-        CheckDistributable();
         m_rankOf =
             WanMpiHelper::Partition(m_planner.GetTopology(), WanMpiHelper::GetSize(), m_partition);
         net.SetSystemIds(m_rankOf);
@@ -674,14 +702,22 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         pim.routers = WanPimHelper().Install(net);
         for (uint32_t c = 0; c < pim.routers.GetN(); ++c)
         {
+            pim.local.push_back(IsLocal(c));
+            if (IsLocal(c))
+            {
+                pim.localRouters.Add(pim.routers.Get(c));
+            }
             pim.routers.Get(c)->TraceConnectWithoutContext(
                 "Forwarding",
                 MakeBoundCallback(&CliqueExperimentHelper::PimForwarding, &pim, c));
         }
         // The run starts with the network converged and round 0 joined.
+        // Every rank converges every router alike (function calls, no
+        // packets); each then runs its own.
         JoinRound(&pim, 0);
         WanPimHelper::Converge(pim.routers);
-        pim.routers.Start(Seconds(0));
+        pim.converged = true;
+        pim.localRouters.Start(Seconds(0));
         ScheduleMembership(&pim);
         detection.pim = &pim;
     }
@@ -697,6 +733,10 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         WanBfdHelper::AssignStreams(bfd, m_stream + 500);
         reconvergence.emplace(net);
         reconvergence->Watch(bfd);
+        if (!m_rankOf.empty())
+        {
+            reconvergence->Distribute(m_rankOf);
+        }
         WanPimHelper::WatchBfd(pim.routers, bfd);
         detection.net = &net;
         detection.planner = &nominal;
@@ -709,6 +749,10 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         detection.heartbeats.assign(fpgas.GetN(), 0);
         for (uint32_t c = 0; c < fpgas.GetN(); ++c)
         {
+            if (!IsLocal(c))
+            {
+                continue; // its edge's watchdog runs on another rank
+            }
             fpgas.Get(c)->TraceConnectWithoutContext(
                 "Heartbeat",
                 MakeBoundCallback(&CountHeartbeat, &detection.heartbeats[c]));
@@ -735,11 +779,20 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         result.controlPackets += app->GetPacketsSent();
         result.controlBytes += app->GetBytesSent();
     }
-    for (uint32_t k = 0; k < pim.routers.GetN(); ++k)
+    for (uint32_t k = 0; k < pim.localRouters.GetN(); ++k)
     {
-        auto router = DynamicCast<WanPimRouter>(pim.routers.Get(k));
+        auto router = DynamicCast<WanPimRouter>(pim.localRouters.Get(k));
         result.pimPackets += router->GetMessagesSent();
         result.pimBytes += router->GetBytesSent();
+    }
+    if (!m_rankOf.empty() && pim.plan)
+    {
+        // When each tree was built, and moved: by the last router, on any rank.
+        const auto times = WanMpiHelper::GatherToRoot(SavePimTimes(pim, result.routeChanges));
+        for (uint32_t r = 1; r < times.size(); ++r)
+        {
+            MergePimTimes(times[r], pim, result.routeChanges);
+        }
     }
     for (const auto& [k, at] : pim.joinedAt)
     {
@@ -771,6 +824,16 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
             MergeCoreLinks(links[r], coreLinks);
         }
         result.events = WanMpiHelper::Sum(result.events);
+        result.controlPackets = WanMpiHelper::Sum(result.controlPackets);
+        result.controlBytes = WanMpiHelper::Sum(result.controlBytes);
+        result.pimPackets = WanMpiHelper::Sum(result.pimPackets);
+        result.pimBytes = WanMpiHelper::Sum(result.pimBytes);
+        // Route changes: every rank saw them all; FPGA failures: each its own.
+        const auto failures = WanMpiHelper::GatherToRoot(SaveFpgaFailures(result.fpgaFailures));
+        for (uint32_t r = 1; r < failures.size(); ++r)
+        {
+            MergeFpgaFailures(failures[r], result.fpgaFailures);
+        }
         for (auto& [linkClass, lost] : result.lostPackets)
         {
             lost = WanMpiHelper::Sum(lost);
@@ -1378,18 +1441,19 @@ CliqueExperimentHelper::RouteChanged(Detection* d,
         // PIM moves every tree with state (the rounds joined so far) to the
         // new RPF neighbours; the membership follows the re-planned starts.
         auto& t = *d->pim;
+        // The trees with state: those joined and not left (a left one's
+        // prunes are not counted as moves), known alike on every rank.
         t.moving.clear();
-        for (uint32_t c = 0; c < t.routers.GetN(); ++c)
+        for (const auto& [round, members] : t.joined)
         {
-            for (const auto& [source, group] :
-                 DynamicCast<WanPimRouter>(t.routers.Get(c))->GetState().GetEntries())
+            for (const auto& m : members)
             {
-                t.moving.insert(group);
+                t.moving.insert(m.group);
             }
         }
         t.change = static_cast<int64_t>(d->changes.size()) - 1;
         d->changes.back().joinedS = out.convergedS;
-        WanPimHelper::RoutesChanged(t.routers);
+        WanPimHelper::RoutesChanged(t.localRouters);
         ScheduleMembership(&t);
     }
 }
@@ -1406,7 +1470,12 @@ CliqueExperimentHelper::JoinRound(PimTrees* t, uint32_t k)
         {
             if (m != s.sender)
             {
-                DynamicCast<WanPimRouter>(t->routers.Get(m))->JoinLocal(source, group);
+                // Before the run every rank joins for every router (they
+                // converge alike); afterwards each for its own.
+                if (!t->converged || t->local.at(m))
+                {
+                    DynamicCast<WanPimRouter>(t->routers.Get(m))->JoinLocal(source, group);
+                }
                 t->joined[k].push_back({m, source, group});
             }
         }
@@ -1427,7 +1496,10 @@ CliqueExperimentHelper::PimMembership(PimTrees* t, uint32_t k)
         for (const auto& m : t->joined[k - 2])
         {
             t->left.insert(m.group);
-            DynamicCast<WanPimRouter>(t->routers.Get(m.city))->LeaveLocal(m.source, m.group);
+            if (t->local.at(m.city))
+            {
+                DynamicCast<WanPimRouter>(t->routers.Get(m.city))->LeaveLocal(m.source, m.group);
+            }
         }
         t->joined[k - 2].clear();
     }

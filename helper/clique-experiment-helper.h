@@ -308,9 +308,13 @@ class CliqueExperimentHelper
      * FPGAs and islands of its cities; Run gathers every rank's records to
      * rank 0, whose result is the whole run's (the same round times, counts
      * and sums as one process; events summed over the ranks); the other
-     * ranks' results hold their own cities only.  Not in distributed runs
-     * (refused with a one-line error): detected faults, PIM trees, jitter on
-     * core links, packet traces.
+     * ranks' results hold their own cities only.  Jitter on a cut core link
+     * is drawn on the sending rank (WanJitterChannel); packet traces are
+     * written by the rank that runs each device (the same files, split across
+     * the ranks); detected faults tell every rank of each BFD session change
+     * (WanReconvergenceHelper::Distribute), so routes change at the same
+     * instants.  Not in distributed runs (refused with a one-line error): PIM
+     * trees.
      * \param map "region" (default), "city" or CODE:RANK for every city
      */
     void SetPartition(const std::string& map);
@@ -428,6 +432,9 @@ class CliqueExperimentHelper
         const WanExperimentPlan* plan{nullptr};         //!< the plan being run
         const WanNetworkHelper* net{nullptr};           //!< the network
         ApplicationContainer routers;                   //!< WanPimRouter per city
+        ApplicationContainer localRouters;              //!< those this rank runs
+        std::vector<bool> local;                        //!< per city: this rank runs it
+        bool converged{false};                          //!< the run's start converged
         std::map<uint32_t, std::vector<Member>> joined; //!< round -> memberships made
         std::map<uint32_t, double> joinedAt;            //!< round -> when they were made
         std::map<Ipv4Address, double> ready;            //!< group -> last branch joined
@@ -437,7 +444,7 @@ class CliqueExperimentHelper
         uint32_t nextRound{0};                                        //!< the round it is for
         std::vector<WanRouteChangeResult>* changes{nullptr};          //!< route changes reported
         int64_t change{-1};                                           //!< the one whose trees move
-        std::set<Ipv4Address> moving; //!< groups with state at that change
+        std::set<Ipv4Address> moving; //!< groups joined, not left, at that change
     };
 
     /**
@@ -501,12 +508,22 @@ class CliqueExperimentHelper
     void RouteChanged(Detection* detection, const WanReconvergenceHelper::Change& change) const;
     /// Stops the run once the (possibly re-planned) last round and its repairs are over.
     void StopWhenDone(const WanExperimentPlan* plan, Time slack) const;
-    /// Refuses, with a one-line error, what a distributed run cannot do.
-    void CheckDistributable() const;
     /// \return this rank's core link counts as text, for MergeCoreLinks on rank 0
     static std::string SaveCoreLinks(const CoreLinkCounts& counts);
     /// Adds another rank's core link counts (SaveCoreLinks) to these.
     static void MergeCoreLinks(const std::string& saved, CoreLinkCounts& counts);
+    /// \return when this rank's routers built and moved the trees, as text for MergePimTimes
+    static std::string SavePimTimes(const PimTrees& trees,
+                                    const std::vector<WanRouteChangeResult>& changes);
+    /// Takes another rank's tree times (SavePimTimes) where they are later.
+    static void MergePimTimes(const std::string& saved,
+                              PimTrees& trees,
+                              std::vector<WanRouteChangeResult>& changes);
+    /// \return this rank's detected FPGA failures as text, for MergeFpgaFailures on rank 0
+    static std::string SaveFpgaFailures(const std::vector<WanFpgaFailureResult>& failures);
+    /// Adds another rank's FPGA failures (SaveFpgaFailures), keeping detection order.
+    static void MergeFpgaFailures(const std::string& saved,
+                                  std::vector<WanFpgaFailureResult>& failures);
     /// Installs the background traffic of SetCrossTraffic on every core link direction.
     void InstallCrossTraffic(const WanNetworkHelper& net, const WanExperimentPlan& plan) const;
     /// Counts what every core link direction sends, per round.

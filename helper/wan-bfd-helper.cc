@@ -6,6 +6,7 @@
 
 #include "ns3/log.h"
 #include "ns3/wan-bfd-application.h"
+#include "ns3/wan-mpi-helper.h"
 
 namespace ns3
 {
@@ -31,7 +32,10 @@ WanBfdHelper::Install(const WanNetworkHelper& net) const
     for (uint32_t c = 0; c < routers.GetN(); ++c)
     {
         auto app = m_factory.Create<WanBfdApplication>();
-        routers.Get(c)->AddApplication(app);
+        if (routers.Get(c)->GetSystemId() == WanMpiHelper::GetRank())
+        {
+            routers.Get(c)->AddApplication(app);
+        } // else another rank runs it: made, so the indices stay the cities
         apps.Add(app);
     }
     for (const auto& link : net.GetTopology().GetLinks())

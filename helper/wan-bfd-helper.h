@@ -33,7 +33,9 @@ class WanBfdHelper
     void SetAttribute(const std::string& name, const AttributeValue& value);
     /**
      * \param net a WAN whose Install has run
-     * \return one application per router, in city order
+     * \return one application per router, in city order; in a distributed
+     *         run only this rank's routers have theirs installed (the others
+     *         are made and configured, not run)
      */
     ApplicationContainer Install(const WanNetworkHelper& net) const;
     /**

@@ -6,11 +6,13 @@
 
 #include "ns3/global-value.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
 #include "ns3/string.h"
 #include "ns3/wan-training-text.h"
 
 #ifdef NS3_MPI
 #include "ns3/mpi-interface.h"
+#include "ns3/mpi-receiver.h"
 
 #include <mpi.h>
 #endif
@@ -24,6 +26,16 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("WanMpiHelper");
+
+namespace
+{
+/// The synchroniser Enable selected.
+std::string g_sync;
+/// Simulations prepared since Enable (PrepareSimulation).
+uint32_t g_simulations = 0;
+/// MPI was started here (Enable), so Disable ends it.
+bool g_mpiStarted = false;
+} // namespace
 
 bool
 WanMpiHelper::IsBuiltIn()
@@ -53,8 +65,19 @@ WanMpiHelper::Enable(int* argc, char*** argv, const std::string& sync)
                                     "\" (expected gtw or null)");
     }
 #ifdef NS3_MPI
+    g_sync = sync;
+    g_simulations = 0;
     GlobalValue::Bind("SimulatorImplementationType", StringValue(impl));
-    MpiInterface::Enable(argc, argv);
+    // MPI itself is started here, not by ns-3, so that ns-3's interface can be
+    // restarted for each simulation without ending MPI (PrepareSimulation).
+    int started = 0;
+    MPI_Initialized(&started);
+    if (!started)
+    {
+        MPI_Init(argc, argv);
+        g_mpiStarted = true;
+    }
+    MpiInterface::Enable(MPI_COMM_WORLD);
     NS_LOG_INFO("rank " << GetRank() << " of " << GetSize() << ", " << impl);
 #else
     (void)argc;
@@ -72,7 +95,34 @@ WanMpiHelper::Disable()
     {
         MpiInterface::Disable();
     }
+    if (g_mpiStarted)
+    {
+        MPI_Finalize();
+        g_mpiStarted = false;
+    }
 #endif
+}
+
+void
+WanMpiHelper::PrepareSimulation()
+{
+#ifdef NS3_MPI
+    if (!MpiInterface::IsEnabled() || g_simulations++ == 0)
+    {
+        return;
+    }
+    // The last simulation's end (Simulator::Destroy) freed ns-3's receive
+    // buffers: a new interface on a new communicator for this one.
+    MpiInterface::Disable();
+    MpiInterface::Enable(MPI_COMM_WORLD);
+    NS_LOG_INFO("rank " << GetRank() << ": simulation " << g_simulations);
+#endif
+}
+
+std::string
+WanMpiHelper::GetSynchroniser()
+{
+    return g_sync;
 }
 
 bool
@@ -208,6 +258,71 @@ WanMpiHelper::Lookahead(const WanTopology& topo, const std::vector<uint32_t>& ra
         }
     }
     return lookahead;
+}
+
+Time
+WanMpiHelper::NoticeDelay(const WanTopology& topo,
+                          const std::vector<uint32_t>& rankOf,
+                          const std::string& sync)
+{
+    std::map<std::pair<uint32_t, uint32_t>, double> pairs; // ranks -> smallest cut delay
+    for (const auto& link : topo.GetLinks())
+    {
+        const auto ranks = std::minmax(rankOf.at(link.a), rankOf.at(link.b));
+        if (ranks.first != ranks.second)
+        {
+            auto it = pairs.emplace(ranks, link.delay).first;
+            it->second = std::min(it->second, link.delay);
+        }
+    }
+    const uint32_t size = rankOf.empty() ? 1 : *std::max_element(rankOf.begin(), rankOf.end()) + 1;
+    double delay = 0;
+    for (uint32_t r = 0; r < size; ++r)
+    {
+        for (uint32_t s = r + 1; s < size; ++s)
+        {
+            auto it = pairs.find({r, s});
+            if (it != pairs.end())
+            {
+                delay = std::max(delay, it->second);
+            }
+            else if (sync == "null")
+            {
+                throw std::invalid_argument(
+                    "ranks " + std::to_string(r) + " and " + std::to_string(s) +
+                    " share no core link: the null-message synchroniser cannot carry "
+                    "notices between them (use --mpi=gtw or another partition)");
+            }
+        }
+    }
+    return Seconds(delay);
+}
+
+void
+WanMpiHelper::SendPacket(Ptr<Packet> packet, Time rxTime, Ptr<NetDevice> device)
+{
+#ifdef NS3_MPI
+    MpiInterface::SendPacket(packet, rxTime, device->GetNode()->GetId(), device->GetIfIndex());
+#else
+    (void)packet;
+    (void)rxTime;
+    (void)device;
+    throw std::logic_error("this ns-3 was built without MPI: no other rank to send to");
+#endif
+}
+
+void
+WanMpiHelper::SetReceiveCallback(Ptr<NetDevice> device, Callback<void, Ptr<Packet>> callback)
+{
+#ifdef NS3_MPI
+    auto receiver = CreateObject<MpiReceiver>();
+    receiver->SetReceiveCallback(callback);
+    device->AggregateObject(receiver);
+#else
+    (void)device;
+    (void)callback;
+    throw std::logic_error("this ns-3 was built without MPI: no other rank to receive from");
+#endif
 }
 
 std::vector<std::string>

@@ -5,6 +5,10 @@
 #ifndef WAN_MPI_HELPER_H
 #define WAN_MPI_HELPER_H
 
+#include "ns3/callback.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
 #include "ns3/wan-topology.h"
 
 #include <cstdint>
@@ -46,6 +50,15 @@ class WanMpiHelper
     static void Enable(int* argc, char*** argv, const std::string& sync);
     /** \brief Ends MPI (after the last simulation); nothing when not enabled. */
     static void Disable();
+    /**
+     * \brief Call before each distributed simulation creates its nodes (after
+     * the previous one's Simulator::Destroy): from the second on it restarts
+     * ns-3's MPI interface, whose receive buffers each simulation's end frees,
+     * so that one mpiexec runs several simulations.  Nothing without MPI.
+     */
+    static void PrepareSimulation();
+    /** \return the synchroniser Enable selected ("gtw" or "null"; empty before) */
+    static std::string GetSynchroniser();
     /** \return true between Enable and Disable */
     static bool IsEnabled();
     /** \return this process's rank (0 when not enabled) */
@@ -74,6 +87,41 @@ class WanMpiHelper
      *         seconds (infinity when no link is cut)
      */
     static double Lookahead(const WanTopology& topo, const std::vector<uint32_t>& rankOf);
+    /**
+     * \brief How long after an event every other rank can hear of it: the
+     * largest, over the pairs of ranks a core link joins, of their smallest
+     * cut-link delay (each pair's own lookahead, which the null-message
+     * synchroniser enforces; granted time windows need only Lookahead).
+     * \param topo the topology
+     * \param rankOf per city its rank
+     * \param sync the synchroniser ("gtw" or "null", as GetSynchroniser)
+     * \return the delay (0 with one rank)
+     * \throws std::invalid_argument under the null-message synchroniser when
+     *         two ranks share no core link (it carries messages between
+     *         neighbouring ranks only)
+     */
+    static Time NoticeDelay(const WanTopology& topo,
+                            const std::vector<uint32_t>& rankOf,
+                            const std::string& sync);
+    /**
+     * \brief Sends a packet to a device of another rank, as ns-3's remote
+     * channels do (MpiInterface::SendPacket); that device's receive callback
+     * (SetReceiveCallback, or its remote channel's) gets it at rxTime.
+     * \param packet the packet
+     * \param rxTime when it arrives: at least now plus the lookahead towards
+     *        the device's rank
+     * \param device the device (its node on another rank)
+     * \throws std::logic_error without MPI in the build
+     */
+    static void SendPacket(Ptr<Packet> packet, Time rxTime, Ptr<NetDevice> device);
+    /**
+     * \brief Hands the packets other ranks send to a device of this rank
+     * (SendPacket) to a callback: aggregates an MpiReceiver to it.
+     * \param device the device, on a node of this rank
+     * \param callback called with each packet, at its arrival time
+     * \throws std::logic_error without MPI in the build
+     */
+    static void SetReceiveCallback(Ptr<NetDevice> device, Callback<void, Ptr<Packet>> callback);
     /**
      * \brief Collective: every rank calls it.
      * \param local this rank's text

@@ -26,6 +26,7 @@
 #include "ns3/wan-edge-routing-helper.h"
 #include "ns3/wan-edge-routing.h"
 #include "ns3/wan-jitter-channel.h"
+#include "ns3/wan-mpi-helper.h"
 #include "ns3/wan-training-text.h"
 
 #include <cmath>
@@ -247,8 +248,13 @@ WanNetworkHelper::GetTraceDevices(const TraceSelection& selection) const
         throw std::logic_error("WanNetworkHelper::Install must come before traces");
     }
     std::map<std::pair<uint32_t, uint32_t>, Ptr<NetDevice>> chosen; // (node, device) -> device
-    auto add = [&chosen](Ptr<NetDevice> device) {
-        chosen[{device->GetNode()->GetId(), device->GetIfIndex()}] = device;
+    // In a distributed run each rank traces the devices of its own nodes.
+    const uint32_t rank = WanMpiHelper::GetRank();
+    auto add = [&chosen, rank](Ptr<NetDevice> device) {
+        if (device->GetNode()->GetSystemId() == rank)
+        {
+            chosen[{device->GetNode()->GetId(), device->GetIfIndex()}] = device;
+        }
     };
     for (auto linkClass : selection.classes)
     {
@@ -363,6 +369,13 @@ WanNetworkHelper::Impair(const NetDeviceContainer& devices,
                                                                   : WanJitterChannel::INDEPENDENT));
         channel->SetAttribute("DelayProcess", ObjectFactoryValue(impairment.MakeDelayProcess()));
         channel->SetAttribute("Jitter", PointerValue(impairment.MakeJitter()));
+        if (!impairment.IsCorrelated())
+        {
+            // Each direction its own stream, as the correlated model's
+            // processes: what one direction draws does not depend on the
+            // other's packets (nor on the rank that sends them).
+            channel->SetAttribute("ReverseJitter", PointerValue(impairment.MakeJitter()));
+        }
         channel->SetAttribute("Reorder", BooleanValue(impairment.reorder));
         a->Attach(channel);
         b->Attach(channel);

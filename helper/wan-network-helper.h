@@ -161,7 +161,8 @@ class WanNetworkHelper
     TraceSelection ParseTraceSelection(const std::string& items) const;
     /**
      * \param selection link classes and cities (after Install)
-     * \return their devices, each once, by node and device index
+     * \return their devices, each once, by node and device index; in a
+     *         distributed run, those of this rank's nodes only
      */
     NetDeviceContainer GetTraceDevices(const TraceSelection& selection) const;
     /**

@@ -7,6 +7,7 @@
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/wan-bfd-application.h"
+#include "ns3/wan-mpi-helper.h"
 #include "ns3/wan-pim-router.h"
 
 #include <algorithm>
@@ -56,7 +57,15 @@ WanPimHelper::Install(const WanNetworkHelper& net) const
         auto toEdge = net.GetAccessDevices(c).Get(3);
         app->SetEdgeInterface(static_cast<uint32_t>(
             routers.Get(c)->GetObject<Ipv4>()->GetInterfaceForDevice(toEdge)));
-        routers.Get(c)->AddApplication(app);
+        if (routers.Get(c)->GetSystemId() == WanMpiHelper::GetRank())
+        {
+            routers.Get(c)->AddApplication(app);
+        }
+        else
+        {
+            // Another rank runs it; on its node (for Converge), not started here.
+            app->SetNode(routers.Get(c));
+        }
         apps.Add(app);
     }
     for (const auto& link : net.GetTopology().GetLinks())

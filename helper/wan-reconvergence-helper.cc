@@ -7,7 +7,9 @@
 #include "wan-network-helper.h"
 
 #include "ns3/log.h"
+#include "ns3/simple-net-device.h"
 #include "ns3/simulator.h"
+#include "ns3/wan-mpi-helper.h"
 #include "ns3/wan-training-text.h"
 
 #include <algorithm>
@@ -93,6 +95,35 @@ WanReconvergenceHelper::FloodingDelay(uint32_t a, uint32_t b) const
 }
 
 void
+WanReconvergenceHelper::Distribute(const std::vector<uint32_t>& rankOf)
+{
+    const auto& topo = m_net.GetTopology();
+    if (rankOf.size() != topo.GetNCities())
+    {
+        throw std::invalid_argument("reconvergence: " + std::to_string(rankOf.size()) +
+                                    " ranks given for " + std::to_string(topo.GetNCities()) +
+                                    " cities");
+    }
+    m_noticeDelay = WanMpiHelper::NoticeDelay(topo, rankOf, WanMpiHelper::GetSynchroniser());
+    m_notices.clear();
+    // Every rank adds the same devices in the same order: the same indices.
+    for (uint32_t c = 0; c < rankOf.size(); ++c)
+    {
+        if (rankOf[c] == m_notices.size())
+        {
+            auto device = CreateObject<SimpleNetDevice>();
+            m_net.GetRouters().Get(c)->AddDevice(device);
+            m_notices.push_back(device);
+        }
+    }
+    const uint32_t rank = WanMpiHelper::GetRank();
+    WanMpiHelper::SetReceiveCallback(m_notices.at(rank),
+                                     MakeCallback(&WanReconvergenceHelper::ReceiveNotice, this));
+    NS_LOG_INFO("rank " << rank << " of " << m_notices.size() << ": notices after "
+                        << m_noticeDelay.As(Time::MS));
+}
+
+void
 WanReconvergenceHelper::SessionChanged(bool up, Ipv4Address local, Ipv4Address, uint8_t)
 {
     auto end = m_ends.find(local.Get());
@@ -100,23 +131,89 @@ WanReconvergenceHelper::SessionChanged(bool up, Ipv4Address local, Ipv4Address, 
     {
         return; // not a core link end
     }
-    const auto [city, peer] = end->second;
-    const std::pair<uint32_t, uint32_t> link{std::min(city, peer), std::max(city, peer)};
+    const Report report{end->second.first, end->second.second, up, Simulator::Now()};
+    if (m_notices.empty())
+    {
+        Handle(report);
+        return;
+    }
+    // Every rank, this one too, handles it the notice delay from now.
+    uint8_t bytes[17]; // city, peer (4 bytes each), up (1), time step (8), little-endian
+    const auto put32 = [&bytes](uint32_t offset, uint32_t value) {
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            bytes[offset + i] = static_cast<uint8_t>(value >> (8 * i));
+        }
+    };
+    put32(0, report.city);
+    put32(4, report.peer);
+    bytes[8] = report.up ? 1 : 0;
+    const uint64_t at = static_cast<uint64_t>(report.at.GetTimeStep());
+    put32(9, static_cast<uint32_t>(at));
+    put32(13, static_cast<uint32_t>(at >> 32));
+    const uint32_t rank = WanMpiHelper::GetRank();
+    for (uint32_t r = 0; r < m_notices.size(); ++r)
+    {
+        if (r != rank)
+        {
+            WanMpiHelper::SendPacket(Create<Packet>(bytes, sizeof(bytes)),
+                                     report.at + m_noticeDelay,
+                                     m_notices[r]);
+        }
+    }
+    Simulator::Schedule(m_noticeDelay, &WanReconvergenceHelper::Handle, this, report);
+}
+
+void
+WanReconvergenceHelper::ReceiveNotice(Ptr<Packet> packet)
+{
+    uint8_t bytes[17];
+    if (packet->GetSize() != sizeof(bytes))
+    {
+        NS_LOG_WARN("ignoring a notice of " << packet->GetSize() << " bytes");
+        return;
+    }
+    packet->CopyData(bytes, sizeof(bytes));
+    const auto get32 = [&bytes](uint32_t offset) {
+        uint32_t value = 0;
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            value |= static_cast<uint32_t>(bytes[offset + i]) << (8 * i);
+        }
+        return value;
+    };
+    const uint64_t at = get32(9) | static_cast<uint64_t>(get32(13)) << 32;
+    Handle(Report{get32(0), get32(4), bytes[8] != 0, TimeStep(at)});
+}
+
+void
+WanReconvergenceHelper::Handle(Report report)
+{
+    const auto [city, peer] = std::minmax(report.city, report.peer);
+    const std::pair<uint32_t, uint32_t> link{city, peer};
     auto& ends = m_sessionsUp[link];
-    ends = up ? std::min(ends + 1, 2u) : (ends > 0 ? ends - 1 : 0);
+    ends = report.up ? std::min(ends + 1, 2u) : (ends > 0 ? ends - 1 : 0);
     // A failure floods from the first end to detect it; a repair once both
     // ends are up again.
-    const bool fails = !up && m_failed.insert(link).second;
-    const bool heals = up && ends == 2 && m_failed.count(link) > 0;
+    const bool fails = !report.up && m_failed.insert(link).second;
+    const bool heals = report.up && ends == 2 && m_failed.count(link) > 0;
     if (fails || heals)
     {
         NS_LOG_INFO("link " << link.first << "-" << link.second
-                            << (up ? " up at both ends, the last at " : " declared down by ")
-                            << city);
-        Simulator::Schedule(FloodingDelay(city, peer) + m_spfDelay,
+                            << (report.up ? " up at both ends, the last at " : " declared down by ")
+                            << report.city);
+        const Time at = report.at + FloodingDelay(report.city, report.peer) + m_spfDelay;
+        if (at < Simulator::Now())
+        {
+            NS_LOG_WARN("link " << link.first << "-" << link.second << ": flooding and SPF ("
+                                << (at - report.at).As(Time::MS)
+                                << ") are shorter than the notice delay ("
+                                << m_noticeDelay.As(Time::MS) << "): routes change late");
+        }
+        Simulator::Schedule(std::max(at - Simulator::Now(), Time(0)),
                             &WanReconvergenceHelper::Converge,
                             this,
-                            Change{link.first, link.second, up, Simulator::Now(), Time(0)});
+                            Change{link.first, link.second, report.up, report.at, Time(0)});
     }
 }
 

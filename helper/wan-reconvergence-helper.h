@@ -8,7 +8,9 @@
 #include "ns3/application-container.h"
 #include "ns3/callback.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/net-device.h"
 #include "ns3/nstime.h"
+#include "ns3/packet.h"
 
 #include <cstdint>
 #include <map>
@@ -39,6 +41,16 @@ class WanNetworkHelper;
  * Simplification: every router installs its new routes at the moment the
  * farthest one would, so for a while a real network routes with a mix of old
  * and new tables; here it does not (no transient loops).
+ *
+ * In a distributed run (Distribute) each rank hears only its own routers'
+ * sessions, so each session change is sent to every rank as a notice, and
+ * every rank handles every change the notice delay after it happened
+ * (WanMpiHelper::NoticeDelay): all ranks see the same changes in the same
+ * order and change their routes at the same instants, those of a sequential
+ * run.  Two differences remain: a route change tests whether its link
+ * changed again only against the session changes older than the notice
+ * delay, and a change whose flooding and SPF delays together are shorter
+ * than the notice delay waits for it (a warning says so).
  */
 class WanReconvergenceHelper
 {
@@ -74,6 +86,14 @@ class WanReconvergenceHelper
      */
     void Watch(const ApplicationContainer& bfd);
     /**
+     * \brief Makes this a distributed run's reconvergence: session changes
+     * go to every rank (see the class).  Every rank calls it, before the
+     * simulation runs; it adds a notice device to one router of each rank.
+     * \param rankOf per city its rank (WanMpiHelper::Partition)
+     * \throws std::invalid_argument as WanMpiHelper::NoticeDelay
+     */
+    void Distribute(const std::vector<uint32_t>& rankOf);
+    /**
      * \param callback called with each change once the routes are recomputed
      *        (the schedule layer's notification)
      */
@@ -89,8 +109,21 @@ class WanReconvergenceHelper
     Time FloodingDelay(uint32_t a, uint32_t b) const;
 
   private:
+    /// One end's session changed: what a notice carries.
+    struct Report
+    {
+        uint32_t city{0}; //!< the end's city
+        uint32_t peer{0}; //!< the city at the link's other end
+        bool up{false};   //!< the session came up (false: went down)
+        Time at;          //!< when
+    };
+
     /// A BFD session changed state at this end (local address).
     void SessionChanged(bool up, Ipv4Address local, Ipv4Address remote, uint8_t diagnostic);
+    /// Another rank's notice arrived.
+    void ReceiveNotice(Ptr<Packet> packet);
+    /// Updates the link's state with a session change and schedules its route change.
+    void Handle(Report report);
     /// Applies a change to the routes and reports it.
     void Converge(Change change);
 
@@ -101,6 +134,8 @@ class WanReconvergenceHelper
     std::set<std::pair<uint32_t, uint32_t>> m_failed;               //!< links routed around
     std::vector<Change> m_changes;                                  //!< changes so far
     Callback<void, const Change&> m_callback;                       //!< notification
+    std::vector<Ptr<NetDevice>> m_notices; //!< per rank its notice device (distributed)
+    Time m_noticeDelay;                    //!< how long after a change every rank handles it
 };
 
 } // namespace ns3

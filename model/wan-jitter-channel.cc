@@ -15,6 +15,7 @@
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/wan-mpi-helper.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -74,6 +75,13 @@ WanJitterChannel::GetTypeId()
                           StringValue("ns3::ConstantRandomVariable[Constant=0]"),
                           MakePointerAccessor(&WanJitterChannel::m_jitter),
                           MakePointerChecker<RandomVariableStream>())
+            .AddAttribute("ReverseJitter",
+                          "Independent model: extra delay of each packet the channel's "
+                          "second device sends, seconds, from its own stream (the direction "
+                          "then depends on no other); unset: both directions draw from Jitter.",
+                          PointerValue(),
+                          MakePointerAccessor(&WanJitterChannel::m_reverseJitter),
+                          MakePointerChecker<RandomVariableStream>())
             .AddAttribute("Reorder",
                           "Let a packet overtake an earlier one (false: FIFO order in "
                           "each direction, a packet that would overtake is held).",
@@ -105,6 +113,7 @@ WanJitterChannel::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_jitter = nullptr;
+    m_reverseJitter = nullptr;
     for (auto& process : m_process)
     {
         if (process)
@@ -123,6 +132,11 @@ WanJitterChannel::AssignStreams(int64_t stream)
     m_jitter->SetStream(stream);
     GetDelayProcess(0)->AssignStreams(stream + 1);
     GetDelayProcess(1)->AssignStreams(stream + 2);
+    if (m_reverseJitter)
+    {
+        m_reverseJitter->SetStream(stream + 3);
+        return 4;
+    }
     return 3;
 }
 
@@ -180,7 +194,8 @@ WanJitterChannel::DrawExtra(uint32_t direction)
     {
         return GetDelayProcess(direction)->Sample(Simulator::Now());
     }
-    return Seconds(std::max(0.0, m_jitter->GetValue()));
+    const auto& jitter = direction == 1 && m_reverseJitter ? m_reverseJitter : m_jitter;
+    return Seconds(std::max(0.0, jitter->GetValue()));
 }
 
 bool
@@ -203,6 +218,13 @@ WanJitterChannel::TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetDevice> 
     const Time extra = arrival - (now + txTime + GetDelay());
     m_jitterTrace(p, extra);
     NS_LOG_LOGIC("packet " << p->GetUid() << " extra delay " << extra.As(Time::US));
+    if (dst->GetNode()->GetSystemId() != WanMpiHelper::GetRank())
+    {
+        // A link cut between ranks: the other rank receives it (its device's
+        // MpiReceiver), as over ns-3's PointToPointRemoteChannel.
+        WanMpiHelper::SendPacket(p->Copy(), arrival, dst);
+        return true;
+    }
     Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
                                    arrival - now,
                                    &PointToPointNetDevice::Receive,

@@ -42,7 +42,12 @@ namespace ns3
  * held until that one arrives (GetHeldPackets counts them).
  *
  * Use it in place of PointToPointChannel (PointToPointNetDevice::Attach, or
- * WanNetworkHelper, which installs it on the links given jitter).
+ * WanNetworkHelper, which installs it on the links given jitter).  On a link
+ * cut between the ranks of a distributed run it replaces ns-3's
+ * PointToPointRemoteChannel: a packet for the other rank goes there through
+ * MPI with its drawn arrival time (each direction draws on its sender's rank,
+ * so with ReverseJitter or the correlated model a distributed run draws what
+ * a sequential one does).
  */
 class WanJitterChannel : public PointToPointChannel
 {
@@ -68,7 +73,7 @@ class WanJitterChannel : public PointToPointChannel
      * \brief Fixes the random streams of the jitter: the independent draw
      * and the delay process of each direction, whatever the Model.
      * \param stream first stream index to use
-     * \return the number of streams used (3)
+     * \return the number of streams used (3, or 4 with ReverseJitter)
      */
     int64_t AssignStreams(int64_t stream);
 
@@ -125,6 +130,7 @@ class WanJitterChannel : public PointToPointChannel
     ObjectFactory m_processFactory;                        //!< makes the delay processes
     std::array<Ptr<WanDelayProcess>, 2> m_process;         //!< per direction (correlated)
     Ptr<RandomVariableStream> m_jitter;                    //!< extra delay, seconds (independent)
+    Ptr<RandomVariableStream> m_reverseJitter;             //!< device 1's, when set (independent)
     bool m_reorder;                                        //!< allow overtaking
     std::array<Time, 2> m_lastArrival;                     //!< per direction, for FIFO order
     uint64_t m_packets{0};                                 //!< packets sent

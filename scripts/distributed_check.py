@@ -4,8 +4,10 @@
 of the MPI build (scripts/setup.sh --mpi) on one rank and under mpiexec on
 several, with the same schedule, loss pattern and seed, and compares their
 packet-level results (round times, every island's counts and sums, core link
-counts, evictions, losses, mixing): everything but the event count, which
-the distributed simulators change (their own messages).  Prints each run's
+counts, evictions, losses, mixing, route changes, FPGA failures, control
+messages), run by run: everything but the event count, which the distributed
+simulators change (their own messages). Also compares the packet traces of
+one process and two ranks, byte for byte, and checks what is refused.  Prints each run's
 round times and wall time, and exits non-zero when a result differs.
 
     python3 scripts/distributed_check.py --program PATH
@@ -33,6 +35,29 @@ CASES = [
      ["--packetSchedule=triangles", "--scale=1000", "--rounds=4", "--recovery=early",
       "--linkFaults=NYC-LON@0.9-1.6", "--fpgaFaults=LON@0.7,TYO@1.2"],
      [(2, "gtw")]),
+    ("triangles, 0 GB, link NYC-LON down 0.9-1.6 s, FPGA of LON failing at 0.7 s, "
+     "both detected (BFD, heartbeats)",
+     ["--packetSchedule=triangles", "--scale=1000", "--rounds=4", "--recovery=early",
+      "--faultDetection=bfd", "--linkFaults=NYC-LON@0.9-1.6", "--fpgaFaults=LON@0.7"],
+     [(2, "gtw"), (2, "null"), (3, "gtw")]),
+    ("triangles, 0 GB, trees built by PIM, link NYC-LON down 0.9-1.6 s detected by BFD",
+     ["--packetSchedule=triangles", "--scale=1000", "--rounds=4", "--recovery=early",
+      "--treeBuilding=pim", "--faultDetection=bfd", "--linkFaults=NYC-LON@0.9-1.6"],
+     [(2, "gtw"), (2, "null")]),
+    ("triangles, 0 GB, 2 ms correlated jitter on core links",
+     ["--packetSchedule=triangles", "--scale=1000", "--rounds=3", "--recovery=early",
+      "--jitterMs=2", "--jitterLinks=core"],
+     [(2, "gtw"), (2, "null")]),
+    ("all-to-all, 32 GB, 1 ms independent jitter on core links, reordering",
+     ["--packetSchedule=all-to-all", "--packetHbmGB=32", "--hbmGB=32", "--scale=1000",
+      "--rounds=2", "--recovery=early", "--jitterMs=1", "--jitterModel=independent",
+      "--reorder=true", "--jitterLinks=core"],
+     [(2, "gtw")]),
+    ("triangles and all-to-all, 32 GB, each with its two baselines (six simulations in "
+     "one mpiexec), 0.1% core loss",
+     ["--packetSchedule=triangles,all-to-all", "--baselines=true", "--packetHbmGB=32",
+      "--hbmGB=32", "--scale=1000", "--rounds=2", "--lossRate=0.001", "--recovery=early"],
+     [(2, "gtw"), (2, "null")]),
     ("triangles, 0 GB, 30% cross traffic on every core link direction",
      ["--packetSchedule=triangles", "--scale=1000", "--rounds=3", "--recovery=early",
       "--crossTraffic=0.3"],
@@ -44,6 +69,11 @@ def run(program, args, ranks, sync, folder):
     """One run; returns its packet-level result and wall time."""
     out = os.path.join(folder, "run-%d-%s.json" % (ranks, sync or "none"))
     cmd = [program, "--baselines=false", "--quiet", "--packetOutput=" + out] + args
+    return launch(cmd, ranks, sync, out)
+
+
+def launch(cmd, ranks, sync, out):
+    """Runs cmd on one rank or under mpiexec; returns its result and wall time."""
     if ranks > 1:
         mpi = ["mpiexec", "-np", str(ranks), "--oversubscribe"]
         if os.geteuid() == 0:
@@ -55,15 +85,42 @@ def run(program, args, ranks, sync, folder):
     if done.returncode != 0:
         raise SystemExit("%s failed:\n%s%s" % (" ".join(cmd), done.stdout, done.stderr))
     with open(out) as f:
-        return json.load(f)["runs"][0], wall
+        return json.load(f)["runs"], wall
 
 
-def refused(program, args, expected):
+def traces(program, folder):
+    """The packet traces of a distributed run, split across its ranks, are
+    the files of one process, byte for byte."""
+    args = ["--packetSchedule=triangles", "--scale=1000", "--rounds=2", "--recovery=early",
+            "--lossRate=0.01", "--pcap=true", "--ascii=true", "--traceLinks=core,LON"]
+    files = {}
+    for ranks in (1, 2):
+        where = os.path.join(folder, "traces-%d" % ranks)
+        os.mkdir(where)
+        out = os.path.join(where, "run.json")
+        cmd = [program, "--baselines=false", "--quiet", "--packetOutput=" + out,
+               "--tracePrefix=" + os.path.join(where, "t")] + args
+        launch(cmd, ranks, "gtw", out)
+        files[ranks] = {}
+        for name in sorted(os.listdir(where)):
+            if name.endswith((".pcap", ".tr")):
+                with open(os.path.join(where, name), "rb") as f:
+                    files[ranks][name] = f.read()
+    same = files[1] == files[2]
+    pcaps = [n for n in files[1] if n.endswith(".pcap")]
+    size = sum(len(b) for b in files[1].values())
+    print("packet traces (pcap and ASCII, core links and LON): %d files, %d bytes; "
+          "2 ranks (gtw): %s" % (len(files[1]), size, "identical" if same else "DIFFER"))
+    return same and len(pcaps) > 0
+
+
+def refused(program, args, expected, ranks=2):
     """A distributed run of what it cannot do ends with a one-line error."""
-    cmd = ["mpiexec", "-np", "2", "--oversubscribe"] + (
+    cmd = ["mpiexec", "-np", str(ranks), "--oversubscribe"] + (
         ["--allow-run-as-root"] if os.geteuid() == 0 else []) + [
         program, "--baselines=false", "--quiet", "--packetSchedule=triangles", "--scale=1000",
-        "--rounds=1", "--mpi=gtw"] + args
+        "--rounds=1"] + args + ([] if any(a.startswith("--mpi=") for a in args) else
+                                ["--mpi=gtw"])
     done = subprocess.run(cmd, capture_output=True, text=True)
     ok = done.returncode != 0 and expected in done.stderr
     print("  refused: %s: %s" % (" ".join(args), "yes" if ok else "NO (" + done.stderr + ")"))
@@ -79,21 +136,30 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as folder:
         for name, case, distributed in CASES:
             one, wall = run(args.program, case, 1, None, folder)
-            times = ", ".join("%.1f" % r["mixed_ms"] for r in one["rounds"])
-            print("%s: 1 rank: rounds %s ms, exact %s, %d events, %.2f s"
-                  % (name, times, one["exact"], one["events"], wall))
+            times = ", ".join("%.1f" % r["mixed_ms"] for r in one[0]["rounds"])
+            print("%s: 1 rank: %d run(s), the first's rounds %s ms, exact %s, %d events, %.2f s"
+                  % (name, len(one), times, one[0]["exact"],
+                     sum(r["events"] for r in one), wall))
             for ranks, sync in distributed:
                 other, wall = run(args.program, case, ranks, sync, folder)
-                differ = [k for k in one if k != "events" and one[k] != other.get(k)]
+                differ = sorted({k for a, b in zip(one, other) for k in a
+                                 if k != "events" and a[k] != b.get(k)})
+                if len(one) != len(other):
+                    differ.append("the number of runs (%d)" % len(other))
                 print("  %d ranks (%s): %s, %d events, %.2f s"
                       % (ranks, sync, "identical" if not differ else "DIFFER in " +
-                         ", ".join(differ), other["events"], wall))
+                         ", ".join(differ), sum(r["events"] for r in other), wall))
                 failures += bool(differ)
+        failures += not traces(args.program, folder)
+    # BUE (rank 0) and FRA (rank 2) each border rank 1 only.
+    failures += not refused(
+        args.program,
+        ["--mpi=null", "--faultDetection=bfd",
+         "--partition=BUE:0,NYC:1,LAX:1,TYO:1,SEO:1,SIN:1,LON:1,AMS:1,FRA:2"],
+        "ranks 0 and 2 share no core link", ranks=3)
     for args_, expected in [
-            (["--faultDetection=bfd"], "a distributed run (MPI) cannot have detected faults"),
-            (["--jitterMs=1"], "a distributed run (MPI) cannot have jitter on core links"),
             (["--partition=NYC:0"], "partition: no rank for LAX"),
-            (["--baselines=true"], "--mpi runs one packet-level simulation")]:
+            (["--packetLevel=false"], "--mpi distributes the packet level")]:
         failures += not refused(args.program, args_, expected)
     return 1 if failures else 0
 

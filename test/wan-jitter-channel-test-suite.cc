@@ -24,6 +24,7 @@
 #include "ns3/wan-network-helper.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -479,6 +480,91 @@ class JitterScaleTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief Independent model with ReverseJitter: each direction draws from its
+ * own stream, so one direction's delays do not depend on the other's packets
+ * (what lets the ranks of a distributed run draw apart); without it both
+ * draw from one stream.
+ */
+class JitterDirectionStreamsTestCase : public TestCase
+{
+  public:
+    JitterDirectionStreamsTestCase()
+        : TestCase("independent jitter: with ReverseJitter each direction its own stream")
+    {
+    }
+
+  private:
+    /**
+     * \param reverse set ReverseJitter
+     * \param both send from both devices in turn (else from device 0 only)
+     * \return the extra delays of device 0's ten packets, seconds
+     */
+    std::vector<double> Forward(bool reverse, bool both)
+    {
+        auto uniform = [] {
+            auto u = CreateObject<UniformRandomVariable>();
+            u->SetAttribute("Max", DoubleValue(0.01));
+            return u;
+        };
+        auto channel = IndependentChannel(uniform(), true);
+        if (reverse)
+        {
+            channel->SetAttribute("ReverseJitter", PointerValue(uniform()));
+        }
+        const int64_t streams = channel->AssignStreams(11);
+        std::array<Ptr<PointToPointNetDevice>, 2> devices;
+        for (auto& d : devices)
+        {
+            auto node = CreateObject<Node>();
+            d = CreateObject<PointToPointNetDevice>();
+            node->AddDevice(d);
+            d->Attach(channel);
+        }
+        m_extras.clear();
+        channel->TraceConnectWithoutContext(
+            "Jitter",
+            MakeCallback(&JitterDirectionStreamsTestCase::Extra, this));
+        for (uint32_t k = 0; k < 10; ++k)
+        {
+            m_forward = Create<Packet>(100);
+            channel->TransmitStart(m_forward, devices[0], Time(0));
+            if (both)
+            {
+                channel->TransmitStart(Create<Packet>(100), devices[1], Time(0));
+            }
+        }
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_EQ(streams, (reverse ? 4 : 3), "streams used");
+        return m_extras;
+    }
+
+    /// Jitter trace: records the extra delay of device 0's packets.
+    void Extra(Ptr<const Packet> p, Time extra)
+    {
+        if (p == m_forward)
+        {
+            m_extras.push_back(extra.GetSeconds());
+        }
+    }
+
+    Ptr<const Packet> m_forward;  //!< device 0's last packet
+    std::vector<double> m_extras; //!< its extra delays, seconds
+
+    void DoRun() override
+    {
+        const auto alone = Forward(true, false);
+        const auto together = Forward(true, true);
+        NS_TEST_ASSERT_MSG_EQ(alone.size(), 10, "ten forward packets");
+        NS_TEST_EXPECT_MSG_EQ((alone == together), true, "own stream: the same delays");
+        NS_TEST_EXPECT_MSG_GT(alone[0], 0, "a delay drawn");
+        NS_TEST_EXPECT_MSG_EQ((Forward(false, false) == Forward(false, true)),
+                              false,
+                              "one stream: the reverse packets take draws");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief The jitter channel's test suite.
  */
 class WanJitterChannelTestSuite : public TestSuite
@@ -492,6 +578,7 @@ class WanJitterChannelTestSuite : public TestSuite
         AddTestCase(new CorrelatedOrderTestCase);
         AddTestCase(new JitterHoldRateTestCase);
         AddTestCase(new JitterScaleTestCase);
+        AddTestCase(new JitterDirectionStreamsTestCase);
     }
 };
 

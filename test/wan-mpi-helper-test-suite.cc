@@ -85,6 +85,60 @@ class MpiPartitionTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
+ * \brief The notice delay: the largest, over the pairs of ranks a core link
+ * joins, of their smallest cut-link delay; the null-message synchroniser
+ * refuses ranks that share no link.
+ */
+class MpiNoticeDelayTestCase : public TestCase
+{
+  public:
+    MpiNoticeDelayTestCase()
+        : TestCase("notice delay: each pair of ranks' lookahead, the largest; null messages "
+                   "need neighbouring ranks")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // A-B 10 ms, B-C 20 ms, C-D 5 ms.
+        const auto line = LineTopology({"A", "B", "C", "D"}, {10, 20, 5});
+        const auto ms = [](Time t) { return t.GetSeconds() * 1e3; };
+        // Ranks {A}, {B, C}, {D}: pairs (0,1) 10 ms, (1,2) 5 ms; 0 and 2 share none.
+        const std::vector<uint32_t> three{0, 1, 1, 2};
+        NS_TEST_EXPECT_MSG_EQ_TOL(ms(WanMpiHelper::NoticeDelay(line, three, "gtw")),
+                                  10.0,
+                                  1e-9,
+                                  "gtw: the larger pair's");
+        NS_TEST_EXPECT_MSG_EQ_TOL(WanMpiHelper::Lookahead(line, three) * 1e3,
+                                  5.0,
+                                  1e-9,
+                                  "the lookahead: the smallest");
+        auto e = ErrorOf([&]() { WanMpiHelper::NoticeDelay(line, three, "null"); });
+        NS_TEST_EXPECT_MSG_EQ(e,
+                              "ranks 0 and 2 share no core link: the null-message synchroniser "
+                              "cannot carry notices between them (use --mpi=gtw or another "
+                              "partition)",
+                              e);
+        // {A, B}, {C, D}: one pair, cut at B-C.
+        NS_TEST_EXPECT_MSG_EQ_TOL(ms(WanMpiHelper::NoticeDelay(line, {0, 0, 1, 1}, "null")),
+                                  20.0,
+                                  1e-9,
+                                  "one pair: its cut link");
+        // {A, C}, {B, D}: A-B 10, B-C 20, C-D 5 all cut, smallest 5.
+        NS_TEST_EXPECT_MSG_EQ_TOL(ms(WanMpiHelper::NoticeDelay(line, {0, 1, 0, 1}, "null")),
+                                  5.0,
+                                  1e-9,
+                                  "one pair, three cut links: the smallest");
+        NS_TEST_EXPECT_MSG_EQ_TOL(ms(WanMpiHelper::NoticeDelay(line, {0, 0, 0, 0}, "null")),
+                                  0.0,
+                                  1e-9,
+                                  "one rank: none");
+    }
+};
+
+/**
+ * \ingroup wan-training-tests
  * \brief Without MPI started, the helper describes one rank: gathering
  * returns this process's text, sums its count; a synchroniser that does not
  * exist is refused, and without MPI in the build so is any.
@@ -131,6 +185,7 @@ class WanMpiHelperTestSuite : public TestSuite
         : TestSuite("wan-training-mpi", Type::UNIT)
     {
         AddTestCase(new MpiPartitionTestCase);
+        AddTestCase(new MpiNoticeDelayTestCase);
         AddTestCase(new MpiOneRankTestCase);
     }
 };
