@@ -208,10 +208,14 @@ WanJitterChannel::TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetDevice> 
     const Time now = Simulator::Now();
     Time arrival = now + txTime + GetDelay() + DrawExtra(wire);
     ++m_packets;
-    if (!m_reorder && arrival < m_lastArrival[wire])
+    if (!m_reorder && arrival <= m_lastArrival[wire])
     {
-        m_holdTrace(p, m_lastArrival[wire] - arrival);
-        arrival = m_lastArrival[wire];
+        // Held: it arrives right after the one before it, one time step
+        // later, so that no two packets reach the device at the same instant
+        // (whose order would be the scheduler's, or in a distributed run MPI's).
+        const Time held = m_lastArrival[wire] + TimeStep(1);
+        m_holdTrace(p, held - arrival);
+        arrival = held;
         ++m_held;
     }
     m_lastArrival[wire] = std::max(m_lastArrival[wire], arrival);

@@ -39,7 +39,8 @@ namespace ns3
  *
  * With Reorder false (the default) the channel keeps FIFO order in each
  * direction: a packet that would arrive before the one sent before it is
- * held until that one arrives (GetHeldPackets counts them).
+ * held until just after that one arrives, one time step later, so that no
+ * two packets reach a device at the same instant (GetHeldPackets counts them).
  *
  * Use it in place of PointToPointChannel (PointToPointNetDevice::Attach, or
  * WanNetworkHelper, which installs it on the links given jitter).  On a link
