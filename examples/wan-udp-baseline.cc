@@ -6,11 +6,16 @@
  * The benchmark's reference: the same packets pushed through plain ns-3 UDP
  * applications over the same network.  Round 1 of triangles is replayed with
  * ns-3's UdpClient and UdpServer: every island sends ceil(D / 8936) packets of
- * 8972 bytes to one clique peer (the next member), paced at the planner's
- * clique rate, so the islands send as many packets as in the packet-level run
- * with multicast and FPGAs, over plain unicast forwarding.
+ * 8972 bytes, paced at the planner's clique rate, so the islands send as many
+ * packets as in the packet-level run with multicast and FPGAs.  By default
+ * each goes to one clique peer (the next member) over plain unicast
+ * forwarding; with --multicast to its whole clique over the planner's
+ * multicast tree (ns-3's static multicast routes, as the packet-level run
+ * installs them), delivered to every receiving island: the same packet hops
+ * as the packet-level run, without its FPGAs.
  *
  *   ./ns3 run "wan-udp-baseline --scale=1"
+ *   ./ns3 run "wan-udp-baseline --scale=1 --multicast"
  */
 
 #include "ns3/applications-module.h"
@@ -33,6 +38,11 @@ main(int argc, char* argv[])
     cmd.Usage("Replays round 1 of triangles with plain ns-3 UDP applications.");
     cmd.AddValue("scale", "Time-preserving scale: D and every rate / scale", scale);
     cmd.AddValue("payload", "Model state D per island, bytes", payloadBytes);
+    bool multicast = false;
+    cmd.AddValue("multicast",
+                 "Send each island's packets to its whole clique over the planner's multicast "
+                 "tree (else to one peer, unicast)",
+                 multicast);
     cmd.Parse(argc, argv);
     try
     {
@@ -53,21 +63,36 @@ main(int argc, char* argv[])
 
     WanNetworkHelper net(topo);
     net.SetScale(scale);
+    net.SetEdgeMulticastDelivery(false); // no FPGA: edges pass streams on to islands
     net.Install();
     const uint32_t chunkBytes = 8936;
     const uint32_t packetBytes = 8972; // chunk + 36-byte header, as in the real run
     const auto payload = static_cast<uint64_t>(payloadBytes / scale);
     const uint32_t packets = WanIslandApplication::ChunkCount(payload, chunkBytes);
     uint64_t sent = 0;
+    ApplicationContainer servers;
     for (const auto& clique : plan.cliques)
     {
         const auto& m = clique.members;
         for (size_t jj = 0; jj < m.size() && m.size() > 1; ++jj)
         {
             uint32_t peer = m[(jj + 1) % m.size()];
-            UdpServerHelper server(9000 + jj);
-            server.Install(net.GetIslands().Get(peer));
-            UdpClientHelper client(net.GetIslandAddress(peer), 9000 + jj);
+            Ipv4Address to = net.GetIslandAddress(peer);
+            uint16_t port = 9000 + jj;
+            if (multicast)
+            {
+                to = WanNetworkHelper::GroupAddress(0, m[jj]);
+                port = 9000;
+                net.InstallMulticastTree(m[jj], m, to, true);
+                UdpServerHelper server(port);
+                servers.Add(server.Install(net.GetIslands().Get(m[jj]))); // the others' groups
+            }
+            else
+            {
+                UdpServerHelper server(port);
+                servers.Add(server.Install(net.GetIslands().Get(peer)));
+            }
+            UdpClientHelper client(to, port);
             double bits = 8.0 * (packetBytes + 30);
             client.SetAttribute("MaxPackets", UintegerValue(packets));
             client.SetAttribute("PacketSize", UintegerValue(packetBytes - 12)); // SeqTs header
@@ -79,7 +104,13 @@ main(int argc, char* argv[])
     }
     Simulator::Stop(Seconds(plan.roundTime * 1.1 + 1));
     Simulator::Run();
-    std::cout << "UDP baseline: " << sent << " packets sent by islands; "
+    uint64_t received = 0;
+    for (uint32_t k = 0; k < servers.GetN(); ++k)
+    {
+        received += DynamicCast<UdpServer>(servers.Get(k))->GetReceived();
+    }
+    std::cout << "UDP baseline (" << (multicast ? "multicast trees" : "unicast") << "): " << sent
+              << " packets sent by islands, " << received << " received; "
               << Simulator::GetEventCount() << " events" << std::endl;
     Simulator::Destroy();
     return 0;

@@ -313,8 +313,9 @@ class CliqueExperimentHelper
      * written by the rank that runs each device (the same files, split across
      * the ranks); detected faults tell every rank of each BFD session change
      * (WanReconvergenceHelper::Distribute), so routes change at the same
-     * instants.  Not in distributed runs (refused with a one-line error): PIM
-     * trees.
+     * instants; with PIM trees each rank runs its own routers' PIM.  Each
+     * Run is one simulation; a program may run several under one mpiexec
+     * (WanMpiHelper::PrepareSimulation).
      * \param map "region" (default), "city" or CODE:RANK for every city
      */
     void SetPartition(const std::string& map);

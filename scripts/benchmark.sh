@@ -7,7 +7,9 @@
 #   3. the full-scale round again with D = 2 GB, to show that peak memory does
 #      not grow with D;
 #   4. the same round's packets through plain ns-3 UDP applications
-#      (wan-udp-baseline), and the ratio of wall time per packet sent.
+#      (wan-udp-baseline): each to one peer by unicast, and each to its clique
+#      over the same multicast trees (the same packet hops, without FPGAs);
+#      and the ratios of wall time per packet sent.
 # For each it prints wall time, simulated events, events per second and peak
 # resident memory.  When the optimized build is there (scripts/setup.sh
 # --optimized), every run is repeated with it, side by side, and the speedup of
@@ -23,7 +25,7 @@ source "$here/common.sh"
 
 case "${1:-}" in
 -h | --help)
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
 esac
@@ -64,7 +66,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}'; 
 
 profiles=(default)
 [ -n "$(wt_optimized_program nine-city-cliques)" ] && profiles+=(optimized)
-declare -A ours udp scaled
+declare -A ours udp udpm scaled
 for profile in "${profiles[@]}"; do
     run "$profile" nine-city-cliques "full scale, 1 round of triangles, D = 1 GB" \
         --packetSchedule=triangles --scale=1 --rounds=1 --baselines=false --hbmGB=0 --quiet
@@ -76,10 +78,15 @@ for profile in "${profiles[@]}"; do
         --payload=2e9 --quiet
     run "$profile" wan-udp-baseline "plain ns-3 UDP, same packets, scale 1" --scale=1
     udp[$profile]="$LAST_WALL"
+    run "$profile" wan-udp-baseline "plain ns-3 UDP over the multicast trees" --scale=1 \
+        --multicast
+    udpm[$profile]="$LAST_WALL"
 done
-# Both runs send the same number of packets from the islands.
+# The runs send the same number of packets from the islands.
 for profile in "${profiles[@]}"; do
-    echo "per-packet cost, wan-training / plain UDP ($profile): $(ratio "${ours[$profile]}" "${udp[$profile]}")"
+    echo "per-packet cost, wan-training / plain UDP ($profile): unicast to one peer" \
+        "$(ratio "${ours[$profile]}" "${udp[$profile]}"), over the same multicast trees" \
+        "$(ratio "${ours[$profile]}" "${udpm[$profile]}")"
 done
 if [ ${#profiles[@]} -gt 1 ]; then
     echo "optimized profile speedup: full-scale round $(ratio "${ours[default]}" "${ours[optimized]}")x," \
