@@ -190,13 +190,14 @@ class ReconvergenceTestCase : public TestCase
 
 /**
  * \ingroup wan-training-tests
- * \brief An impossible SPF delay is refused with a message.
+ * \brief An impossible SPF delay, or ranks for another number of cities, is
+ * refused with a message.
  */
 class ReconvergenceRefusesTestCase : public TestCase
 {
   public:
     ReconvergenceRefusesTestCase()
-        : TestCase("a negative or huge SPF delay is refused")
+        : TestCase("a negative or huge SPF delay, or a partition of other cities, is refused")
     {
     }
 
@@ -217,6 +218,15 @@ class ReconvergenceRefusesTestCase : public TestCase
             true,
             "too long");
         NS_TEST_EXPECT_MSG_EQ(reconvergence.GetSpfDelay(), MilliSeconds(50), "unchanged");
+        const uint32_t devices = net.GetRouters().Get(0)->GetNDevices();
+        NS_TEST_EXPECT_MSG_EQ(ErrorOf([&]() {
+                                  reconvergence.Distribute({0, 1});
+                              }),
+                              "reconvergence: 2 ranks given for 3 cities",
+                              "a rank per city");
+        NS_TEST_EXPECT_MSG_EQ(net.GetRouters().Get(0)->GetNDevices(),
+                              devices,
+                              "refused before a notice device is added");
         Simulator::Destroy();
     }
 };
