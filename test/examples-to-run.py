@@ -12,6 +12,7 @@ cpp_examples = [
     ("nine-city-cliques --packetSchedule=all-to-all --packetHbmGB=32 --scale=1000 --hbmGB=32", "True", "False"),
     ("wan-training-plan --schedule=all-to-all --hbmGB=32 --json", "True", "False"),
     ("wan-udp-baseline --scale=1000", "True", "False"),
+    ("wan-udp-baseline --scale=1000 --multicast", "True", "False"),
     ("wan-training-optimise --evaluations=2000 --sweepDimension=hbm_gb --sweepValues=0,32", "True", "False"),
     ("wan-training-optimise --synthetic=6 --regions=2 --maxPeriod=2 --coreGbps=50", "True", "False"),
     ("wan-impairments --schedule=triangles --lossRate=0.01 --jitterMs=1 --rounds=1", "True", "False"),
