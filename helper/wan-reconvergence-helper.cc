@@ -6,6 +6,7 @@
 
 #include "wan-network-helper.h"
 
+#include "ns3/buffer.h"
 #include "ns3/log.h"
 #include "ns3/simple-net-device.h"
 #include "ns3/simulator.h"
@@ -19,6 +20,12 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("WanReconvergenceHelper");
+
+namespace
+{
+/// A notice's size: city and peer (4 bytes each), up (1), time step (8).
+constexpr uint32_t kNoticeBytes = 17;
+} // namespace
 
 WanReconvergenceHelper::WanReconvergenceHelper(WanNetworkHelper& net)
     : m_net(net),
@@ -138,25 +145,19 @@ WanReconvergenceHelper::SessionChanged(bool up, Ipv4Address local, Ipv4Address, 
         return;
     }
     // Every rank, this one too, handles it the notice delay from now.
-    uint8_t bytes[17]; // city, peer (4 bytes each), up (1), time step (8), little-endian
-    const auto put32 = [&bytes](uint32_t offset, uint32_t value) {
-        for (uint32_t i = 0; i < 4; ++i)
-        {
-            bytes[offset + i] = static_cast<uint8_t>(value >> (8 * i));
-        }
-    };
-    put32(0, report.city);
-    put32(4, report.peer);
-    bytes[8] = report.up ? 1 : 0;
-    const uint64_t at = static_cast<uint64_t>(report.at.GetTimeStep());
-    put32(9, static_cast<uint32_t>(at));
-    put32(13, static_cast<uint32_t>(at >> 32));
+    Buffer buffer;
+    buffer.AddAtStart(kNoticeBytes);
+    auto it = buffer.Begin();
+    it.WriteHtonU32(report.city);
+    it.WriteHtonU32(report.peer);
+    it.WriteU8(report.up ? 1 : 0);
+    it.WriteHtonU64(static_cast<uint64_t>(report.at.GetTimeStep()));
     const uint32_t rank = WanMpiHelper::GetRank();
     for (uint32_t r = 0; r < m_notices.size(); ++r)
     {
         if (r != rank)
         {
-            WanMpiHelper::SendPacket(Create<Packet>(bytes, sizeof(bytes)),
+            WanMpiHelper::SendPacket(Create<Packet>(buffer.PeekData(), kNoticeBytes),
                                      report.at + m_noticeDelay,
                                      m_notices[r]);
         }
@@ -167,23 +168,23 @@ WanReconvergenceHelper::SessionChanged(bool up, Ipv4Address local, Ipv4Address, 
 void
 WanReconvergenceHelper::ReceiveNotice(Ptr<Packet> packet)
 {
-    uint8_t bytes[17];
-    if (packet->GetSize() != sizeof(bytes))
+    if (packet->GetSize() != kNoticeBytes)
     {
         NS_LOG_WARN("ignoring a notice of " << packet->GetSize() << " bytes");
         return;
     }
-    packet->CopyData(bytes, sizeof(bytes));
-    const auto get32 = [&bytes](uint32_t offset) {
-        uint32_t value = 0;
-        for (uint32_t i = 0; i < 4; ++i)
-        {
-            value |= static_cast<uint32_t>(bytes[offset + i]) << (8 * i);
-        }
-        return value;
-    };
-    const uint64_t at = get32(9) | static_cast<uint64_t>(get32(13)) << 32;
-    Handle(Report{get32(0), get32(4), bytes[8] != 0, TimeStep(at)});
+    uint8_t bytes[kNoticeBytes];
+    packet->CopyData(bytes, kNoticeBytes);
+    Buffer buffer;
+    buffer.AddAtStart(kNoticeBytes);
+    buffer.Begin().Write(bytes, kNoticeBytes);
+    auto it = buffer.Begin();
+    Report report;
+    report.city = it.ReadNtohU32();
+    report.peer = it.ReadNtohU32();
+    report.up = it.ReadU8() != 0;
+    report.at = TimeStep(static_cast<int64_t>(it.ReadNtohU64()));
+    Handle(report);
 }
 
 void
