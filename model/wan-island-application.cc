@@ -921,7 +921,7 @@ WanIslandApplication::StreamsEnd() const
     for (const auto& state : m_rounds)
     {
         const auto& r = state.plan;
-        if (state.sendEvent.IsRunning() && r.start + r.offset <= Simulator::Now())
+        if (wancompat::IsPending(state.sendEvent) && r.start + r.offset <= Simulator::Now())
         {
             end = std::max(end, r.start + r.offset + state.code.GetStreamLength() * PacketTime(r));
         }

@@ -14,6 +14,7 @@
 
 #include "ns3/attribute-accessor-helper.h"
 #include "ns3/enum.h"
+#include "ns3/event-id.h"
 #include "ns3/ipv4-routing-protocol.h"
 #include "ns3/type-id.h"
 
@@ -37,6 +38,36 @@ namespace wancompat
  */
 template <typename E>
 using EnumValueOf = decltype(EnumValue(std::declval<E>()));
+
+/// \cond internal
+template <typename Event>
+auto
+IsPendingOf(const Event& event, int) -> decltype(event.IsPending())
+{
+    return event.IsPending(); // ns-3.42 and later
+}
+
+template <typename Event>
+bool
+IsPendingOf(const Event& event, long)
+{
+    return event.IsRunning(); // up to ns-3.41 (removed since)
+}
+
+/// \endcond
+
+/**
+ * \ingroup wan-training
+ * \brief Whether an event is still to run: EventId::IsRunning up to
+ * ns-3.41, EventId::IsPending from ns-3.42 (IsRunning removed later).
+ * \param event the event
+ * \return true when it has neither run nor been cancelled
+ */
+inline bool
+IsPending(const EventId& event)
+{
+    return IsPendingOf(event, 0);
+}
 
 /**
  * \ingroup wan-training
