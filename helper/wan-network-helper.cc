@@ -27,6 +27,7 @@
 #include "ns3/wan-edge-routing.h"
 #include "ns3/wan-jitter-channel.h"
 #include "ns3/wan-mpi-helper.h"
+#include "ns3/wan-router-routing-helper.h"
 #include "ns3/wan-training-text.h"
 
 #include <cmath>
@@ -439,11 +440,12 @@ WanNetworkHelper::Install()
             nodes->Create(1, m_systemIds.empty() ? 0 : m_systemIds[c]);
         }
     }
-    // Routers forward with static routes only (ns-3's list routing would
-    // also deliver every multicast packet locally at every hop); edge nodes
-    // deliver only the inbound streams to their FPGA; islands are hosts.
+    // Routers forward with static routes and deliver only link-local
+    // multicast locally (ns-3's list routing would deliver every multicast
+    // packet at every hop); edge nodes deliver only the inbound streams to
+    // their FPGA; islands are hosts.
     InternetStackHelper stack;
-    stack.SetRoutingHelper(Ipv4StaticRoutingHelper());
+    stack.SetRoutingHelper(WanRouterRoutingHelper());
     stack.Install(m_routers);
     stack.SetRoutingHelper(WanEdgeRoutingHelper());
     stack.Install(m_edges);

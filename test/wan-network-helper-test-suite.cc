@@ -325,6 +325,87 @@ class ReversePathTestCase : public TestCase
 namespace
 {
 
+uint32_t g_delivered = 0;     //!< local deliveries seen
+uint32_t g_deliveredIif = 99; //!< the interface of the last one
+
+/// Counts a local delivery and its interface.
+void
+CountLocal(Ptr<const Packet>, const Ipv4Header&, uint32_t iif)
+{
+    ++g_delivered;
+    g_deliveredIif = iif;
+}
+
+} // namespace
+
+/**
+ * \ingroup wan-training-tests
+ * \brief A router delivers link-local multicast (224.0.0.0/24: PIM's
+ * ALL-PIM-ROUTERS) locally, on the interface it came in by, and data
+ * multicast never (WanRouterRouting).
+ */
+class RouterLinkLocalTestCase : public TestCase
+{
+  public:
+    RouterLinkLocalTestCase()
+        : TestCase("routers deliver link-local multicast locally, data multicast not")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ipv4AddressGenerator::Reset();
+        WanNetworkHelper net(LineTopology({"A", "B", "C"}, {10, 20}));
+        net.Install();
+        auto group = WanNetworkHelper::GroupAddress(2, 0);
+        net.InstallMulticastTree(0, {1, 2}, group, false);
+        auto ipv4 = net.GetRouters().Get(1)->GetObject<Ipv4>();
+        auto routing = ipv4->GetRoutingProtocol();
+        const auto fromA = net.GetCoreDevice(1, 0);
+        Ipv4Header header;
+        header.SetSource(net.GetCoreAddress(0, 1));
+        header.SetDestination(Ipv4Address("224.0.0.13"));
+        header.SetProtocol(103);
+        header.SetTtl(1);
+        auto packet = Create<Packet>(30);
+        Ipv4RoutingProtocol::UnicastForwardCallback ucb;
+        Ipv4RoutingProtocol::ErrorCallback ecb;
+        auto mcb = MakeCallback(&CountForward);
+        Ipv4RoutingProtocol::LocalDeliverCallback lcb = MakeCallback(&CountLocal);
+        g_delivered = 0;
+        g_forwarded = 0;
+        NS_TEST_EXPECT_MSG_EQ(routing->RouteInput(packet, header, fromA, ucb, mcb, lcb, ecb),
+                              true,
+                              "ALL-PIM-ROUTERS: taken");
+        NS_TEST_EXPECT_MSG_EQ(g_delivered, 1, "delivered locally");
+        NS_TEST_EXPECT_MSG_EQ(g_deliveredIif,
+                              static_cast<uint32_t>(ipv4->GetInterfaceForDevice(fromA)),
+                              "on the interface from A");
+        NS_TEST_EXPECT_MSG_EQ(g_forwarded, 0, "never forwarded");
+        // The stream of A's island: forwarded on its tree, not delivered.
+        header.SetSource(net.GetIslandAddress(0));
+        header.SetDestination(group);
+        header.SetProtocol(17);
+        header.SetTtl(64);
+        NS_TEST_EXPECT_MSG_EQ(routing->RouteInput(packet, header, fromA, ucb, mcb, lcb, ecb),
+                              true,
+                              "the stream: taken");
+        NS_TEST_EXPECT_MSG_EQ(g_forwarded, 1, "forwarded");
+        NS_TEST_EXPECT_MSG_EQ(g_delivered, 1, "not delivered");
+        // 224.0.1.1 is not link-local: no route, not delivered.
+        header.SetDestination(Ipv4Address("224.0.1.1"));
+        NS_TEST_EXPECT_MSG_EQ(routing->RouteInput(packet, header, fromA, ucb, mcb, lcb, ecb),
+                              false,
+                              "224.0.1.1: no route");
+        NS_TEST_EXPECT_MSG_EQ(g_delivered, 1, "not delivered");
+        Simulator::Destroy();
+    }
+};
+
+namespace
+{
+
 /// The routers each test packet crossed, by packet (one packet per second).
 struct RouterPaths
 {
@@ -671,6 +752,7 @@ class WanNetworkHelperTestSuite : public TestSuite
     {
         AddTestCase(new NetworkDeliveryTestCase);
         AddTestCase(new MulticastTreeTestCase);
+        AddTestCase(new RouterLinkLocalTestCase);
         AddTestCase(new EdgeDeliveryTestCase);
         AddTestCase(new ReversePathTestCase);
         AddTestCase(new NetworkBadInputTestCase);
