@@ -76,22 +76,19 @@ main(int argc, char* argv[])
         const auto& m = clique.members;
         for (size_t jj = 0; jj < m.size() && m.size() > 1; ++jj)
         {
-            uint32_t peer = m[(jj + 1) % m.size()];
-            Ipv4Address to = net.GetIslandAddress(peer);
+            // Unicast: to the next member, a port per member; multicast: to
+            // the clique, one port, each island's server taking the others' groups.
+            uint32_t server = m[(jj + 1) % m.size()];
+            Ipv4Address to = net.GetIslandAddress(server);
             uint16_t port = 9000 + jj;
             if (multicast)
             {
+                server = m[jj];
                 to = WanNetworkHelper::GroupAddress(0, m[jj]);
                 port = 9000;
                 net.InstallMulticastTree(m[jj], m, to, true);
-                UdpServerHelper server(port);
-                servers.Add(server.Install(net.GetIslands().Get(m[jj]))); // the others' groups
             }
-            else
-            {
-                UdpServerHelper server(port);
-                servers.Add(server.Install(net.GetIslands().Get(peer)));
-            }
+            servers.Add(UdpServerHelper(port).Install(net.GetIslands().Get(server)));
             UdpClientHelper client(to, port);
             double bits = 8.0 * (packetBytes + 30);
             client.SetAttribute("MaxPackets", UintegerValue(packets));

@@ -702,7 +702,6 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         pim.routers = WanPimHelper().Install(net);
         for (uint32_t c = 0; c < pim.routers.GetN(); ++c)
         {
-            pim.local.push_back(IsLocal(c));
             if (IsLocal(c))
             {
                 pim.localRouters.Add(pim.routers.Get(c));
@@ -785,13 +784,35 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         result.pimPackets += router->GetMessagesSent();
         result.pimBytes += router->GetBytesSent();
     }
-    if (!m_rankOf.empty() && pim.plan)
+    result.events = Simulator::GetEventCount() - m_progressEvents; // the model's events only
+    result.lostPackets = {{"core", net.GetLostPackets(WanNetworkHelper::CORE)},
+                          {"access", net.GetLostPackets(WanNetworkHelper::ACCESS)},
+                          {"post", net.GetLostPackets(WanNetworkHelper::POST_AGGREGATION)}};
+    if (!m_rankOf.empty())
     {
-        // When each tree was built, and moved: by the last router, on any rank.
+        // Every rank's records and counts to rank 0, which builds the result.
+        // Route changes: every rank saw them all; FPGA failures and tree
+        // times: each rank its own (a tree is built and moved by its last
+        // router, on any rank).
+        const auto records = WanMpiHelper::GatherToRoot(recorder.Save());
+        const auto links = WanMpiHelper::GatherToRoot(SaveCoreLinks(coreLinks));
+        const auto failures = WanMpiHelper::GatherToRoot(SaveFpgaFailures(result.fpgaFailures));
         const auto times = WanMpiHelper::GatherToRoot(SavePimTimes(pim, result.routeChanges));
-        for (uint32_t r = 1; r < times.size(); ++r)
+        for (uint32_t r = 1; r < records.size(); ++r)
         {
+            recorder.Merge(records[r]);
+            MergeCoreLinks(links[r], coreLinks);
+            MergeFpgaFailures(failures[r], result.fpgaFailures);
             MergePimTimes(times[r], pim, result.routeChanges);
+        }
+        result.events = WanMpiHelper::Sum(result.events);
+        result.controlPackets = WanMpiHelper::Sum(result.controlPackets);
+        result.controlBytes = WanMpiHelper::Sum(result.controlBytes);
+        result.pimPackets = WanMpiHelper::Sum(result.pimPackets);
+        result.pimBytes = WanMpiHelper::Sum(result.pimBytes);
+        for (auto& [linkClass, lost] : result.lostPackets)
+        {
+            lost = WanMpiHelper::Sum(lost);
         }
     }
     for (const auto& [k, at] : pim.joinedAt)
@@ -807,36 +828,6 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
             result.pimJoinMs = std::max(result.pimJoinMs, (ready - at) * 1e3);
             const double slack = (plan.rounds[k].start - ready) * 1e3;
             result.pimSlackMs = result.pimSlackMs < 0 ? slack : std::min(result.pimSlackMs, slack);
-        }
-    }
-    result.events = Simulator::GetEventCount() - m_progressEvents; // the model's events only
-    result.lostPackets = {{"core", net.GetLostPackets(WanNetworkHelper::CORE)},
-                          {"access", net.GetLostPackets(WanNetworkHelper::ACCESS)},
-                          {"post", net.GetLostPackets(WanNetworkHelper::POST_AGGREGATION)}};
-    if (!m_rankOf.empty())
-    {
-        // Every rank's records and counts to rank 0, which builds the result.
-        const auto records = WanMpiHelper::GatherToRoot(recorder.Save());
-        const auto links = WanMpiHelper::GatherToRoot(SaveCoreLinks(coreLinks));
-        for (uint32_t r = 1; r < records.size(); ++r)
-        {
-            recorder.Merge(records[r]);
-            MergeCoreLinks(links[r], coreLinks);
-        }
-        result.events = WanMpiHelper::Sum(result.events);
-        result.controlPackets = WanMpiHelper::Sum(result.controlPackets);
-        result.controlBytes = WanMpiHelper::Sum(result.controlBytes);
-        result.pimPackets = WanMpiHelper::Sum(result.pimPackets);
-        result.pimBytes = WanMpiHelper::Sum(result.pimBytes);
-        // Route changes: every rank saw them all; FPGA failures: each its own.
-        const auto failures = WanMpiHelper::GatherToRoot(SaveFpgaFailures(result.fpgaFailures));
-        for (uint32_t r = 1; r < failures.size(); ++r)
-        {
-            MergeFpgaFailures(failures[r], result.fpgaFailures);
-        }
-        for (auto& [linkClass, lost] : result.lostPackets)
-        {
-            lost = WanMpiHelper::Sum(lost);
         }
     }
     Collect(plan, recorder, coreLinks, result);
@@ -1472,7 +1463,7 @@ CliqueExperimentHelper::JoinRound(PimTrees* t, uint32_t k)
             {
                 // Before the run every rank joins for every router (they
                 // converge alike); afterwards each for its own.
-                if (!t->converged || t->local.at(m))
+                if (!t->converged || WanMpiHelper::RunsHere(t->routers.Get(m)->GetNode()))
                 {
                     DynamicCast<WanPimRouter>(t->routers.Get(m))->JoinLocal(source, group);
                 }
@@ -1496,7 +1487,7 @@ CliqueExperimentHelper::PimMembership(PimTrees* t, uint32_t k)
         for (const auto& m : t->joined[k - 2])
         {
             t->left.insert(m.group);
-            if (t->local.at(m.city))
+            if (WanMpiHelper::RunsHere(t->routers.Get(m.city)->GetNode()))
             {
                 DynamicCast<WanPimRouter>(t->routers.Get(m.city))->LeaveLocal(m.source, m.group);
             }

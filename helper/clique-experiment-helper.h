@@ -434,7 +434,6 @@ class CliqueExperimentHelper
         const WanNetworkHelper* net{nullptr};           //!< the network
         ApplicationContainer routers;                   //!< WanPimRouter per city
         ApplicationContainer localRouters;              //!< those this rank runs
-        std::vector<bool> local;                        //!< per city: this rank runs it
         bool converged{false};                          //!< the run's start converged
         std::map<uint32_t, std::vector<Member>> joined; //!< round -> memberships made
         std::map<uint32_t, double> joinedAt;            //!< round -> when they were made

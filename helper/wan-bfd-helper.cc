@@ -32,7 +32,7 @@ WanBfdHelper::Install(const WanNetworkHelper& net) const
     for (uint32_t c = 0; c < routers.GetN(); ++c)
     {
         auto app = m_factory.Create<WanBfdApplication>();
-        if (routers.Get(c)->GetSystemId() == WanMpiHelper::GetRank())
+        if (WanMpiHelper::RunsHere(routers.Get(c)))
         {
             routers.Get(c)->AddApplication(app);
         } // else another rank runs it: made, so the indices stay the cities

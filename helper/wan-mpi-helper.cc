@@ -31,10 +31,12 @@ namespace
 {
 /// The synchroniser Enable selected.
 std::string g_sync;
+#ifdef NS3_MPI
 /// Simulations prepared since Enable (PrepareSimulation).
 uint32_t g_simulations = 0;
 /// MPI was started here (Enable), so Disable ends it.
 bool g_mpiStarted = false;
+#endif
 } // namespace
 
 bool
@@ -153,6 +155,12 @@ WanMpiHelper::GetSize()
 #else
     return 1;
 #endif
+}
+
+bool
+WanMpiHelper::RunsHere(Ptr<const Node> node)
+{
+    return node->GetSystemId() == GetRank();
 }
 
 std::vector<uint32_t>

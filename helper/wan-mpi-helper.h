@@ -7,6 +7,7 @@
 
 #include "ns3/callback.h"
 #include "ns3/net-device.h"
+#include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/wan-topology.h"
@@ -65,6 +66,12 @@ class WanMpiHelper
     static uint32_t GetRank();
     /** \return the number of ranks (1 when not enabled) */
     static uint32_t GetSize();
+    /**
+     * \param node a node
+     * \return true when this process runs it: its system id is this rank
+     *         (every node outside a distributed run)
+     */
+    static bool RunsHere(Ptr<const Node> node);
 
     /**
      * \brief Which rank runs each city.

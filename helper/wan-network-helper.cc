@@ -250,9 +250,8 @@ WanNetworkHelper::GetTraceDevices(const TraceSelection& selection) const
     }
     std::map<std::pair<uint32_t, uint32_t>, Ptr<NetDevice>> chosen; // (node, device) -> device
     // In a distributed run each rank traces the devices of its own nodes.
-    const uint32_t rank = WanMpiHelper::GetRank();
-    auto add = [&chosen, rank](Ptr<NetDevice> device) {
-        if (device->GetNode()->GetSystemId() == rank)
+    auto add = [&chosen](Ptr<NetDevice> device) {
+        if (WanMpiHelper::RunsHere(device->GetNode()))
         {
             chosen[{device->GetNode()->GetId(), device->GetIfIndex()}] = device;
         }

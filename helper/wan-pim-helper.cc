@@ -57,7 +57,7 @@ WanPimHelper::Install(const WanNetworkHelper& net) const
         auto toEdge = net.GetAccessDevices(c).Get(3);
         app->SetEdgeInterface(static_cast<uint32_t>(
             routers.Get(c)->GetObject<Ipv4>()->GetInterfaceForDevice(toEdge)));
-        if (routers.Get(c)->GetSystemId() == WanMpiHelper::GetRank())
+        if (WanMpiHelper::RunsHere(routers.Get(c)))
         {
             routers.Get(c)->AddApplication(app);
         }

@@ -5,10 +5,8 @@
 #include "wan-edge-routing.h"
 
 #include "ns3/ipv4-header.h"
-#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/net-device.h"
-#include "ns3/node.h"
 #include "ns3/packet.h"
 
 namespace ns3
@@ -22,7 +20,7 @@ TypeId
 WanEdgeRouting::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::WanEdgeRouting")
-                            .SetParent<Ipv4StaticRouting>()
+                            .SetParent<WanRouterRouting>()
                             .SetGroupName("WanTraining")
                             .AddConstructor<WanEdgeRouting>();
     return tid;
@@ -49,15 +47,15 @@ WanEdgeRouting::RouteInput(Ptr<const Packet> p,
                            wancompat::RouteInputParameter<5> lcb,
                            wancompat::RouteInputParameter<6> ecb)
 {
-    if (!header.GetDestination().IsMulticast() || !m_deliver || lcb.IsNull() || m_inbound == 0)
+    if (!header.GetDestination().IsMulticast() || IsLinkLocal(header.GetDestination()) ||
+        !m_deliver || lcb.IsNull() || m_inbound == 0)
     {
-        return Ipv4StaticRouting::RouteInput(p, header, idev, ucb, mcb, lcb, ecb);
+        return WanRouterRouting::RouteInput(p, header, idev, ucb, mcb, lcb, ecb);
     }
-    auto ipv4 = idev->GetNode()->GetObject<Ipv4>();
-    const auto iif = static_cast<uint32_t>(ipv4->GetInterfaceForDevice(idev));
+    const uint32_t iif = InterfaceOf(idev);
     if (iif != m_inbound)
     {
-        return Ipv4StaticRouting::RouteInput(p, header, idev, ucb, mcb, lcb, ecb);
+        return WanRouterRouting::RouteInput(p, header, idev, ucb, mcb, lcb, ecb);
     }
     NS_LOG_LOGIC("inbound multicast for " << header.GetDestination() << ": delivered locally");
     lcb(p->Copy(), header, iif);

@@ -5,9 +5,8 @@
 #ifndef WAN_EDGE_ROUTING_H
 #define WAN_EDGE_ROUTING_H
 
+#include "wan-router-routing.h"
 #include "wan-training-compat.h"
-
-#include "ns3/ipv4-static-routing.h"
 
 namespace ns3
 {
@@ -15,20 +14,21 @@ namespace ns3
 /**
  * \ingroup wan-training
  * \brief The routing of an island's edge node, where the in-line FPGA sits:
- * static routes (Ipv4StaticRouting) plus local delivery of the multicast
- * streams that arrive from the WAN side, so that the FPGA's socket receives
- * the inbound streams and nothing else.
+ * a router's (WanRouterRouting: static routes, link-local multicast
+ * delivered locally) plus local delivery of the multicast streams that
+ * arrive from the WAN side, so that the FPGA's socket receives the inbound
+ * streams and no other stream.
  *
  * ns-3's Ipv4ListRouting delivers every multicast packet locally on every
  * node it crosses (a copy and a UDP look-up per hop), including the island's
- * own outbound stream at its edge; routers here use Ipv4StaticRouting alone,
- * which forwards multicast without delivering it, and edge nodes this class.
+ * own outbound stream at its edge; routers here use WanRouterRouting, which
+ * forwards streams without delivering them, and edge nodes this class.
  * A multicast packet that arrives on the inbound interface (SetInbound: the
  * link from the router) is delivered locally, when DeliverMulticast is on,
  * and forwarded by the static multicast routes as well (to the island when
  * no FPGA consumes it); one from the island is only forwarded.
  */
-class WanEdgeRouting : public Ipv4StaticRouting
+class WanEdgeRouting : public WanRouterRouting
 {
   public:
     /**

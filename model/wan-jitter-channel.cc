@@ -222,7 +222,7 @@ WanJitterChannel::TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetDevice> 
     const Time extra = arrival - (now + txTime + GetDelay());
     m_jitterTrace(p, extra);
     NS_LOG_LOGIC("packet " << p->GetUid() << " extra delay " << extra.As(Time::US));
-    if (dst->GetNode()->GetSystemId() != WanMpiHelper::GetRank())
+    if (!WanMpiHelper::RunsHere(dst->GetNode()))
     {
         // A link cut between ranks: the other rank receives it (its device's
         // MpiReceiver), as over ns-3's PointToPointRemoteChannel.

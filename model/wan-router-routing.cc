@@ -29,6 +29,18 @@ WanRouterRouting::GetTypeId()
 }
 
 bool
+WanRouterRouting::IsLinkLocal(Ipv4Address address)
+{
+    return address.CombineMask(Ipv4Mask("255.255.255.0")) == Ipv4Address("224.0.0.0");
+}
+
+uint32_t
+WanRouterRouting::InterfaceOf(Ptr<const NetDevice> idev)
+{
+    return static_cast<uint32_t>(idev->GetNode()->GetObject<Ipv4>()->GetInterfaceForDevice(idev));
+}
+
+bool
 WanRouterRouting::RouteInput(Ptr<const Packet> p,
                              const Ipv4Header& header,
                              Ptr<const NetDevice> idev,
@@ -37,14 +49,11 @@ WanRouterRouting::RouteInput(Ptr<const Packet> p,
                              wancompat::RouteInputParameter<5> lcb,
                              wancompat::RouteInputParameter<6> ecb)
 {
-    const bool linkLocal =
-        header.GetDestination().CombineMask(Ipv4Mask("255.255.255.0")) == Ipv4Address("224.0.0.0");
-    if (!linkLocal || lcb.IsNull())
+    if (!IsLinkLocal(header.GetDestination()) || lcb.IsNull())
     {
         return Ipv4StaticRouting::RouteInput(p, header, idev, ucb, mcb, lcb, ecb);
     }
-    auto ipv4 = idev->GetNode()->GetObject<Ipv4>();
-    const auto iif = static_cast<uint32_t>(ipv4->GetInterfaceForDevice(idev));
+    const uint32_t iif = InterfaceOf(idev);
     NS_LOG_LOGIC("link-local multicast for " << header.GetDestination() << ": delivered locally");
     lcb(p, header, iif);
     return true;

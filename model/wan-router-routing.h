@@ -7,6 +7,7 @@
 
 #include "wan-training-compat.h"
 
+#include "ns3/ipv4-address.h"
 #include "ns3/ipv4-static-routing.h"
 
 namespace ns3
@@ -32,6 +33,12 @@ class WanRouterRouting : public Ipv4StaticRouting
      */
     static TypeId GetTypeId();
 
+    /**
+     * \param address an address
+     * \return true for link-local multicast, 224.0.0.0/24
+     */
+    static bool IsLinkLocal(Ipv4Address address);
+
     bool RouteInput(Ptr<const Packet> p,
                     const Ipv4Header& header,
                     Ptr<const NetDevice> idev,
@@ -39,6 +46,13 @@ class WanRouterRouting : public Ipv4StaticRouting
                     wancompat::RouteInputParameter<4> mcb,
                     wancompat::RouteInputParameter<5> lcb,
                     wancompat::RouteInputParameter<6> ecb) override;
+
+  protected:
+    /**
+     * \param idev a device of this node
+     * \return its IPv4 interface
+     */
+    static uint32_t InterfaceOf(Ptr<const NetDevice> idev);
 };
 
 } // namespace ns3

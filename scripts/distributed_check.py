@@ -69,11 +69,6 @@ def run(program, args, ranks, sync, folder):
     """One run; returns its packet-level result and wall time."""
     out = os.path.join(folder, "run-%d-%s.json" % (ranks, sync or "none"))
     cmd = [program, "--baselines=false", "--quiet", "--packetOutput=" + out] + args
-    return launch(cmd, ranks, sync, out)
-
-
-def launch(cmd, ranks, sync, out):
-    """Runs cmd on one rank or under mpiexec; returns its result and wall time."""
     if ranks > 1:
         mpi = ["mpiexec", "-np", str(ranks), "--oversubscribe"]
         if os.geteuid() == 0:
@@ -97,10 +92,7 @@ def traces(program, folder):
     for ranks in (1, 2):
         where = os.path.join(folder, "traces-%d" % ranks)
         os.mkdir(where)
-        out = os.path.join(where, "run.json")
-        cmd = [program, "--baselines=false", "--quiet", "--packetOutput=" + out,
-               "--tracePrefix=" + os.path.join(where, "t")] + args
-        launch(cmd, ranks, "gtw", out)
+        run(program, args + ["--tracePrefix=" + os.path.join(where, "t")], ranks, "gtw", where)
         files[ranks] = {}
         for name in sorted(os.listdir(where)):
             if name.endswith((".pcap", ".tr")):
