@@ -15,6 +15,7 @@
  */
 
 #include "wan-packet-trace-options.h"
+#include "wan-simulator-defaults.h"
 
 #include "ns3/core-module.h"
 #include "ns3/wan-training-module.h"
@@ -556,6 +557,7 @@ int
 Run(int argc, char* argv[])
 {
     Options o;
+    wansim::SetSimulatorDefaults();
     CommandLine cmd(__FILE__);
     cmd.Usage("Plans rotating-clique schedules on a WAN and prints the paper's table.");
     AddTableOptions(cmd, o);

@@ -16,6 +16,7 @@
  */
 
 #include "wan-packet-trace-options.h"
+#include "wan-simulator-defaults.h"
 
 #include "ns3/core-module.h"
 #include "ns3/wan-training-compat.h"
@@ -302,6 +303,7 @@ int
 Run(int argc, char* argv[])
 {
     Options o;
+    wansim::SetSimulatorDefaults();
     CommandLine cmd(__FILE__);
     cmd.Usage("Packet-level loss and jitter sweep: round-time inflation and delivery per "
               "schedule.  Triangles runs without FPGA memory, all-to-all with 32 GB.");

@@ -18,6 +18,8 @@
  *   ./ns3 run "wan-udp-baseline --scale=1 --multicast"
  */
 
+#include "wan-simulator-defaults.h"
+
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/ipv4-address-generator.h"
@@ -34,6 +36,7 @@ main(int argc, char* argv[])
 {
     double scale = 100;
     double payloadBytes = 1e9;
+    wansim::SetSimulatorDefaults();
     CommandLine cmd(__FILE__);
     cmd.Usage("Replays round 1 of triangles with plain ns-3 UDP applications.");
     cmd.AddValue("scale", "Time-preserving scale: D and every rate / scale", scale);

@@ -13,8 +13,13 @@
 # For each it prints wall time, simulated events, events per second and peak
 # resident memory.  When the optimized build is there (scripts/setup.sh
 # --optimized), every run is repeated with it, side by side, and the speedup of
-# the optimized profile and both per-packet ratios close the report.  Figures,
-# not pass/fail: this is not a test.
+# the optimized profile and both per-packet ratios close the report.  When the
+# MPI build is there (scripts/setup.sh --mpi), the full-scale round runs once
+# more with it in one process and on 2 ranks under mpiexec (granted time window
+# and null messages, cities split by WAN_TRAINING_PARTITION: by default NYC,
+# LAX, BUE, LON, SIN on one rank and AMS, FRA, TYO, SEO on the other, the
+# fastest of the splits measured in the doc), with the speedup of 2 ranks over
+# 1.  Figures, not pass/fail: this is not a test.
 #
 # Usage: scripts/benchmark.sh [-h|--help]
 set -euo pipefail
@@ -25,7 +30,7 @@ source "$here/common.sh"
 
 case "${1:-}" in
 -h | --help)
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
 esac
@@ -39,14 +44,23 @@ command -v /usr/bin/time >/dev/null || { wt_sudo apt-get install -y -qq time >/d
 run() {
     local profile="$1" program="$2" label="$3"
     shift 3
+    if [ "$profile" = default ]; then
+        timed "$profile" "$label" ./ns3 run --no-build "$program $*"
+    else
+        timed "$profile" "$label" "$(wt_optimized_program "$program")" "$@"
+    fi
+}
+
+# timed PROFILE LABEL COMMAND...: one timed run of COMMAND in the ns-3 tree
+# (peak memory: of the largest process); sets LAST_WALL (seconds).
+timed() {
+    local profile="$1" label="$2"
+    shift 2
     local out err
     out="$(mktemp)"
     err="$(mktemp)"
-    if [ "$profile" = default ]; then
-        (cd "$NS3_DIR" && /usr/bin/time -v ./ns3 run --no-build "$program $*" >"$out" 2>"$err")
-    else
-        (cd "$NS3_DIR" && /usr/bin/time -v "$(wt_optimized_program "$program")" "$@" >"$out" 2>"$err")
-    fi
+    (cd "$NS3_DIR" && /usr/bin/time -v "$@" >"$out" 2>"$err") ||
+        { cat "$err" >&2; wt_die "$label: the run failed"; }
     local wall rss events
     wall="$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$err")"
     rss="$(awk -F': ' '/Maximum resident set size/ {print $2}' "$err")"
@@ -57,7 +71,7 @@ run() {
         "$profile" "$label" "$seconds" "$events" \
         "$(awk -v e="$events" -v s="$seconds" 'BEGIN {print (s > 0) ? e / s : 0}')" \
         "$(awk -v k="$rss" 'BEGIN {print k / 1024}')"
-    grep -E '^  round|^UDP' "$out" | sed 's/^/    /'
+    grep -E '^  round|^UDP|^Distributed run' "$out" | sed 's/^/    /'
     LAST_WALL="$seconds"
     rm -f "$out" "$err"
 }
@@ -92,4 +106,24 @@ if [ ${#profiles[@]} -gt 1 ]; then
     echo "optimized profile speedup: full-scale round $(ratio "${ours[default]}" "${ours[optimized]}")x," \
         "scaled run $(ratio "${scaled[default]}" "${scaled[optimized]}")x," \
         "plain UDP $(ratio "${udp[default]}" "${udp[optimized]}")x"
+fi
+
+# Distributed runs: the full-scale round with the MPI build, in one process and
+# on two ranks (one core each).
+mpi_program="$(wt_mpi_program nine-city-cliques)"
+if [ -n "$mpi_program" ]; then
+    partition="${WAN_TRAINING_PARTITION:-NYC:0,LAX:0,BUE:0,LON:0,SIN:0,AMS:1,FRA:1,TYO:1,SEO:1}"
+    mpi=(mpiexec -np 2 --bind-to core)
+    [ "$(id -u)" != 0 ] || mpi+=(--allow-run-as-root)
+    round=(--packetSchedule=triangles --scale=1 --rounds=1 --baselines=false --hbmGB=0 --quiet)
+    timed mpi "full scale, triangles, 1 process" "$mpi_program" "${round[@]}"
+    one="$LAST_WALL"
+    declare -A two
+    for sync in gtw null; do
+        timed mpi "full scale, triangles, 2 ranks ($sync)" "${mpi[@]}" "$mpi_program" \
+            "${round[@]}" --mpi="$sync" --partition="$partition"
+        two[$sync]="$LAST_WALL"
+    done
+    echo "distributed speedup, 2 ranks over 1 process (partition $partition):" \
+        "gtw $(ratio "$one" "${two[gtw]}")x, null messages $(ratio "$one" "${two[null]}")x"
 fi

@@ -14,7 +14,7 @@ WT_CONFIGURE_ARGS=(-G Ninja --enable-examples --enable-tests
 # tshark (the packet-trace tests decode pcap files with it).
 WT_PACKAGES=(g++ cmake ninja-build ccache python3 python3-pip pkg-config clang-format bzip2
     libeigen3-dev libgsl-dev libglpk-dev nlohmann-json3-dev libboost-program-options-dev tshark
-    libopenmpi-dev openmpi-bin)
+    libopenmpi-dev openmpi-bin libjemalloc-dev)
 
 export CCACHE_DIR="${CCACHE_DIR:-$WT_CACHE/ccache}"
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
@@ -216,15 +216,22 @@ wt_build() {
     cmake --build "$NS3_DIR/cmake-cache" -j "$WT_JOBS"
 }
 
+# The module's programs: what the optimized and MPI builds build.
+WT_PROGRAMS=(nine-city-cliques wan-training-plan wan-training-optimise wan-udp-baseline
+    wan-impairments)
+
 # wt_build_extra LABEL CACHE OUT MODULES [CMAKE-ARGS...]: a further build of the
 # same tree with ns-3's optimized profile (release, -march=native, no asserts or
-# logging), in its own folders ($NS3_DIR/CACHE and $NS3_DIR/OUT).  Examples only:
-# no tests, no bindings.
+# logging) and link-time optimization, in its own folders ($NS3_DIR/CACHE and
+# $NS3_DIR/OUT).  The module's programs only: no tests, no bindings, no other
+# examples.  GCC's link-time optimization needs GNU ld (ns-3 would pick lld,
+# which cannot read GCC's LTO objects).
 wt_build_extra() {
     local label="$1" dir="$NS3_DIR/$2" out="$3" modules="$4"
     shift 4
     local args=(-G Ninja -S "$NS3_DIR" -B "$dir" -DCMAKE_BUILD_TYPE=release -DNS3_ASSERT=OFF
         -DNS3_LOG=OFF -DNS3_WARNINGS_AS_ERRORS=OFF -DNS3_NATIVE_OPTIMIZATIONS=ON
+        -DNS3_LINK_TIME_OPTIMIZATION=ON -DLLD=LLD-NOTFOUND -DMOLD=MOLD-NOTFOUND
         -DNS3_EXAMPLES=ON -DNS3_TESTS=OFF -DNS3_PYTHON_BINDINGS=OFF
         "-DNS3_ENABLED_MODULES=$modules" "-DNS3_OUTPUT_DIRECTORY=$out" "$@")
     local stamp="$dir/.wan-training-configure"
@@ -241,7 +248,7 @@ wt_build_extra() {
     fi
     if [ "$rc" = 0 ]; then
         wt_log "building the $label build (jobs: $WT_JOBS)"
-        cmake --build "$dir" -j "$WT_JOBS" || rc=$?
+        cmake --build "$dir" -j "$WT_JOBS" --target "${WT_PROGRAMS[@]}" || rc=$?
     fi
     [ -z "$lock" ] || cp "$saved" "$lock"
     rm -f "$saved"
