@@ -78,18 +78,19 @@ timed() {
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}'; }
 
+# One full-scale round of triangles: the runs that the per-packet ratios and the
+# distributed speedup compare.
+round=(--packetSchedule=triangles --scale=1 --rounds=1 --baselines=false --hbmGB=0 --quiet)
 profiles=(default)
 [ -n "$(wt_optimized_program nine-city-cliques)" ] && profiles+=(optimized)
 declare -A ours udp udpm scaled
 for profile in "${profiles[@]}"; do
-    run "$profile" nine-city-cliques "full scale, 1 round of triangles, D = 1 GB" \
-        --packetSchedule=triangles --scale=1 --rounds=1 --baselines=false --hbmGB=0 --quiet
+    run "$profile" nine-city-cliques "full scale, 1 round of triangles, D = 1 GB" "${round[@]}"
     ours[$profile]="$LAST_WALL"
     run "$profile" nine-city-cliques "default scaled run (scale 100, baselines)" --hbmGB=0 --quiet
     scaled[$profile]="$LAST_WALL"
     run "$profile" nine-city-cliques "full scale, 1 round of triangles, D = 2 GB" \
-        --packetSchedule=triangles --scale=1 --rounds=1 --baselines=false --hbmGB=0 \
-        --payload=2e9 --quiet
+        "${round[@]}" --payload=2e9
     run "$profile" wan-udp-baseline "plain ns-3 UDP, same packets, scale 1" --scale=1
     udp[$profile]="$LAST_WALL"
     run "$profile" wan-udp-baseline "plain ns-3 UDP over the multicast trees" --scale=1 \
@@ -115,7 +116,6 @@ if [ -n "$mpi_program" ]; then
     partition="${WAN_TRAINING_PARTITION:-NYC:0,LAX:0,BUE:0,LON:0,SIN:0,AMS:1,FRA:1,TYO:1,SEO:1}"
     mpi=(mpiexec -np 2 --bind-to core)
     [ "$(id -u)" != 0 ] || mpi+=(--allow-run-as-root)
-    round=(--packetSchedule=triangles --scale=1 --rounds=1 --baselines=false --hbmGB=0 --quiet)
     timed mpi "full scale, triangles, 1 process" "$mpi_program" "${round[@]}"
     one="$LAST_WALL"
     declare -A two
