@@ -8,8 +8,13 @@ WT_JOBS="$(nproc 2>/dev/null || echo 2)"
 # The ns-3 modules this module builds on; ns-3 adds their dependencies.  csma is
 # needed by ns-3.37's own src/test when tests are enabled.
 WT_NS3_MODULES="wan-training;core;network;internet;point-to-point;applications;csma"
+# No precompiled headers: CMake rebuilds the header whenever it regenerates the
+# build (a CMakeLists.txt changed, the module linked from another checkout),
+# and ccache then misses every compile that includes it: a full rebuild.
+# Without it, ccache answers those compiles.
 WT_CONFIGURE_ARGS=(-G Ninja --enable-examples --enable-tests
-    "--enable-modules=$WT_NS3_MODULES" --enable-python-bindings --disable-werror)
+    "--enable-modules=$WT_NS3_MODULES" --enable-python-bindings --disable-werror
+    --disable-precompiled-headers)
 # Debian packages: build tools, the libraries the module links against, and
 # tshark (the packet-trace tests decode pcap files with it).
 WT_PACKAGES=(g++ cmake ninja-build ccache python3 python3-pip pkg-config clang-format bzip2
@@ -224,14 +229,18 @@ WT_PROGRAMS=(nine-city-cliques wan-training-plan wan-training-optimise wan-udp-b
 # same tree with ns-3's optimized profile (release, -march=native, no asserts or
 # logging) and link-time optimization, in its own folders ($NS3_DIR/CACHE and
 # $NS3_DIR/OUT).  The module's programs only: no tests, no bindings, no other
-# examples.  GCC's link-time optimization needs GNU ld (ns-3 would pick lld,
-# which cannot read GCC's LTO objects).
+# examples.  GCC's link-time optimization needs GNU ld: ns-3 picks mold or lld
+# when installed, and lld cannot read GCC's LTO objects.  USING_FAST_LINKER set
+# makes ns-3.37 skip that choice (-DLLD=LLD-NOTFOUND would not: find_program
+# searches again when its variable ends in -NOTFOUND); newer ns-3 reads
+# NS3_FAST_LINKERS.
 wt_build_extra() {
     local label="$1" dir="$NS3_DIR/$2" out="$3" modules="$4"
     shift 4
     local args=(-G Ninja -S "$NS3_DIR" -B "$dir" -DCMAKE_BUILD_TYPE=release -DNS3_ASSERT=OFF
         -DNS3_LOG=OFF -DNS3_WARNINGS_AS_ERRORS=OFF -DNS3_NATIVE_OPTIMIZATIONS=ON
-        -DNS3_LINK_TIME_OPTIMIZATION=ON -DLLD=LLD-NOTFOUND -DMOLD=MOLD-NOTFOUND
+        -DNS3_PRECOMPILE_HEADERS=OFF
+        -DNS3_LINK_TIME_OPTIMIZATION=ON -DUSING_FAST_LINKER=BFD -DNS3_FAST_LINKERS=OFF
         -DNS3_EXAMPLES=ON -DNS3_TESTS=OFF -DNS3_PYTHON_BINDINGS=OFF
         "-DNS3_ENABLED_MODULES=$modules" "-DNS3_OUTPUT_DIRECTORY=$out" "$@")
     local stamp="$dir/.wan-training-configure"
