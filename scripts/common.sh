@@ -227,9 +227,10 @@ WT_PROGRAMS=(nine-city-cliques wan-training-plan wan-training-optimise wan-udp-b
 
 # wt_build_extra LABEL CACHE OUT MODULES [CMAKE-ARGS...]: a further build of the
 # same tree with ns-3's optimized profile (release, -march=native, no asserts or
-# logging) and link-time optimization, in its own folders ($NS3_DIR/CACHE and
-# $NS3_DIR/OUT).  The module's programs only: no tests, no bindings, no other
-# examples.  GCC's link-time optimization needs GNU ld: ns-3 picks mold or lld
+# logging), as one library (NS3_MONOLIB) with link-time optimization across all
+# of it (-fno-semantic-interposition lets GCC inline calls between modules), in
+# its own folders ($NS3_DIR/CACHE and $NS3_DIR/OUT).  The module's programs
+# only: no tests, no bindings, no other examples.  GCC's link-time optimization needs GNU ld: ns-3 picks mold or lld
 # when installed, and lld cannot read GCC's LTO objects.  USING_FAST_LINKER set
 # makes ns-3.37 skip that choice (-DLLD=LLD-NOTFOUND would not: find_program
 # searches again when its variable ends in -NOTFOUND); newer ns-3 reads
@@ -240,6 +241,7 @@ wt_build_extra() {
     local args=(-G Ninja -S "$NS3_DIR" -B "$dir" -DCMAKE_BUILD_TYPE=release -DNS3_ASSERT=OFF
         -DNS3_LOG=OFF -DNS3_WARNINGS_AS_ERRORS=OFF -DNS3_NATIVE_OPTIMIZATIONS=ON
         -DNS3_PRECOMPILE_HEADERS=OFF
+        -DNS3_MONOLIB=ON -DCMAKE_CXX_FLAGS=-fno-semantic-interposition
         -DNS3_LINK_TIME_OPTIMIZATION=ON -DUSING_FAST_LINKER=BFD -DNS3_FAST_LINKERS=OFF
         -DNS3_EXAMPLES=ON -DNS3_TESTS=OFF -DNS3_PYTHON_BINDINGS=OFF
         "-DNS3_ENABLED_MODULES=$modules" "-DNS3_OUTPUT_DIRECTORY=$out" "$@")
