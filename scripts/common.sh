@@ -221,10 +221,6 @@ wt_build() {
     cmake --build "$NS3_DIR/cmake-cache" -j "$WT_JOBS"
 }
 
-# The module's programs: what the optimized and MPI builds build.
-WT_PROGRAMS=(nine-city-cliques wan-training-plan wan-training-optimise wan-udp-baseline
-    wan-impairments)
-
 # wt_build_extra LABEL CACHE OUT MODULES [CMAKE-ARGS...]: a further build of the
 # same tree with ns-3's optimized profile (release, -march=native, no asserts or
 # logging), as one library (NS3_MONOLIB) with link-time optimization across all
@@ -257,9 +253,19 @@ wt_build_extra() {
         wt_log "configuring the $label build: $dir"
         cmake "${args[@]}" >/dev/null && printf '%s' "${args[*]}" >"$stamp" || rc=$?
     fi
+    # The module's programs, as examples/CMakeLists.txt lists them at configure
+    # (a build configured before it did is configured again).
+    local programs=()
+    if [ "$rc" = 0 ] && [ ! -f "$dir/wan-training-programs.txt" ]; then
+        cmake "$dir" >/dev/null || rc=$?
+    fi
     if [ "$rc" = 0 ]; then
-        wt_log "building the $label build (jobs: $WT_JOBS)"
-        cmake --build "$dir" -j "$WT_JOBS" --target "${WT_PROGRAMS[@]}" || rc=$?
+        mapfile -t programs < <(grep . "$dir/wan-training-programs.txt" 2>/dev/null)
+        [ ${#programs[@]} -gt 0 ] || { wt_log "no $dir/wan-training-programs.txt"; rc=1; }
+    fi
+    if [ "$rc" = 0 ]; then
+        wt_log "building the $label build (jobs: $WT_JOBS): ${programs[*]}"
+        cmake --build "$dir" -j "$WT_JOBS" --target "${programs[@]}" || rc=$?
     fi
     [ -z "$lock" ] || cp "$saved" "$lock"
     rm -f "$saved"
