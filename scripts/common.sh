@@ -226,11 +226,11 @@ wt_build() {
 # logging), as one library (NS3_MONOLIB) with link-time optimization across all
 # of it (-fno-semantic-interposition lets GCC inline calls between modules), in
 # its own folders ($NS3_DIR/CACHE and $NS3_DIR/OUT).  The module's programs
-# only: no tests, no bindings, no other examples.  GCC's link-time optimization needs GNU ld: ns-3 picks mold or lld
-# when installed, and lld cannot read GCC's LTO objects.  USING_FAST_LINKER set
-# makes ns-3.37 skip that choice (-DLLD=LLD-NOTFOUND would not: find_program
-# searches again when its variable ends in -NOTFOUND); newer ns-3 reads
-# NS3_FAST_LINKERS.
+# only: no tests, no bindings, no other examples.  GCC's link-time optimization
+# needs GNU ld: ns-3 picks mold or lld when installed, and lld cannot read GCC's
+# LTO objects.  USING_FAST_LINKER set makes ns-3.37 skip that choice
+# (-DLLD=LLD-NOTFOUND would not: find_program searches again when its variable
+# ends in -NOTFOUND); newer ns-3 reads NS3_FAST_LINKERS.
 wt_build_extra() {
     local label="$1" dir="$NS3_DIR/$2" out="$3" modules="$4"
     shift 4
