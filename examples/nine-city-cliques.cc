@@ -201,8 +201,9 @@ AddPacketOptions(CommandLine& cmd, Options& o)
                  "packet-level run in turn; none: one process",
                  o.mpi);
     cmd.AddValue("partition",
-                 "Packet-level, with --mpi: cities to ranks, region, city (in turn) or "
-                 "CODE:RANK for every city",
+                 "Packet-level, with --mpi: cities to ranks, region, city (in turn), balanced "
+                 "(each run's planned work, the busiest rank's least) or CODE:RANK for every "
+                 "city",
                  o.partition);
     cmd.AddValue("treeBuilding",
                  "Packet-level: who builds the multicast trees: planner (static routes from the "
@@ -541,8 +542,13 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
                 experiment.SetRounds(static_cast<uint32_t>(o.rounds));
             }
             const auto result = experiment.Run(schedule);
-            std::cout << name << ", " << v.label << ":\n"
-                      << CliqueExperimentHelper::Format(result, topo);
+            std::cout << name << ", " << v.label << ":\n";
+            if (o.partition == "balanced" && WanMpiHelper::GetSize() > 1)
+            {
+                std::cout << "  ranks: " << WanMpiHelper::Describe(topo, experiment.GetRankOf())
+                          << "\n";
+            }
+            std::cout << CliqueExperimentHelper::Format(result, topo);
             output.Add(name + ", " + v.label, result, {{"variant", v.label}});
         }
     }
@@ -607,24 +613,19 @@ Run(int argc, char* argv[])
         {
             std::cout.rdbuf(nullptr); // rank 0 prints the run
         }
-        const auto rankOf = WanMpiHelper::Partition(topo, WanMpiHelper::GetSize(), o.partition);
         std::cout << "Distributed run: " << WanMpiHelper::GetSize() << " ranks (" << o.mpi
-                  << "), cities by " << o.partition << ":";
-        for (uint32_t r = 0; r < WanMpiHelper::GetSize(); ++r)
+                  << "), cities by " << o.partition << ": ";
+        if (o.partition == "balanced")
         {
-            std::cout << " rank " << r << " {";
-            std::string sep;
-            for (uint32_t c = 0; c < topo.GetNCities(); ++c)
-            {
-                if (rankOf[c] == r)
-                {
-                    std::cout << sep << topo.GetCity(c).code;
-                    sep = ",";
-                }
-            }
-            std::cout << "}";
+            std::cout << "each run's own (printed with it)\n";
         }
-        std::cout << "; lookahead " << WanMpiHelper::Lookahead(topo, rankOf) * 1e3 << " ms\n";
+        else
+        {
+            std::cout << WanMpiHelper::Describe(
+                             topo,
+                             WanMpiHelper::Partition(topo, WanMpiHelper::GetSize(), o.partition))
+                      << "\n";
+        }
     }
     RunTable(o, helper);
     if (o.packetLevel)

@@ -647,6 +647,12 @@ CliqueExperimentHelper::SetStream(int64_t stream)
     m_stream = stream;
 }
 
+const std::vector<uint32_t>&
+CliqueExperimentHelper::GetRankOf() const
+{
+    return m_rankOf;
+}
+
 WanExperimentResult
 CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
 {
@@ -674,8 +680,11 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     m_rankOf.clear();
     if (WanMpiHelper::GetSize() > 1)
     {
-        m_rankOf =
-            WanMpiHelper::Partition(m_planner.GetTopology(), WanMpiHelper::GetSize(), m_partition);
+        const auto& topo = m_planner.GetTopology();
+        const auto load = WanRankBalancer::PlannedLoad(plan,
+                                                       topo.GetNCities(),
+                                                       m_planner.GetConfig().aggregation);
+        m_rankOf = WanMpiHelper::Partition(topo, WanMpiHelper::GetSize(), m_partition, &load);
         net.SetSystemIds(m_rankOf);
     }
     BuildNetwork(net);

@@ -316,9 +316,15 @@ class CliqueExperimentHelper
      * instants; with PIM trees each rank runs its own routers' PIM.  Each
      * Run is one simulation; a program may run several under one mpiexec
      * (WanMpiHelper::PrepareSimulation).
-     * \param map "region" (default), "city" or CODE:RANK for every city
+     * \param map "region" (default), "city", "balanced" (from each run's
+     *        plan: WanRankBalancer) or CODE:RANK for every city
      */
     void SetPartition(const std::string& map);
+    /**
+     * \return per city the rank that ran it in the last distributed Run
+     *         (empty after a run in one process)
+     */
+    const std::vector<uint32_t>& GetRankOf() const;
     /**
      * \param interval BFD's transmit and receive interval (DesiredMinTx and
      *        RequiredMinRx), 1 ms to 10 s (default 10 ms)

@@ -20,6 +20,8 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -164,7 +166,10 @@ WanMpiHelper::RunsHere(Ptr<const Node> node)
 }
 
 std::vector<uint32_t>
-WanMpiHelper::Partition(const WanTopology& topo, uint32_t ranks, const std::string& map)
+WanMpiHelper::Partition(const WanTopology& topo,
+                        uint32_t ranks,
+                        const std::string& map,
+                        const WanRankBalancer::Load* load)
 {
     const uint32_t n = topo.GetNCities();
     if (ranks < 1 || ranks > n)
@@ -198,17 +203,35 @@ WanMpiHelper::Partition(const WanTopology& topo, uint32_t ranks, const std::stri
         std::stable_sort(order.begin(), order.end(), [&members](const auto& a, const auto& b) {
             return members[a].size() > members[b].size();
         });
-        std::vector<uint32_t> load(ranks, 0);
+        std::vector<uint32_t> cities(ranks, 0); // per rank
         for (const auto& region : order)
         {
-            const auto r =
-                static_cast<uint32_t>(std::min_element(load.begin(), load.end()) - load.begin());
+            const auto r = static_cast<uint32_t>(std::min_element(cities.begin(), cities.end()) -
+                                                 cities.begin());
             for (auto c : members[region])
             {
                 rankOf[c] = r;
             }
-            load[r] += static_cast<uint32_t>(members[region].size());
+            cities[r] += static_cast<uint32_t>(members[region].size());
         }
+    }
+    else if (map == "balanced")
+    {
+        if (load == nullptr)
+        {
+            throw std::invalid_argument(
+                "partition: balanced needs the plan of a packet-level run (its load)");
+        }
+        // The local search (beyond the exhaustive one) starts from whole
+        // regions, or from cities in turn when there are fewer regions than
+        // ranks.
+        std::set<std::string> regions;
+        for (uint32_t c = 0; c < n; ++c)
+        {
+            regions.insert(topo.GetCity(c).region);
+        }
+        const auto start = Partition(topo, ranks, regions.size() >= ranks ? "region" : "city");
+        rankOf = WanRankBalancer::Balance(topo, ranks, *load, start);
     }
     else
     {
@@ -219,7 +242,7 @@ WanMpiHelper::Partition(const WanTopology& topo, uint32_t ranks, const std::stri
             if (colon == std::string::npos)
             {
                 throw std::invalid_argument("partition \"" + item +
-                                            "\": expected CODE:RANK, region or city");
+                                            "\": expected CODE:RANK, region, city or balanced");
             }
             const auto code = item.substr(0, colon);
             if (!topo.HasCity(code))
@@ -252,6 +275,29 @@ WanMpiHelper::Partition(const WanTopology& topo, uint32_t ranks, const std::stri
         }
     }
     return rankOf;
+}
+
+std::string
+WanMpiHelper::Describe(const WanTopology& topo, const std::vector<uint32_t>& rankOf)
+{
+    std::ostringstream text;
+    const uint32_t ranks = rankOf.empty() ? 0 : *std::max_element(rankOf.begin(), rankOf.end()) + 1;
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        text << (r > 0 ? " " : "") << "rank " << r << " {";
+        std::string sep;
+        for (uint32_t c = 0; c < rankOf.size(); ++c)
+        {
+            if (rankOf[c] == r)
+            {
+                text << sep << topo.GetCity(c).code;
+                sep = ",";
+            }
+        }
+        text << "}";
+    }
+    text << "; lookahead " << Lookahead(topo, rankOf) * 1e3 << " ms";
+    return text.str();
 }
 
 double

@@ -10,6 +10,7 @@
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/wan-rank-balancer.h"
 #include "ns3/wan-topology.h"
 
 #include <cstdint>
@@ -79,14 +80,26 @@ class WanMpiHelper
      * \param ranks the number of ranks, at least 1
      * \param map "region" (whole regions to ranks, the largest first to the
      *        least loaded, ties by first appearance), "city" (cities in
-     *        turn), or a comma list CODE:RANK naming every city
+     *        turn), "balanced" (the least planned work on the busiest rank:
+     *        WanRankBalancer, from the region partition, or cities in turn when
+     *        there are fewer regions than ranks), or a comma list
+     *        CODE:RANK naming every city
+     * \param load the run's planned load, which "balanced" needs
      * \return per city its rank
      * \throws std::invalid_argument for a map that names an unknown city, a
-     *         rank out of range, leaves a city out or leaves a rank empty
+     *         rank out of range, leaves a city out or leaves a rank empty,
+     *         and for "balanced" without a load
      */
     static std::vector<uint32_t> Partition(const WanTopology& topo,
                                            uint32_t ranks,
-                                           const std::string& map);
+                                           const std::string& map,
+                                           const WanRankBalancer::Load* load = nullptr);
+    /**
+     * \param topo the topology
+     * \param rankOf per city its rank
+     * \return "rank 0 {NYC,LAX} rank 1 {LON}; lookahead 33.47 ms"
+     */
+    static std::string Describe(const WanTopology& topo, const std::vector<uint32_t>& rankOf);
     /**
      * \param topo the topology
      * \param rankOf per city its rank

@@ -16,10 +16,11 @@
 # the optimized profile and both per-packet ratios close the report.  When the
 # MPI build is there (scripts/setup.sh --mpi), the full-scale round runs once
 # more with it in one process and on 2 ranks under mpiexec (granted time window
-# and null messages, cities split by WAN_TRAINING_PARTITION: by default NYC,
-# LAX, BUE, LON, SIN on one rank and AMS, FRA, TYO, SEO on the other, the
-# fastest of the splits measured in the doc), with the speedup of 2 ranks over
-# 1.  Figures, not pass/fail: this is not a test.
+# and null messages, cities split by WAN_TRAINING_PARTITION, any --partition
+# value: by default balanced, the run's planned work), WAN_TRAINING_BENCH_RUNS times each
+# (default 3, interleaved), with each configuration's mean and 95% confidence
+# interval and the speedup of 2 ranks over 1.  Figures, not pass/fail: this is
+# not a test.
 #
 # Usage: scripts/benchmark.sh [-h|--help]
 set -euo pipefail
@@ -30,7 +31,7 @@ source "$here/common.sh"
 
 case "${1:-}" in
 -h | --help)
-    sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
 esac
@@ -110,20 +111,44 @@ if [ ${#profiles[@]} -gt 1 ]; then
 fi
 
 # Distributed runs: the full-scale round with the MPI build, in one process and
-# on two ranks (one core each).
+# on two ranks (one core each), WAN_TRAINING_BENCH_RUNS times each (default 3),
+# interleaved, so that the machine's drift reaches every configuration alike.
 mpi_program="$(wt_mpi_program nine-city-cliques)"
 if [ -n "$mpi_program" ]; then
-    partition="${WAN_TRAINING_PARTITION:-NYC:0,LAX:0,BUE:0,LON:0,SIN:0,AMS:1,FRA:1,TYO:1,SEO:1}"
+    partition="${WAN_TRAINING_PARTITION:-balanced}"
+    runs="${WAN_TRAINING_BENCH_RUNS:-3}"
+    [[ "$runs" =~ ^[1-9][0-9]*$ ]] || wt_die "WAN_TRAINING_BENCH_RUNS must be a positive integer (got '$runs')"
     mpi=(mpiexec -np 2 --bind-to core)
     [ "$(id -u)" != 0 ] || mpi+=(--allow-run-as-root)
-    timed mpi "full scale, triangles, 1 process" "$mpi_program" "${round[@]}"
-    one="$LAST_WALL"
-    declare -A two
-    for sync in gtw null; do
-        timed mpi "full scale, triangles, 2 ranks ($sync)" "${mpi[@]}" "$mpi_program" \
-            "${round[@]}" --mpi="$sync" --partition="$partition"
-        two[$sync]="$LAST_WALL"
+    declare -A walls
+    for ((i = 1; i <= runs; ++i)); do
+        timed mpi "full scale, triangles, 1 process (run $i)" "$mpi_program" "${round[@]}"
+        walls[one]+="$LAST_WALL "
+        for sync in gtw null; do
+            timed mpi "full scale, triangles, 2 ranks ($sync, run $i)" "${mpi[@]}" \
+                "$mpi_program" "${round[@]}" --mpi="$sync" --partition="$partition"
+            walls[$sync]+="$LAST_WALL "
+        done
     done
-    echo "distributed speedup, 2 ranks over 1 process (partition $partition):" \
-        "gtw $(ratio "$one" "${two[gtw]}")x, null messages $(ratio "$one" "${two[null]}")x"
+    # mean_ci "W1 W2 ...": the mean and the half-width of its 95% confidence
+    # interval (Student's t), seconds.
+    mean_ci() {
+        echo "$1" | awk '{
+            split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262", t, " ")
+            n = NF; for (i = 1; i <= n; ++i) s += $i; m = s / n
+            for (i = 1; i <= n; ++i) v += ($i - m) ^ 2
+            h = (n > 1) ? ((n - 1 <= 9) ? t[n - 1] : 1.96) * sqrt(v / (n - 1) / n) : 0
+            printf "%.2f %.2f", m, h }'
+    }
+    declare -A mean
+    echo "distributed runs, $runs each (mean +/- 95% CI), partition $partition:"
+    for config in one gtw null; do
+        read -r m h <<<"$(mean_ci "${walls[$config]}")"
+        mean[$config]="$m"
+        printf '  %-34s %7.2f +/- %.2f s  (%s)\n' \
+            "$([ "$config" = one ] && echo "1 process" || echo "2 ranks ($config)")" "$m" "$h" \
+            "$(echo "${walls[$config]}" | sed 's/ *$//; s/ /, /g')"
+    done
+    echo "distributed speedup, 2 ranks over 1 process (means):" \
+        "gtw $(ratio "${mean[one]}" "${mean[gtw]}")x, null messages $(ratio "${mean[one]}" "${mean[null]}")x"
 fi

@@ -210,7 +210,7 @@ wt_configure() {
         return 0
     fi
     wt_log "configuring ns-3: ${WT_CONFIGURE_ARGS[*]}"
-    wt_ns3 configure "${WT_CONFIGURE_ARGS[@]}"
+    wt_ns3 _wt_extra_configure "${WT_CONFIGURE_ARGS[@]}"
     printf '%s' "$wanted" >"$stamp"
 }
 
@@ -231,45 +231,98 @@ wt_build() {
 # LTO objects.  USING_FAST_LINKER set makes ns-3.37 skip that choice
 # (-DLLD=LLD-NOTFOUND would not: find_program searches again when its variable
 # ends in -NOTFOUND); newer ns-3 reads NS3_FAST_LINKERS.
+#
+# Profile-guided optimization (unless WAN_TRAINING_PGO=0): the first time (and
+# whenever the configure arguments change) the programs are built instrumented
+# (-fprofile-generate), run on a training workload (wt_pgo_train), and built
+# again with the profile they wrote (-fprofile-use); code the workload does not
+# reach is optimized as without a profile (-fprofile-partial-training).  Later
+# builds reuse that profile: a changed source compiles with the profile of its
+# earlier version where it still matches, without it where not.
 wt_build_extra() {
     local label="$1" dir="$NS3_DIR/$2" out="$3" modules="$4"
     shift 4
+    local pgo="${WAN_TRAINING_PGO:-1}"
+    [ "$pgo" = 0 ] || [ "$pgo" = 1 ] || wt_die "WAN_TRAINING_PGO must be 0 or 1 (got '$pgo')"
     local args=(-G Ninja -S "$NS3_DIR" -B "$dir" -DCMAKE_BUILD_TYPE=release -DNS3_ASSERT=OFF
         -DNS3_LOG=OFF -DNS3_WARNINGS_AS_ERRORS=OFF -DNS3_NATIVE_OPTIMIZATIONS=ON
         -DNS3_PRECOMPILE_HEADERS=OFF
-        -DNS3_MONOLIB=ON -DCMAKE_CXX_FLAGS=-fno-semantic-interposition
+        -DNS3_MONOLIB=ON
         -DNS3_LINK_TIME_OPTIMIZATION=ON -DUSING_FAST_LINKER=BFD -DNS3_FAST_LINKERS=OFF
         -DNS3_EXAMPLES=ON -DNS3_TESTS=OFF -DNS3_PYTHON_BINDINGS=OFF
         "-DNS3_ENABLED_MODULES=$modules" "-DNS3_OUTPUT_DIRECTORY=$out" "$@")
-    local stamp="$dir/.wan-training-configure"
+    local flags="-fno-semantic-interposition"
+    local generate="$flags -fprofile-generate -fprofile-update=single"
+    local use="$flags -fprofile-use -fprofile-partial-training -Wno-missing-profile"
+    use+=" -Wno-coverage-mismatch"
+    local stamp="$dir/.wan-training-configure" wanted="${args[*]} pgo=$pgo"
     # ns-3's CMake writes the tree's .lock-ns3_* file, which tells ./ns3 which
     # build to use, whenever it configures: keep the default build's.
     local lock saved
     lock="$(find "$NS3_DIR" -maxdepth 1 -name '.lock-ns3_*' | head -n 1)"
     saved="$(mktemp)"
     [ -z "$lock" ] || cp "$lock" "$saved"
-    local rc=0
-    if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "${args[*]}" ]; then
-        wt_log "configuring the $label build: $dir"
-        cmake "${args[@]}" >/dev/null && printf '%s' "${args[*]}" >"$stamp" || rc=$?
-    fi
-    # The module's programs, as examples/CMakeLists.txt lists them at configure
-    # (a build configured before it did is configured again).
-    local programs=()
-    if [ "$rc" = 0 ] && [ ! -f "$dir/wan-training-programs.txt" ]; then
-        cmake "$dir" >/dev/null || rc=$?
-    fi
-    if [ "$rc" = 0 ]; then
+    local rc=0 programs=()
+    # _wt_extra_configure FLAGS: (re)configures with those compiler flags and reads the
+    # module's programs, as examples/CMakeLists.txt lists them at configure.
+    _wt_extra_configure() {
+        cmake "${args[@]}" "-DCMAKE_CXX_FLAGS=$1" >/dev/null || return 1
         mapfile -t programs < <(grep . "$dir/wan-training-programs.txt" 2>/dev/null)
-        [ ${#programs[@]} -gt 0 ] || { wt_log "no $dir/wan-training-programs.txt"; rc=1; }
-    fi
-    if [ "$rc" = 0 ]; then
-        wt_log "building the $label build (jobs: $WT_JOBS): ${programs[*]}"
-        cmake --build "$dir" -j "$WT_JOBS" --target "${programs[@]}" || rc=$?
+        [ ${#programs[@]} -gt 0 ] || { wt_log "no $dir/wan-training-programs.txt"; return 1; }
+    }
+    _wt_extra_build() {
+        wt_log "building the $label build$1 (jobs: $WT_JOBS): ${programs[*]}"
+        cmake --build "$dir" -j "$WT_JOBS" --target "${programs[@]}"
+    }
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
+        mapfile -t programs < <(grep . "$dir/wan-training-programs.txt" 2>/dev/null)
+        [ ${#programs[@]} -gt 0 ] || _wt_extra_configure "$([ "$pgo" = 1 ] && echo "$use" || echo "$flags")" ||
+            rc=$?
+        [ "$rc" != 0 ] || _wt_extra_build "" || rc=$?
+    elif [ "$pgo" = 0 ]; then
+        wt_log "configuring the $label build: $dir"
+        { _wt_extra_configure "$flags" && _wt_extra_build "" && printf '%s' "$wanted" >"$stamp"; } || rc=$?
+    else
+        wt_log "configuring the $label build: $dir (profile-guided: instrumented first)"
+        rm -f "$stamp"
+        { _wt_extra_configure "$generate" && _wt_extra_build ", instrumented" &&
+            find "$dir" -name '*.gcda' -delete &&
+            wt_pgo_train "$label" "$out" &&
+            _wt_extra_configure "$use" && _wt_extra_build " with its profile" &&
+            printf '%s' "$wanted" >"$stamp"; } || rc=$?
     fi
     [ -z "$lock" ] || cp "$saved" "$lock"
     rm -f "$saved"
     [ "$rc" = 0 ] || wt_die "the $label build failed"
+}
+
+# wt_pgo_train LABEL OUT: the workload that profiles the build in $NS3_DIR/OUT:
+# the runs scripts/benchmark.sh times, at a tenth of their packets (one round of
+# triangles at scale 10, the default scaled run, the plain UDP replays), with
+# loss and re-requests for the recovery paths, and for the MPI build one round
+# on two ranks.  About a minute.
+wt_pgo_train() {
+    local label="$1" folder="$NS3_DIR/$2/contrib/wan-training/examples"
+    local cliques udp round=(--packetSchedule=triangles --rounds=1 --baselines=false --hbmGB=0
+        --quiet)
+    cliques="$(find "$folder" -maxdepth 1 -type f -name 'ns3*-nine-city-cliques-optimized')"
+    udp="$(find "$folder" -maxdepth 1 -type f -name 'ns3*-wan-udp-baseline-optimized')"
+    [ -n "$cliques" ] && [ -n "$udp" ] || { wt_log "no programs in $folder to train"; return 1; }
+    wt_log "training the $label build's profile"
+    # Chained with &&: errexit does not hold where the caller tests the status.
+    local mpi=()
+    if [ "$label" = MPI ]; then
+        mpi=(mpiexec -np 2 --oversubscribe)
+        [ "$(id -u)" != 0 ] || mpi+=(--allow-run-as-root)
+    fi
+    (cd "$NS3_DIR" &&
+        "$cliques" "${round[@]}" --scale=10 >/dev/null &&
+        "$cliques" --hbmGB=0 --quiet >/dev/null &&
+        "$cliques" "${round[@]}" --scale=100 --rounds=2 --lossRate=0.01 --recovery=early \
+            >/dev/null &&
+        "$udp" --scale=10 >/dev/null &&
+        "$udp" --scale=10 --multicast >/dev/null &&
+        { [ ${#mpi[@]} = 0 ] || "${mpi[@]}" "$cliques" "${round[@]}" --scale=10 --mpi=gtw >/dev/null; })
 }
 
 # The optimized profile (scripts/setup.sh --optimized), for scripts/benchmark.sh:
