@@ -79,7 +79,9 @@ class MpiPartitionTestCase : public TestCase
         e = ErrorOf([&]() { WanMpiHelper::Partition(nine, 4, "region"); });
         NS_TEST_EXPECT_MSG_EQ(e, "partition: rank 3 runs no city", e);
         e = ErrorOf([&]() { WanMpiHelper::Partition(nine, 2, "banana"); });
-        NS_TEST_EXPECT_MSG_EQ(e, "partition \"banana\": expected CODE:RANK, region, city or balanced", e);
+        NS_TEST_EXPECT_MSG_EQ(e,
+                              "partition \"banana\": expected CODE:RANK, region, city or balanced",
+                              e);
     }
 };
 
