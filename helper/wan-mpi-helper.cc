@@ -18,7 +18,6 @@
 #endif
 
 #include <algorithm>
-#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -303,15 +302,7 @@ WanMpiHelper::Describe(const WanTopology& topo, const std::vector<uint32_t>& ran
 double
 WanMpiHelper::Lookahead(const WanTopology& topo, const std::vector<uint32_t>& rankOf)
 {
-    double lookahead = std::numeric_limits<double>::infinity();
-    for (const auto& link : topo.GetLinks())
-    {
-        if (rankOf.at(link.a) != rankOf.at(link.b))
-        {
-            lookahead = std::min(lookahead, link.delay);
-        }
-    }
-    return lookahead;
+    return WanRankBalancer::Lookahead(topo, rankOf);
 }
 
 Time

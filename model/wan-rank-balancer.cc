@@ -21,21 +21,6 @@ namespace
 /// At most this many assignments (ranks^(cities - 1)) are tried one by one.
 constexpr double kExhaustiveLimit = 1 << 16;
 
-/// \return the smallest delay of a core link whose ends run on two ranks
-double
-CutDelay(const WanTopology& topo, const std::vector<uint32_t>& rankOf)
-{
-    double lookahead = std::numeric_limits<double>::infinity();
-    for (const auto& link : topo.GetLinks())
-    {
-        if (rankOf[link.a] != rankOf[link.b])
-        {
-            lookahead = std::min(lookahead, link.delay);
-        }
-    }
-    return lookahead;
-}
-
 } // namespace
 
 // Fitted to two-rank runs of one full-scale round of triangles (the MPI
@@ -95,6 +80,20 @@ WanRankBalancer::PlannedLoad(const WanExperimentPlan& plan, uint32_t nCities, bo
         load.links.push_back(round.plan.links);
     }
     return load;
+}
+
+double
+WanRankBalancer::Lookahead(const WanTopology& topo, const std::vector<uint32_t>& rankOf)
+{
+    double lookahead = std::numeric_limits<double>::infinity();
+    for (const auto& link : topo.GetLinks())
+    {
+        if (rankOf.at(link.a) != rankOf.at(link.b))
+        {
+            lookahead = std::min(lookahead, link.delay);
+        }
+    }
+    return lookahead;
 }
 
 std::vector<std::vector<uint64_t>>
@@ -181,7 +180,7 @@ WanRankBalancer::Balance(const WanTopology& topo,
             if (c == n)
             {
                 const auto cost = Cost(load, rankOf, ranks);
-                const auto lookahead = CutDelay(topo, rankOf);
+                const auto lookahead = Lookahead(topo, rankOf);
                 if (cost < bestCost || (cost == bestCost && lookahead > bestLookahead))
                 {
                     best = rankOf;

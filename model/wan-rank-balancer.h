@@ -69,6 +69,15 @@ class WanRankBalancer
     static Load PlannedLoad(const WanExperimentPlan& plan, uint32_t nCities, bool aggregation);
 
     /**
+     * \param topo the topology
+     * \param rankOf per city its rank
+     * \return the smallest one-way delay of a core link between two ranks,
+     *         seconds (infinity when no link is cut): the lookahead of
+     *         conservative synchronisation
+     */
+    static double Lookahead(const WanTopology& topo, const std::vector<uint32_t>& rankOf);
+
+    /**
      * \param load the planned load
      * \param rankOf per city its rank
      * \param ranks the number of ranks
