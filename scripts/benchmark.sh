@@ -131,14 +131,11 @@ if [ -n "$mpi_program" ]; then
         done
     done
     # mean_ci "W1 W2 ...": the mean and the half-width of its 95% confidence
-    # interval (Student's t), seconds.
+    # interval, seconds (wan_training.mean_ci, as the experiment scripts).
+    # shellcheck disable=SC2086  # $1 split: one argument per wall time
     mean_ci() {
-        echo "$1" | awk '{
-            split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262", t, " ")
-            n = NF; for (i = 1; i <= n; ++i) s += $i; m = s / n
-            for (i = 1; i <= n; ++i) v += ($i - m) ^ 2
-            h = (n > 1) ? ((n - 1 <= 9) ? t[n - 1] : 1.96) * sqrt(v / (n - 1) / n) : 0
-            printf "%.2f %.2f", m, h }'
+        PYTHONPATH="$WT_MODULE_DIR/python" python3 -c 'import sys, wan_training
+print("%.2f %.2f" % wan_training.mean_ci([float(w) for w in sys.argv[1:]]))' $1
     }
     declare -A mean
     echo "distributed runs, $runs each (mean +/- 95% CI), partition $partition:"
