@@ -3,26 +3,41 @@
 
 WT_MODULE_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WT_HOME="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
-WT_CACHE="${WAN_TRAINING_CACHE:-${XDG_CACHE_HOME:-$WT_HOME/.cache}/wan-training}"
+WT_XDG_CACHE="${XDG_CACHE_HOME:-$WT_HOME/.cache}"
+# The module cache: the ns-3 tree, the virtual environments and the PyPI build.
+# Deleting it starts clean; downloads/ in it keeps the ns-3 source package.
+WT_CACHE="${WAN_TRAINING_CACHE:-$WT_XDG_CACHE/wan-training}"
+WT_DOWNLOADS="$WT_CACHE/downloads"
 WT_JOBS="$(nproc 2>/dev/null || echo 2)"
-# The ns-3 modules this module builds on; ns-3 adds their dependencies.  csma is
-# needed by ns-3.37's own src/test when tests are enabled.
-WT_NS3_MODULES="wan-training;core;network;internet;point-to-point;applications;csma"
-# No precompiled headers: CMake rebuilds the header whenever it regenerates the
-# build (a CMakeLists.txt changed, the module linked from another checkout),
-# and ccache then misses every compile that includes it: a full rebuild.
-# Without it, ccache answers those compiles.
+# The ns-3 modules this module builds on (ns-3 adds their dependencies), and
+# MPI for distributed runs.  csma is needed by ns-3.37's own src/test when
+# tests are enabled.
+WT_NS3_MODULES="wan-training;core;network;internet;point-to-point;applications;csma;mpi"
+# One build: ns-3's default profile, with MPI, the examples and tests of this
+# module only (ns-3's own examples and test suites are not compiled), and no
+# precompiled headers (CMake rebuilds the header whenever it regenerates the
+# build, and ccache then misses every compile that includes it).
 WT_CONFIGURE_ARGS=(-G Ninja --enable-examples --enable-tests
+    --filter-module-examples-and-tests=wan-training --enable-mpi
     "--enable-modules=$WT_NS3_MODULES" --enable-python-bindings --disable-werror
     --disable-precompiled-headers)
-# Debian packages: build tools, the libraries the module links against, and
-# tshark (the packet-trace tests decode pcap files with it).
-WT_PACKAGES=(g++ cmake ninja-build ccache python3 python3-pip pkg-config clang-format bzip2
+# Debian packages: build tools, the libraries the module links against, Open
+# MPI, and tshark (the packet-trace tests decode pcap files with it).
+WT_PACKAGES=(g++ cmake ninja-build ccache python3 python3-venv python3-dev pkg-config bzip2
     libeigen3-dev libgsl-dev libglpk-dev nlohmann-json3-dev libboost-program-options-dev tshark
     libopenmpi-dev openmpi-bin libjemalloc-dev)
+# The Python packages of the experiment scripts and their tests, and the
+# clang-format release the style check pins (PyPI's clang-format wheel).
+WT_PYTHON_PACKAGES=(matplotlib scipy pytest sem)
+WT_CLANG_FORMAT="clang-format==20.1.8"
 
-export CCACHE_DIR="${CCACHE_DIR:-$WT_CACHE/ccache}"
+# The compiler cache: ccache's own folder, shared by every tree.  Paths under
+# the module cache are hashed relative to it, and the build folder not at all,
+# so that a tree unpacked again in the same place is answered from the cache.
+export CCACHE_DIR="${CCACHE_DIR:-$WT_XDG_CACHE/ccache}"
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$WT_CACHE}"
+export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 
 wt_log() { printf '[wan-training] %s\n' "$*" >&2; }
 wt_die() {
@@ -141,21 +156,30 @@ wt_obtain_ns3() {
         version="$(apt-cache showsrc ns3 | awk '/^Version:/{print $2}' | sort -V | tail -n 1)"
     fi
     [ -n "$version" ] || wt_die "Debian's ns3 source package is not available from this machine's apt sources"
-    wt_log "fetching ns-3 source (Debian ns3 $version)"
-    local dl="$WT_CACHE/download"
-    rm -rf "$dl" && mkdir -p "$dl"
-    (cd "$dl" && apt-get source --download-only "ns3=$version" >/dev/null 2>&1) ||
-        wt_die "apt-get source ns3=$version failed (set NS3_VERSION to a version listed by 'apt-cache showsrc ns3')"
     local tarball
-    tarball="$(find "$dl" -name 'ns3_*.orig.tar.*' | head -n 1)"
-    [ -n "$tarball" ] || wt_die "no ns3 orig tarball in the downloaded source package"
-    tar -xf "$tarball" -C "$dl"
+    tarball="$(find "$WT_DOWNLOADS" -maxdepth 1 -name "ns3_${version%-*}.orig.tar.*" 2>/dev/null | head -n 1)"
+    if [ -z "$tarball" ]; then
+        wt_log "fetching ns-3 source (Debian ns3 $version) into $WT_DOWNLOADS"
+        local dl="$WT_DOWNLOADS/partial"
+        rm -rf "$dl" && mkdir -p "$dl"
+        (cd "$dl" && apt-get source --download-only "ns3=$version" >/dev/null 2>&1) ||
+            wt_die "apt-get source ns3=$version failed (set NS3_VERSION to a version listed by 'apt-cache showsrc ns3')"
+        tarball="$(find "$dl" -name 'ns3_*.orig.tar.*' | head -n 1)"
+        [ -n "$tarball" ] || wt_die "no ns3 orig tarball in the downloaded source package"
+        mv "$tarball" "$WT_DOWNLOADS/"
+        tarball="$WT_DOWNLOADS/$(basename "$tarball")"
+        rm -rf "$dl"
+    fi
+    wt_log "unpacking $(basename "$tarball")"
+    local unpack="$WT_CACHE/unpack"
+    rm -rf "$unpack" && mkdir -p "$unpack"
+    tar -xf "$tarball" -C "$unpack" || wt_die "cannot unpack $tarball"
     local tree
-    tree="$(find "$dl" -mindepth 1 -maxdepth 2 -type d -name 'ns-3.*' | head -n 1)"
+    tree="$(find "$unpack" -mindepth 1 -maxdepth 2 -type d -name 'ns-3.*' | head -n 1)"
     [ -n "$tree" ] && [ -x "$tree/ns3" ] || wt_die "the ns3 source package holds no ns-3 tree"
     mv "$tree" "$WT_CACHE/"
     NS3_DIR="$WT_CACHE/$(basename "$tree")"
-    rm -rf "$dl"
+    rm -rf "$unpack"
     wt_log "ns-3 tree: $NS3_DIR"
 }
 
@@ -182,25 +206,65 @@ wt_cppyy_spec() {
     echo "${spec:-cppyy==2.4.2}"
 }
 
-# Installs from PyPI what the Python bindings, the experiment scripts (SEM for
-# campaigns) and their tests need, into the python3 on PATH (nothing to do when
-# all are there).
-wt_install_python() {
-    local cppyy missing=()
-    cppyy="$(wt_cppyy_spec)"
-    python3 -c "import cppyy, sys; sys.exit(cppyy.__version__ != '${cppyy#cppyy==}')" 2>/dev/null ||
-        missing+=("$cppyy")
-    python3 -c "import matplotlib" 2>/dev/null || missing+=(matplotlib)
-    python3 -c "import scipy" 2>/dev/null || missing+=(scipy)
-    python3 -c "import pytest" 2>/dev/null || missing+=(pytest)
-    python3 -c "import sem" 2>/dev/null || missing+=(sem)
-    [ ${#missing[@]} -eq 0 ] && return 0
-    wt_log "installing from PyPI: ${missing[*]}"
-    python3 -m pip install --quiet --disable-pip-version-check "${missing[@]}" ||
-        wt_die "pip install ${missing[*]} failed (python3 is $(command -v python3))"
+# The virtual environment of the ns-3 tree (the PyPI path has its own): cppyy
+# for the tree's Python bindings, the scripts' packages and the pinned
+# clang-format.  Python's own packages are never touched.
+WT_VENV="$WT_CACHE/venv"
+WT_PYTHON="$WT_VENV/bin/python"
+
+# wt_make_venv FOLDER: creates the virtual environment FOLDER unless it is there.
+wt_make_venv() {
+    [ -x "$1/bin/python" ] && return 0
+    python3 -c 'import ensurepip' 2>/dev/null || wt_install_packages python3-venv
+    wt_log "creating the virtual environment $1"
+    python3 -m venv "$1" || wt_die "python3 -m venv $1 failed"
 }
 
-wt_ns3() { (cd "$NS3_DIR" && ./ns3 "$@"); }
+# wt_pip PYTHON ARGS...: pip install into that Python's environment.  Python
+# compiles what it imports when it imports it: --no-compile saves
+# byte-compiling all of pandas and matplotlib on install.
+wt_pip() {
+    local python="$1"
+    shift
+    "$python" -m pip install --quiet --disable-pip-version-check --no-compile "$@"
+}
+
+# wt_missing PYTHON SPEC...: the requirements (name or name==version) that
+# PYTHON's environment lacks.
+wt_missing() {
+    local python="$1"
+    shift
+    "$python" - "$@" <<'PY'
+import importlib.metadata as metadata
+import sys
+
+for spec in sys.argv[1:]:
+    name, _, version = spec.partition("==")
+    try:
+        installed = metadata.version(name)
+    except metadata.PackageNotFoundError:
+        installed = None
+    if installed is None or version not in ("", installed):
+        print(spec)
+PY
+}
+
+# Installs into the tree's virtual environment what the Python bindings, the
+# experiment scripts (SEM for campaigns), their tests and the style check need
+# (nothing to do when all are there).
+wt_install_python() {
+    wt_make_venv "$WT_VENV"
+    local missing=()
+    mapfile -t missing < <(wt_missing "$WT_PYTHON" "$(wt_cppyy_spec)" "${WT_PYTHON_PACKAGES[@]}" \
+        "$WT_CLANG_FORMAT")
+    [ ${#missing[@]} -eq 0 ] && return 0
+    wt_log "installing from PyPI into $WT_VENV: ${missing[*]}"
+    wt_pip "$WT_PYTHON" "${missing[@]}" || wt_die "pip install ${missing[*]} failed"
+}
+
+# ./ns3 in the tree, with the tree's virtual environment first on PATH (its
+# Python has cppyy for the bindings).
+wt_ns3() { (cd "$NS3_DIR" && VIRTUAL_ENV="$WT_VENV" PATH="$WT_VENV/bin:$PATH" ./ns3 "$@"); }
 
 # Configures the tree once; again only when the configure arguments change.
 wt_configure() {
@@ -209,8 +273,9 @@ wt_configure() {
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ] && [ -d "$NS3_DIR/cmake-cache" ]; then
         return 0
     fi
+    rm -f "$stamp"
     wt_log "configuring ns-3: ${WT_CONFIGURE_ARGS[*]}"
-    wt_ns3 _wt_extra_configure "${WT_CONFIGURE_ARGS[@]}"
+    wt_ns3 configure "${WT_CONFIGURE_ARGS[@]}" || wt_die "configuring ns-3 failed"
     printf '%s' "$wanted" >"$stamp"
 }
 
@@ -343,6 +408,12 @@ wt_build_mpi() {
     wt_build_extra "MPI" "$WT_MPI_CACHE" "$WT_MPI_OUT" "$WT_NS3_MODULES;mpi" -DNS3_MPI=ON
 }
 
+# The default build's program $1 (empty when it is not built).
+wt_program() {
+    find "$NS3_DIR/build/contrib/wan-training/examples" -maxdepth 1 -type f \
+        -name "ns3*-$1-default" 2>/dev/null | head -n 1
+}
+
 # The MPI build's program $1 (empty when that build is not there).
 wt_mpi_program() {
     find "$NS3_DIR/$WT_MPI_OUT/contrib/wan-training/examples" -maxdepth 1 -type f \
@@ -355,15 +426,11 @@ wt_optimized_program() {
         -name "ns3*-$1-optimized" 2>/dev/null | head -n 1
 }
 
-# Checks the module's C++ sources against ns-3's .clang-format.
+# Checks the module's sources against ns-3-dev's style (scripts/check_style.py)
+# with the pinned clang-format and the tree's .clang-format.
 wt_check_format() {
-    local style="$NS3_DIR/.clang-format"
-    [ -f "$style" ] || wt_die "no .clang-format in $NS3_DIR"
-    local files
-    mapfile -t files < <(cd "$WT_MODULE_DIR" && git ls-files '*.cc' '*.h' 2>/dev/null ||
-        find model helper examples test -name '*.cc' -o -name '*.h')
-    [ ${#files[@]} -gt 0 ] || return 0
-    (cd "$WT_MODULE_DIR" && clang-format --style="file:$style" --dry-run --Werror "${files[@]}")
+    "$WT_PYTHON" "$WT_MODULE_DIR/scripts/check_style.py" --clang-format "$WT_VENV/bin/clang-format" \
+        --style-file "$NS3_DIR/.clang-format" "$WT_MODULE_DIR"
 }
 
 # Everything a command needs before it runs: packages, tree, link, configure, build.
@@ -385,31 +452,9 @@ WT_PYPI_NS3="${NS3_PYPI_VERSION:-3.44.post0}"
 WT_PYPI_VENV="$WT_CACHE/pypi-venv"
 WT_PYPI_PYTHON="$WT_PYPI_VENV/bin/python"
 WT_PYPI_BUILD="$WT_CACHE/pypi-build"
+WT_PYPI_MODULE="$WT_CACHE/pypi-module"
 # shellcheck disable=SC2034  # used by test.sh
 WT_PYPI_LABEL="ns-${WT_PYPI_NS3%%.post*} (PyPI)"
-
-# The requirements (name or name==version) that the virtual environment lacks.
-wt_pypi_missing() {
-    "$WT_PYPI_PYTHON" - "$@" <<'PY'
-import importlib.metadata as metadata
-import sys
-
-for spec in sys.argv[1:]:
-    name, _, version = spec.partition("==")
-    try:
-        installed = metadata.version(name)
-    except metadata.PackageNotFoundError:
-        installed = None
-    if installed is None or version not in ("", installed):
-        print(spec)
-PY
-}
-
-# Python compiles what it imports when it imports it: --no-compile saves
-# byte-compiling all of pandas and matplotlib on install.
-wt_pip() {
-    "$WT_PYPI_PYTHON" -m pip install --quiet --disable-pip-version-check --no-compile "$@"
-}
 
 # Configures the module's build against the wheel once; again, from scratch,
 # when the arguments change (another checkout of the module, another ns3).
@@ -418,7 +463,11 @@ wt_configure_pypi() {
     local prefix
     prefix="$("$WT_PYPI_PYTHON" -c 'import importlib.util; print(importlib.util.find_spec("ns3").submodule_search_locations[0])')" ||
         return 1
-    local args=(-G Ninja -S "$WT_MODULE_DIR" -B "$WT_PYPI_BUILD" -DCMAKE_BUILD_TYPE=Release
+    # The module through a link in the cache folder: every path of the build is
+    # then under the module cache wherever the checkout is, and ccache hashes
+    # them relative to it.
+    ln -sfn "$WT_MODULE_DIR" "$WT_PYPI_MODULE"
+    local args=(-G Ninja -S "$WT_PYPI_MODULE" -B "$WT_PYPI_BUILD" -DCMAKE_BUILD_TYPE=Release
         "-Dns3_DIR=$prefix/lib64/cmake/ns3")
     local stamp="$WT_PYPI_BUILD/.wan-training-configure"
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "${args[*]}" ] && [ -f "$WT_PYPI_BUILD/CMakeCache.txt" ]; then
@@ -436,22 +485,18 @@ wt_configure_pypi() {
 # background while the module compiles.
 wt_prepare_pypi() {
     wt_install_packages
-    if [ ! -x "$WT_PYPI_PYTHON" ]; then
-        python3 -c 'import ensurepip' 2>/dev/null || wt_install_packages python3-venv
-        wt_log "creating the virtual environment $WT_PYPI_VENV"
-        python3 -m venv "$WT_PYPI_VENV"
-    fi
-    if [ -n "$(wt_pypi_missing "ns3==$WT_PYPI_NS3")" ]; then
+    wt_make_venv "$WT_PYPI_VENV"
+    if [ -n "$(wt_missing "$WT_PYPI_PYTHON" "ns3==$WT_PYPI_NS3")" ]; then
         wt_log "installing ns3==$WT_PYPI_NS3 from PyPI"
-        wt_pip --no-deps "ns3==$WT_PYPI_NS3" || wt_die "pip install ns3==$WT_PYPI_NS3 failed"
+        wt_pip "$WT_PYPI_PYTHON" --no-deps "ns3==$WT_PYPI_NS3" || wt_die "pip install ns3==$WT_PYPI_NS3 failed"
     fi
     local cppyy missing=() pip_pid="" log="$WT_CACHE/pypi-pip.log"
     cppyy="$("$WT_PYPI_PYTHON" -c 'import importlib.metadata as m
 print(next((r for r in m.requires("ns3") or [] if r.startswith("cppyy")), "cppyy"))')"
-    mapfile -t missing < <(wt_pypi_missing "${cppyy// /}" matplotlib scipy pytest sem)
+    mapfile -t missing < <(wt_missing "$WT_PYPI_PYTHON" "${cppyy// /}" "${WT_PYTHON_PACKAGES[@]}")
     if [ ${#missing[@]} -gt 0 ]; then
         wt_log "installing from PyPI in the background: ${missing[*]} (log: $log)"
-        (wt_pip "${missing[@]}" && "$WT_PYPI_PYTHON" -c 'import cppyy') >"$log" 2>&1 &
+        (wt_pip "$WT_PYPI_PYTHON" "${missing[@]}" && "$WT_PYPI_PYTHON" -c 'import cppyy') >"$log" 2>&1 &
         pip_pid=$!
     fi
     local rc=0

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """Distributed runs give the results of one process: runs nine-city-cliques
-of the MPI build (scripts/setup.sh --mpi) on one rank and under mpiexec on
+of the setup's build (ns-3 with its MPI module) on one rank and under mpiexec on
 several, with the same schedule, loss pattern and seed, and compares their
 packet-level results (round times, every island's counts and sums, core link
 counts, evictions, losses, mixing, route changes, FPGA failures, control

@@ -2,15 +2,18 @@
 # One-command setup for the wan-training ns-3 module.
 #
 # Installs the Debian packages the module needs, obtains an ns-3 source tree
-# (in a cache folder outside this repository, or the tree named by NS3_DIR),
-# links this module into the tree's contrib/ folder, configures only the ns-3
-# modules it needs, builds with all cores and ccache, and runs the
-# nine-city-cliques example.  Every step is skipped when its result is already
-# there, so a second run costs seconds.  With --optimized it also builds the
-# tree a second time with ns-3's optimized profile, in its own folders
-# (cmake-cache-optimized, build-optimized), for scripts/benchmark.sh; with --mpi,
-# a build with ns-3's MPI module (cmake-cache-mpi, build-mpi) for distributed
-# runs under mpiexec.
+# (Debian's ns3 source package, unpacked in a cache folder outside this
+# repository, or the tree named by NS3_DIR), creates a virtual environment
+# there for the Python packages (cppyy for the bindings, the scripts'
+# packages), links this module into the tree's contrib/ folder, configures the
+# ns-3 modules it needs with MPI and with this module's examples and tests
+# only, builds with all cores and ccache, and runs the nine-city-cliques
+# example.  Every step is skipped when its result is already there, so a
+# second run costs seconds.  With --optimized it also builds the tree a second
+# time with ns-3's optimized profile, in its own folders
+# (cmake-cache-optimized, build-optimized), for scripts/benchmark.sh; with
+# --mpi, that optimized build with ns-3's MPI module (cmake-cache-mpi,
+# build-mpi), for benchmark.sh's distributed runs.
 #
 # Usage: scripts/setup.sh [--no-run] [--optimized] [--mpi] [-- example arguments]
 #

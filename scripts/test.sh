@@ -2,18 +2,17 @@
 # Runs every test of the wan-training module, on two ns-3 releases.
 #
 # ns-3.37 from source (set up as scripts/setup.sh does, without running the
-# example): checks that the C++ sources are formatted with ns-3's
-# .clang-format, runs every wan-training-* test suite through ns-3's test.py,
-# every example that test/examples-to-run.py marks to run, and the pytest
-# tests of the Python scripts (test/python), then builds the tree with ns-3's
-# MPI module (scripts/setup.sh --mpi) and checks that distributed runs on 2
-# and 3 ranks give the results of one process (scripts/distributed_check.py).
-# ns-3.44 from PyPI (set up as
-# scripts/setup-pypi.sh does): the same test suites through the module's
-# test-runner, the same examples and the same Python tests with the wheel's
-# bindings.  Prints each release's count and which release failed, and ends
-# with a line "wan-training: N passed, M failed".  Exits non-zero when
-# anything failed.
+# example; one build, with MPI): checks the C++ sources against ns-3's style
+# (scripts/check_style.py, with the pinned clang-format), runs every
+# wan-training-* test suite through ns-3's test.py, every example that
+# test/examples-to-run.py marks to run, the pytest tests of the Python scripts
+# (test/python), and checks that distributed runs on 2 and 3 ranks give the
+# results of one process (scripts/distributed_check.py).  ns-3.44 from PyPI
+# (set up as scripts/setup-pypi.sh does): the same test suites through the
+# module's test-runner, the same examples and the same Python tests with the
+# wheel's bindings.  Prints each release's count and which release failed,
+# and ends with a line "wan-training: N passed, M failed".  Exits non-zero
+# when anything failed, a setup step included.
 #
 # Usage: scripts/test.sh [--only=source|pypi]
 #   --only=source   ns-3.37 from source only
@@ -27,7 +26,7 @@ source "$here/common.sh"
 only=""
 case "${1:-}" in
 -h | --help)
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
 --only=source | --only=pypi) only="${1#--only=}" ;;
@@ -109,7 +108,7 @@ test_source() {
     rc=0
     wt_check_format || rc=$?
     record "$rc" "clang-format (ns-3 style)"
-    start_python_tests "$NS3_DIR" python3
+    start_python_tests "$NS3_DIR" "$WT_PYTHON"
 
     suites="$(cd "$NS3_DIR" && ./test.py --no-build --list 2>/dev/null |
         awk '$1 != "example" && $2 ~ /^wan-training-/ {print $2}' | sort -u)"
@@ -126,15 +125,10 @@ test_source() {
     run_examples "$NS3_DIR"
     finish_python_tests
 
-    # Distributed runs: the MPI build gives the results of one process.
+    # Distributed runs on the same build give the results of one process.
     rc=0
-    "$here/setup.sh" --mpi --no-run >&2 || rc=$?
-    record "$rc" "setup of the MPI build (scripts/setup.sh --mpi)"
-    if [ "$rc" = 0 ]; then
-        python3 "$here/distributed_check.py" --program "$(wt_mpi_program nine-city-cliques)" ||
-            rc=$?
-        record "$rc" "distributed runs on 2 and 3 ranks equal one process (scripts/distributed_check.py)"
-    fi
+    "$WT_PYTHON" "$here/distributed_check.py" --program "$(wt_program nine-city-cliques)" || rc=$?
+    record "$rc" "distributed runs on 2 and 3 ranks equal one process (scripts/distributed_check.py)"
 }
 
 test_pypi() {
