@@ -240,7 +240,7 @@ AddPacketOptions(CommandLine& cmd, Options& o)
                  o.packetOutput);
 }
 
-/// \return a FIFO size option as a packet count; throws when below 1 or too large
+/// @return a FIFO size option as a packet count; throws when below 1 or too large
 uint32_t
 QueuePackets(int64_t packets)
 {
@@ -313,7 +313,7 @@ ParseFault(const std::string& item, const std::string& option, bool range)
     return {name, first, second};
 }
 
-/// \return the text as one number in the range; throws naming the option otherwise
+/// @return the text as one number in the range; throws naming the option otherwise
 double
 ParseBounded(const std::string& text, const wantext::Range& range, const std::string& option)
 {
@@ -357,7 +357,7 @@ ApplyFaults(CliqueExperimentHelper& experiment, const Options& o)
     }
 }
 
-/// \return the loss and jitter of each link class the options name
+/// @return the loss and jitter of each link class the options name
 std::map<WanNetworkHelper::LinkClass, WanLinkImpairment>
 Impairments(const Options& o)
 {
@@ -380,7 +380,7 @@ Impairments(const Options& o)
     return impairments;
 }
 
-/// \return the planner's settings from the options
+/// @return the planner's settings from the options
 PlannerConfig
 Config(const Options& o)
 {
@@ -402,7 +402,7 @@ Config(const Options& o)
     return config;
 }
 
-/// \return the conventions of A from the options
+/// @return the conventions of A from the options
 MixingOptions
 Mixing(const Options& o)
 {
@@ -417,7 +417,7 @@ Mixing(const Options& o)
     return mixing;
 }
 
-/// \return the schedules of the table: the chosen built-ins and the file
+/// @return the schedules of the table: the chosen built-ins and the file
 std::vector<CliqueSchedule>
 TableSchedules(const Options& o, const ScheduleComparisonHelper& helper)
 {

@@ -70,7 +70,7 @@ struct Options
     bool quiet{false};
 };
 
-/// \return the numbers of a comma list, each in the range; none for "none"
+/// @return the numbers of a comma list, each in the range; none for "none"
 std::vector<double>
 SweptValues(const std::string& text, const wantext::Range& range, const std::string& option)
 {
@@ -85,7 +85,7 @@ SweptValues(const std::string& text, const wantext::Range& range, const std::str
     return values;
 }
 
-/// \return the labelled settings of the sweep, the unimpaired one first
+/// @return the labelled settings of the sweep, the unimpaired one first
 std::vector<Setting>
 Settings(const Options& o)
 {

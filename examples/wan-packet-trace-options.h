@@ -33,8 +33,8 @@ struct PacketTraceOptions
     std::string links{"core,access,post"}; //!< link classes and cities to trace
 
     /**
-     * \brief Declares --pcap, --ascii, --tracePrefix and --traceLinks.
-     * \param cmd the program's command line
+     * @brief Declares --pcap, --ascii, --tracePrefix and --traceLinks.
+     * @param cmd the program's command line
      */
     void AddTo(ns3::CommandLine& cmd)
     {
@@ -57,9 +57,9 @@ struct PacketTraceOptions
     }
 
     /**
-     * \brief Checks the options before anything runs; throws
+     * @brief Checks the options before anything runs; throws
      * std::invalid_argument naming the option.
-     * \param topo the topology of the runs
+     * @param topo the topology of the runs
      */
     void Check(const ns3::WanTopology& topo) const
     {
@@ -72,11 +72,11 @@ struct PacketTraceOptions
     }
 
     /**
-     * \brief Asks an experiment for the traces of one run, its files named
+     * @brief Asks an experiment for the traces of one run, its files named
      * PREFIX-<run>-<node>-<device>; ASCII traces turn on packet printing, so
      * that their lines show the headers.
-     * \param experiment the run's experiment
-     * \param run what the run is, e.g. "triangles, no FPGA" (becomes
+     * @param experiment the run's experiment
+     * @param run what the run is, e.g. "triangles, no FPGA" (becomes
      *        "triangles-no-fpga")
      */
     void Apply(ns3::CliqueExperimentHelper& experiment, const std::string& run) const
@@ -94,8 +94,8 @@ struct PacketTraceOptions
     }
 
     /**
-     * \param run what a run is
-     * \return it as a file name part: lower case letters, digits and dots,
+     * @param run what a run is
+     * @return it as a file name part: lower case letters, digits and dots,
      *         each other run of characters a '-'
      */
     static std::string Tag(const std::string& run)

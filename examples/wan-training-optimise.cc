@@ -60,7 +60,7 @@ PrintResult(std::ostream& os, const WanTopology& topo, const OptimizerResult& r)
        << " rounds planned, " << r.seconds << " s\n";
 }
 
-/// \return the options, spelt as in nine-city-cliques
+/// @return the options, spelt as in nine-city-cliques
 po::options_description
 Options()
 {
@@ -110,14 +110,14 @@ Options()
     return options;
 }
 
-/// \return a count option (read as a signed number, so that -1 is not 2^32 - 1) in its range
+/// @return a count option (read as a signed number, so that -1 is not 2^32 - 1) in its range
 uint32_t
 Count(const po::variables_map& vm, const std::string& option, const wantext::Range& range)
 {
     return static_cast<uint32_t>(wantool::Bounded<int64_t>(vm, option, range));
 }
 
-/// \return the topology file, the synthetic topology or the nine cities
+/// @return the topology file, the synthetic topology or the nine cities
 WanTopology
 LoadTopology(const po::variables_map& vm)
 {
@@ -165,7 +165,7 @@ struct Outputs
     std::vector<std::string> values; //!< --sweepValues
 };
 
-/// \return the outputs and sweep of the options; throws on a wrong extension or pairing
+/// @return the outputs and sweep of the options; throws on a wrong extension or pairing
 Outputs
 CheckOutputs(const po::variables_map& vm)
 {

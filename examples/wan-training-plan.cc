@@ -142,7 +142,7 @@ PrintPlan(std::ostream& os, const WanTopology& topo, const SchedulePlan& plan)
     }
 }
 
-/// \return the options, spelt as in nine-city-cliques
+/// @return the options, spelt as in nine-city-cliques
 po::options_description
 Options()
 {

@@ -25,10 +25,10 @@ namespace wantool
 namespace po = boost::program_options;
 
 /**
- * \brief Declares the planner's capability options: --payload, --hbmGB,
+ * @brief Declares the planner's capability options: --payload, --hbmGB,
  * --jitterAllowanceMs, --lineRateWindowUs,
  * --accessGbps, --coreGbps, --multicast, --aggregation.
- * \param options the tool's options
+ * @param options the tool's options
  */
 inline void
 AddCapabilityOptions(po::options_description& options)
@@ -58,10 +58,10 @@ AddCapabilityOptions(po::options_description& options)
 }
 
 /**
- * \param vm the parsed options
- * \param option an option's name, without "--"
- * \param range its range
- * \return its value; throws std::invalid_argument naming the option when it is
+ * @param vm the parsed options
+ * @param option an option's name, without "--"
+ * @param range its range
+ * @return its value; throws std::invalid_argument naming the option when it is
  *         outside the range
  */
 template <typename T>
@@ -74,8 +74,8 @@ Bounded(const po::variables_map& vm, const std::string& option, const ns3::wante
 }
 
 /**
- * \param vm the parsed options
- * \return the planner's settings from the capability options
+ * @param vm the parsed options
+ * @return the planner's settings from the capability options
  */
 inline ns3::PlannerConfig
 CapabilityConfig(const po::variables_map& vm)
@@ -102,11 +102,11 @@ CapabilityConfig(const po::variables_map& vm)
 }
 
 /**
- * \brief Parses the command line; prints the options for --help.
- * \param argc argument count
- * \param argv arguments
- * \param options the tool's options (with "help")
- * \return the parsed options, or nothing when --help was asked (nothing more
+ * @brief Parses the command line; prints the options for --help.
+ * @param argc argument count
+ * @param argv arguments
+ * @param options the tool's options (with "help")
+ * @return the parsed options, or nothing when --help was asked (nothing more
  *         to do)
  */
 inline std::optional<po::variables_map>
@@ -124,14 +124,14 @@ Parse(int argc, char* argv[], const po::options_description& options)
 }
 
 /**
- * \brief A tool's main: parses the options, runs the tool, and reports any
+ * @brief A tool's main: parses the options, runs the tool, and reports any
  * error as one line "<program>: error: <message>" with exit status 1.
- * \param argc argument count
- * \param argv arguments
- * \param program the tool's name, for error messages
- * \param options the tool's options (with "help")
- * \param run the tool, given the parsed options; returns the exit status
- * \return the exit status
+ * @param argc argument count
+ * @param argv arguments
+ * @param program the tool's name, for error messages
+ * @param options the tool's options (with "help")
+ * @param run the tool, given the parsed options; returns the exit status
+ * @return the exit status
  */
 inline int
 Main(int argc,

@@ -62,7 +62,7 @@ NS_LOG_COMPONENT_DEFINE("CliqueExperimentHelper");
 namespace
 {
 
-/// \return what a core link direction does in the round under way at `at`
+/// @return what a core link direction does in the round under way at `at`
 /// (the bucket after the last once every round's window has ended)
 CliqueExperimentHelper::CoreLinkRound&
 CurrentCoreRound(CliqueExperimentHelper::CoreLinkCounts* counts, WanHop hop, Time at)
@@ -98,7 +98,7 @@ CountCoreDrop(CliqueExperimentHelper::CoreLinkCounts* counts, WanHop hop, Ptr<co
  * whose RPF neighbour changed joins the new one and prunes the old, and the
  * joins travel hop by hop at the links' delays until they reach routers that
  * have the state.
- * \return seconds from the route change to the last Join's arrival
+ * @return seconds from the route change to the last Join's arrival
  */
 double
 JoinPropagation(const WanTopology& before,
@@ -206,7 +206,7 @@ TrackCoreQueue(CliqueExperimentHelper::CoreLinkCounts* counts,
     (device ? q.deviceBytes : q.discBytes) = bytes;
 }
 
-/// \return how many rounds of a plan have ended by now
+/// @return how many rounds of a plan have ended by now
 uint64_t
 RoundsDone(const WanExperimentPlan& plan)
 {
@@ -236,7 +236,7 @@ struct SimulatorSession
     SimulatorSession& operator=(const SimulatorSession&) = delete;
 };
 
-/// \return an application's unsigned integer attribute
+/// @return an application's unsigned integer attribute
 uint64_t
 UintegerAttribute(Ptr<Application> app, const std::string& name)
 {
@@ -246,11 +246,11 @@ UintegerAttribute(Ptr<Application> app, const std::string& name)
 }
 
 /**
- * \param recorder what the islands reported
- * \param round a round
- * \param city an island of one of its cliques
- * \param scale the time-preserving scale (bytes are multiplied back by it)
- * \return the island's result (completion -1 and not exact when it reported nothing)
+ * @param recorder what the islands reported
+ * @param round a round
+ * @param city an island of one of its cliques
+ * @param scale the time-preserving scale (bytes are multiplied back by it)
+ * @return the island's result (completion -1 and not exact when it reported nothing)
  */
 WanIslandRoundResult
 IslandResult(const WanRoundRecorder& recorder, uint32_t round, uint32_t city, double scale)
@@ -278,13 +278,13 @@ IslandResult(const WanRoundRecorder& recorder, uint32_t round, uint32_t city, do
 }
 
 /**
- * \brief Fills one island's realised mixing: its row in the round's
+ * @brief Fills one island's realised mixing: its row in the round's
  * matrix, the chunks it held of each member, and when it averaged.
- * \param recorder the run's records
- * \param round the round (its index among those run)
- * \param members the island's clique, ascending (its positions)
- * \param mixing the realised matrices
- * \param ir the island's result
+ * @param recorder the run's records
+ * @param round the round (its index among those run)
+ * @param members the island's clique, ascending (its positions)
+ * @param mixing the realised matrices
+ * @param ir the island's result
  */
 void
 MeasureIsland(const WanRoundRecorder& recorder,
@@ -312,12 +312,12 @@ MeasureIsland(const WanRoundRecorder& recorder,
 }
 
 /**
- * \brief The realised mixing of a run: every island's row, each round's
+ * @brief The realised mixing of a run: every island's row, each round's
  * matrix and measured T, and A, T and J measured beside the planned ones.
- * \param plan the run's plan
- * \param recorder its records
- * \param nIslands N
- * \param result its results (rounds collected), completed here
+ * @param plan the run's plan
+ * @param recorder its records
+ * @param nIslands N
+ * @param result its results (rounds collected), completed here
  */
 void
 MeasureMixing(const WanExperimentPlan& plan,

@@ -34,8 +34,8 @@ namespace ns3
 class WanRoundRecorder;
 
 /**
- * \ingroup wan-training
- * \brief Packet-level measurements of one island in one round: its counters
+ * @ingroup wan-training
+ * @brief Packet-level measurements of one island in one round: its counters
  * (bytes scaled back by the scale factor), when it completed, whether its
  * sum is exact and what became of the chunks it lacked.
  */
@@ -55,8 +55,8 @@ struct WanIslandRoundResult : WanRoundCounters
 };
 
 /**
- * \ingroup wan-training
- * \brief Packet-level measurements of one round.
+ * @ingroup wan-training
+ * @brief Packet-level measurements of one round.
  */
 struct WanRoundResult
 {
@@ -88,12 +88,12 @@ struct WanRoundResult
 };
 
 /**
- * \ingroup wan-training
- * \brief Packet-level run of a schedule.
+ * @ingroup wan-training
+ * @brief Packet-level run of a schedule.
  */
 /**
- * \ingroup wan-training
- * \brief A link fault as the network handled it (SetFaultDetection "bfd"):
+ * @ingroup wan-training
+ * @brief A link fault as the network handled it (SetFaultDetection "bfd"):
  * when it happened, when BFD declared it, when the unicast routes changed and
  * from which round the schedule was re-planned.
  */
@@ -111,8 +111,8 @@ struct WanRouteChangeResult
 };
 
 /**
- * \ingroup wan-training
- * \brief An FPGA failure as the edge detected it (SetFaultDetection "bfd"):
+ * @ingroup wan-training
+ * @brief An FPGA failure as the edge detected it (SetFaultDetection "bfd"):
  * its heartbeats stopped, and after the watchdog's misses its edge bypasses it.
  */
 struct WanFpgaFailureResult
@@ -153,8 +153,8 @@ struct WanExperimentResult
 };
 
 /**
- * \ingroup wan-training
- * \brief Runs a schedule of rotating cliques at packet level.
+ * @ingroup wan-training
+ * @brief Runs a schedule of rotating cliques at packet level.
  *
  * It plans the schedule (RoundPlanner), builds the network (WanNetworkHelper),
  * installs for every round and sender its multicast tree (or, without
@@ -169,57 +169,57 @@ class CliqueExperimentHelper
 {
   public:
     /**
-     * \param topo the network
-     * \param config the planner's switches (multicast, aggregation, HBM, D, rates)
+     * @param topo the network
+     * @param config the planner's switches (multicast, aggregation, HBM, D, rates)
      */
     CliqueExperimentHelper(const WanTopology& topo, const PlannerConfig& config);
 
-    /** \param factor time-preserving scale, >= 1 (default 1) */
+    /** @param factor time-preserving scale, >= 1 (default 1) */
     void SetScale(double factor);
-    /** \param rounds rounds to simulate, >= 1 (default: one period) */
+    /** @param rounds rounds to simulate, >= 1 (default: one period) */
     void SetRounds(uint32_t rounds);
-    /** \param guard fraction of T added between round starts (default 0.1) */
+    /** @param guard fraction of T added between round starts (default 0.1) */
     void SetRoundGuard(double guard);
 
     /**
-     * \brief Impairs a class of links in the runs that follow (loss and
+     * @brief Impairs a class of links in the runs that follow (loss and
      * jitter; per-link impairments come with the topology).
-     * \param linkClass core, access or post-aggregation links
-     * \param impairment loss and jitter; invalid values throw
+     * @param linkClass core, access or post-aggregation links
+     * @param impairment loss and jitter; invalid values throw
      */
     void SetImpairment(WanNetworkHelper::LinkClass linkClass, const WanLinkImpairment& impairment);
     /**
-     * \param stream first random stream of the loss and jitter models (with
+     * @param stream first random stream of the loss and jitter models (with
      *        ns-3's RngRun, it makes runs reproducible)
      */
     void SetStream(int64_t stream);
     /**
-     * \param wallSeconds print the simulated time, the rounds done and the
+     * @param wallSeconds print the simulated time, the rounds done and the
      *        events so far on standard error at most this often (wall-clock
      *        seconds) while a run lasts; 0 (the default): never
      */
     void SetProgress(double wallSeconds);
     /**
-     * \brief Background traffic on every core link direction in the runs
+     * @brief Background traffic on every core link direction in the runs
      * that follow: bursts at the link's rate (ns-3's OnOffApplication, on
      * and off times exponential) from the router at one end to the router
      * at the other, through the same queues as the training streams, from
      * the first round's start to the last round's deadline.
-     * \param utilisation mean share of each direction's capacity, [0, 1)
+     * @param utilisation mean share of each direction's capacity, [0, 1)
      *        (0, the default: none)
-     * \param packetBytes bytes of each packet (IP payload: UDP header and
+     * @param packetBytes bytes of each packet (IP payload: UDP header and
      *        data), 64 to 8972
-     * \param burstPackets mean packets per burst, >= 1
+     * @param burstPackets mean packets per burst, >= 1
      */
     void SetCrossTraffic(double utilisation, uint32_t packetBytes = 1472, double burstPackets = 10);
     /**
-     * \param kind the queue disc of the core links, "fq-codel" (default) or
+     * @param kind the queue disc of the core links, "fq-codel" (default) or
      *        "fifo" (see WanNetworkHelper::SetCoreQueue)
-     * \param packets the FIFO's size in packets
+     * @param packets the FIFO's size in packets
      */
     void SetCoreQueue(const std::string& kind, uint32_t packets = 1000);
     /**
-     * \param policy what islands do about missing contributions: "accept"
+     * @param policy what islands do about missing contributions: "accept"
      *        (give them up at the deadline), "rerequest" (ask their senders at
      *        the deadline), "early" (ask for each chunk once it is overdue
      *        by the plan), "coded" (parity chunks, SetParity, rebuild what
@@ -229,49 +229,49 @@ class CliqueExperimentHelper
      */
     void SetRecovery(const std::string& policy);
     /**
-     * \param policy a recovery policy (SetRecovery)
-     * \return the repair policy under it: "rerequest" for "coded", "early"
+     * @param policy a recovery policy (SetRecovery)
+     * @return the repair policy under it: "rerequest" for "coded", "early"
      *         for "coded+early", the policy itself otherwise
      */
     static std::string RepairPolicy(const std::string& policy);
     /**
-     * \brief The parity layout of the coded policies (WanParityCode).
-     * \param block data chunks per block, >= 1 (default 32)
-     * \param parities parity chunks per block, 1 to block (default 1)
+     * @brief The parity layout of the coded policies (WanParityCode).
+     * @param block data chunks per block, >= 1 (default 32)
+     * @param parities parity chunks per block, 1 to block (default 1)
      */
     void SetParity(uint32_t block, uint32_t parities);
     /**
-     * \brief Writes packet traces of the runs that follow: pcap files and
+     * @brief Writes packet traces of the runs that follow: pcap files and
      * ns-3 ASCII traces of the selected devices, named prefix-<node>-<device>
      * .pcap and .tr (see WanNetworkHelper::EnablePcap).  Every run writes the
      * same names: give each run its own prefixes.
-     * \param pcapPrefix prefix of the pcap files, with its folder (empty: none)
-     * \param asciiPrefix prefix of the ASCII traces (empty: none)
-     * \param selection comma list of link classes (core, access, post) and
+     * @param pcapPrefix prefix of the pcap files, with its folder (empty: none)
+     * @param asciiPrefix prefix of the ASCII traces (empty: none)
+     * @param selection comma list of link classes (core, access, post) and
      *        city codes; checked now, as are the prefixes' folders
      */
     void EnablePacketTraces(const std::string& pcapPrefix,
                             const std::string& asciiPrefix,
                             const std::string& selection);
     /**
-     * \brief A core link goes down and comes back.  Rounds that overlap the
+     * @brief A core link goes down and comes back.  Rounds that overlap the
      * outage are re-planned without it (multicast trees and rates) or marked
      * failed, as SetFaultPolicy says; unicast routes are recomputed at both
      * instants.
-     * \param a code of one end
-     * \param b code of the other
-     * \param downSeconds when it goes down (simulation time)
-     * \param upSeconds when it comes back (later)
+     * @param a code of one end
+     * @param b code of the other
+     * @param downSeconds when it goes down (simulation time)
+     * @param upSeconds when it comes back (later)
      */
     void AddLinkFault(const std::string& a,
                       const std::string& b,
                       double downSeconds,
                       double upSeconds);
-    /** \param policy "replan" (default) or "fail": what a link fault does to its rounds */
+    /** @param policy "replan" (default) or "fail": what a link fault does to its rounds */
     void SetFaultPolicy(const std::string& policy);
     /**
-     * \brief How link faults reach the schedule.
-     * \param mode "oracle" (default): the rounds that overlap an outage are
+     * @brief How link faults reach the schedule.
+     * @param mode "oracle" (default): the rounds that overlap an outage are
      *        planned around it in advance (SetFaultPolicy); "bfd": a fault is
      *        only a network event, no component knows it in advance.  The
      *        link loses every packet from its down time
@@ -286,8 +286,8 @@ class CliqueExperimentHelper
      */
     void SetFaultDetection(const std::string& mode);
     /**
-     * \brief How the routers' multicast state comes about.
-     * \param mode "planner" (default): the helper installs each round's
+     * @brief How the routers' multicast state comes about.
+     * @param mode "planner" (default): the helper installs each round's
      *        trees as static routes from the planner's trees
      *        (WanNetworkHelper::InstallMulticastTree); "pim": PIM-SSM builds
      *        them (WanPimRouter on every router, WanPimHelper): each receiving
@@ -302,7 +302,7 @@ class CliqueExperimentHelper
      */
     void SetTreeBuilding(const std::string& mode);
     /**
-     * \brief Distributed runs (a program under mpiexec that called
+     * @brief Distributed runs (a program under mpiexec that called
      * WanMpiHelper::Enable): which rank runs each city
      * (WanMpiHelper::Partition).  Each rank runs the routers, edge nodes,
      * FPGAs and islands of its cities; Run gathers every rank's records to
@@ -316,54 +316,54 @@ class CliqueExperimentHelper
      * instants; with PIM trees each rank runs its own routers' PIM.  Each
      * Run is one simulation; a program may run several under one mpiexec
      * (WanMpiHelper::PrepareSimulation).
-     * \param map "region" (default), "city", "balanced" (from each run's
+     * @param map "region" (default), "city", "balanced" (from each run's
      *        plan: WanRankBalancer) or CODE:RANK for every city
      */
     void SetPartition(const std::string& map);
     /**
-     * \return per city the rank that ran it in the last distributed Run
+     * @return per city the rank that ran it in the last distributed Run
      *         (empty after a run in one process)
      */
     const std::vector<uint32_t>& GetRankOf() const;
     /**
-     * \param interval BFD's transmit and receive interval (DesiredMinTx and
+     * @param interval BFD's transmit and receive interval (DesiredMinTx and
      *        RequiredMinRx), 1 ms to 10 s (default 10 ms)
-     * \param multiplier its detect multiplier, 1 to 255 (default 3)
+     * @param multiplier its detect multiplier, 1 to 255 (default 3)
      */
     void SetBfd(Time interval, uint32_t multiplier);
     /**
-     * \brief The edge FPGA of a city fails: what its slots held is lost, and
+     * @brief The edge FPGA of a city fails: what its slots held is lost, and
      * its edge node passes the multicast streams on to the island unaggregated
      * (the bypass).  Lost contributions need Recovery "rerequest".
-     * \param city the city code
-     * \param atSeconds when (simulation time)
+     * @param city the city code
+     * @param atSeconds when (simulation time)
      */
     void AddFpgaFault(const std::string& city, double atSeconds);
     /**
-     * \brief An island leaves for some rounds and rejoins: its cliques run
+     * @brief An island leaves for some rounds and rejoins: its cliques run
      * without it (re-planned) and it keeps its own state meanwhile.
-     * \param city the city code
-     * \param firstRound first round away
-     * \param lastRound last round away
+     * @param city the city code
+     * @param firstRound first round away
+     * @param lastRound last round away
      */
     void AddIslandAbsence(const std::string& city, uint32_t firstRound, uint32_t lastRound);
     /**
-     * \brief Builds, runs and tears down one simulation.
-     * \param schedule the schedule
-     * \return the measurements (feasible = false and no rounds when the
+     * @brief Builds, runs and tears down one simulation.
+     * @param schedule the schedule
+     * @return the measurements (feasible = false and no rounds when the
      *         planner finds no T)
      */
     WanExperimentResult Run(const CliqueSchedule& schedule);
 
     /**
-     * \param round a round's result
-     * \return its islands' counters summed
+     * @param round a round's result
+     * @return its islands' counters summed
      */
     static WanRoundCounters Total(const WanRoundResult& round);
     /**
-     * \param result a run's measurements
-     * \param topo the topology it ran on (for city codes)
-     * \return the measurements as text: per round the planner's and the
+     * @param result a run's measurements
+     * @param topo the topology it ran on (for city codes)
+     * @return the measurements as text: per round the planner's and the
      *         measured T, partial sums and retransmissions; per island the
      *         bytes in and out; evictions by cause and peak HBM
      */
@@ -410,16 +410,16 @@ class CliqueExperimentHelper
     void BuildNetwork(WanNetworkHelper& net) const;
     /// Enables the packet traces asked for on a built network.
     void EnableTraces(const WanNetworkHelper& net) const;
-    /// \return one island application per city
+    /// @return one island application per city
     ApplicationContainer InstallIslands(const WanNetworkHelper& net) const;
-    /// \return one FPGA aggregator per city (none without aggregation)
+    /// @return one FPGA aggregator per city (none without aggregation)
     ApplicationContainer InstallFpgas(const WanNetworkHelper& net,
                                       const WanExperimentPlan& plan) const;
-    /// \return true when this process runs city c (every city without ranks)
+    /// @return true when this process runs city c (every city without ranks)
     bool IsLocal(uint32_t c) const;
     /**
-     * \brief Gives every island its rounds and installs the multicast trees.
-     * \return the multicast groups
+     * @brief Gives every island its rounds and installs the multicast trees.
+     * @return the multicast groups
      */
     std::vector<Group> AddRounds(WanNetworkHelper& net,
                                  const WanExperimentPlan& plan,
@@ -454,10 +454,10 @@ class CliqueExperimentHelper
     };
 
     /**
-     * \brief Gives the islands one round of the plan (AddRound, or
+     * @brief Gives the islands one round of the plan (AddRound, or
      * ReplaceRound for a re-planned one, whose trees move) and installs its
      * multicast trees.
-     * \return the round's groups
+     * @return the round's groups
      */
     std::vector<Group> InstallRound(WanNetworkHelper& net,
                                     const WanPlannedRound& round,
@@ -498,34 +498,34 @@ class CliqueExperimentHelper
                               uint32_t outputs);
 
     /**
-     * \brief The edge's watchdog of one FPGA: every BFD interval it checks for
+     * @brief The edge's watchdog of one FPGA: every BFD interval it checks for
      * a heartbeat; after the detect multiplier's worth of misses it bypasses
      * the FPGA for every group its island receives.
      */
     void WatchFpga(Detection* detection, uint32_t city, uint64_t seen, uint32_t misses) const;
     /**
-     * \brief Bypasses a city's FPGA for every group its island receives.
-     * \param net the network
-     * \param city the city
-     * \param groups the groups installed (a copy: it may run as an event)
+     * @brief Bypasses a city's FPGA for every group its island receives.
+     * @param net the network
+     * @param city the city
+     * @param groups the groups installed (a copy: it may run as an event)
      */
     static void Bypass(WanNetworkHelper* net, uint32_t city, std::vector<Group> groups);
     /// Re-plans the rounds after a change the network reported.
     void RouteChanged(Detection* detection, const WanReconvergenceHelper::Change& change) const;
     /// Stops the run once the (possibly re-planned) last round and its repairs are over.
     void StopWhenDone(const WanExperimentPlan* plan, Time slack) const;
-    /// \return this rank's core link counts as text, for MergeCoreLinks on rank 0
+    /// @return this rank's core link counts as text, for MergeCoreLinks on rank 0
     static std::string SaveCoreLinks(const CoreLinkCounts& counts);
     /// Adds another rank's core link counts (SaveCoreLinks) to these.
     static void MergeCoreLinks(const std::string& saved, CoreLinkCounts& counts);
-    /// \return when this rank's routers built and moved the trees, as text for MergePimTimes
+    /// @return when this rank's routers built and moved the trees, as text for MergePimTimes
     static std::string SavePimTimes(const PimTrees& trees,
                                     const std::vector<WanRouteChangeResult>& changes);
     /// Takes another rank's tree times (SavePimTimes) where they are later.
     static void MergePimTimes(const std::string& saved,
                               PimTrees& trees,
                               std::vector<WanRouteChangeResult>& changes);
-    /// \return this rank's detected FPGA failures as text, for MergeFpgaFailures on rank 0
+    /// @return this rank's detected FPGA failures as text, for MergeFpgaFailures on rank 0
     static std::string SaveFpgaFailures(const std::vector<WanFpgaFailureResult>& failures);
     /// Adds another rank's FPGA failures (SaveFpgaFailures), keeping detection order.
     static void MergeFpgaFailures(const std::string& saved,
@@ -539,18 +539,18 @@ class CliqueExperimentHelper
                         const std::vector<Group>& groups,
                         const ApplicationContainer& fpgas) const;
     /**
-     * \brief Prints the progress of a run when the interval has passed, and
+     * @brief Prints the progress of a run when the interval has passed, and
      * checks again a hundredth of a round period later.
-     * \param plan the run's plan
-     * \param end when the run stops
-     * \param last when progress was printed last (wall clock)
+     * @param plan the run's plan
+     * @param end when the run stops
+     * @param last when progress was printed last (wall clock)
      */
     void ReportProgress(const WanExperimentPlan* plan,
                         Time end,
                         std::chrono::steady_clock::time_point last) const;
     /// Runs the simulator until every round (and its repairs) is over.
     void Simulate(const WanExperimentPlan& plan, const ApplicationContainer& islands) const;
-    /// \return how long after the last round's deadline the run goes on (its repairs)
+    /// @return how long after the last round's deadline the run goes on (its repairs)
     Time RepairRoom(const ApplicationContainer& islands) const;
     /// Fills the per-round results from what the islands reported.
     void Collect(const WanExperimentPlan& plan,

@@ -24,7 +24,7 @@ NS_LOG_COMPONENT_DEFINE("CliqueScheduleHelper");
 namespace
 {
 
-/// \return "on"/"off" as a switch; throws otherwise
+/// @return "on"/"off" as a switch; throws otherwise
 bool
 ParseSwitch(const std::string& dimension, const std::string& value)
 {
@@ -39,14 +39,14 @@ ParseSwitch(const std::string& dimension, const std::string& value)
     throw std::invalid_argument(dimension + " value \"" + value + "\" is not on or off");
 }
 
-/// \return the value as a number in the range; throws naming the dimension otherwise
+/// @return the value as a number in the range; throws naming the dimension otherwise
 double
 ParseNumber(const std::string& dimension, const std::string& value, const wantext::Range& range)
 {
     return range.Check(wantext::ParseNumber(value, dimension), dimension);
 }
 
-/// \return the improvement of J over the best built-in schedule, percent
+/// @return the improvement of J over the best built-in schedule, percent
 double
 GainPercent(const OptimizerResult& r)
 {

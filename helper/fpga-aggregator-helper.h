@@ -17,8 +17,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief Installs FpgaAggregator on edge nodes (an ObjectFactory of the
+ * @ingroup wan-training
+ * @brief Installs FpgaAggregator on edge nodes (an ObjectFactory of the
  * application), optionally at a time-preserving scale.
  *
  * At scale f (WanNetworkHelper::SetScale divides every rate by f) the
@@ -33,35 +33,35 @@ class FpgaAggregatorHelper
     FpgaAggregatorHelper();
 
     /**
-     * \param name an attribute of FpgaAggregator
-     * \param value its value (unscaled) for the aggregators installed from now on
+     * @param name an attribute of FpgaAggregator
+     * @param value its value (unscaled) for the aggregators installed from now on
      */
     void SetAttribute(const std::string& name, const AttributeValue& value);
     /**
-     * \param factor the network's time-preserving scale, >= 1 (default 1)
+     * @param factor the network's time-preserving scale, >= 1 (default 1)
      */
     void SetScale(double factor);
     /**
-     * \param nodes the edge nodes
-     * \return one aggregator per node
+     * @param nodes the edge nodes
+     * @return one aggregator per node
      */
     ApplicationContainer Install(NodeContainer nodes) const;
     /**
-     * \param node an edge node
-     * \return its aggregator
+     * @param node an edge node
+     * @return its aggregator
      */
     ApplicationContainer Install(Ptr<Node> node) const;
     /**
-     * \return an aggregator on no node, scaled as Install's: in a
+     * @return an aggregator on no node, scaled as Install's: in a
      *         distributed run, the bookkeeping of an FPGA that another rank runs
      */
     Ptr<FpgaAggregator> Create() const;
     /**
-     * \brief Fixes the random streams of the aggregators (they draw none
+     * @brief Fixes the random streams of the aggregators (they draw none
      * today).
-     * \param apps aggregators installed by this helper
-     * \param stream first stream index
-     * \return the number of streams used
+     * @param apps aggregators installed by this helper
+     * @param stream first stream index
+     * @return the number of streams used
      */
     int64_t AssignStreams(ApplicationContainer apps, int64_t stream) const;
 

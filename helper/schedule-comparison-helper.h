@@ -18,8 +18,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief One row of the paper's table: a schedule at one FPGA memory size.
+ * @ingroup wan-training
+ * @brief One row of the paper's table: a schedule at one FPGA memory size.
  */
 struct ScheduleComparisonRow
 {
@@ -39,8 +39,8 @@ struct ScheduleComparisonRow
 };
 
 /**
- * \ingroup wan-training
- * \brief The synchronous-SGD comparison.
+ * @ingroup wan-training
+ * @brief The synchronous-SGD comparison.
  */
 struct SynchronousComparison
 {
@@ -54,8 +54,8 @@ struct SynchronousComparison
 };
 
 /**
- * \ingroup wan-training
- * \brief Plans and scores schedules on a topology: the paper's table.
+ * @ingroup wan-training
+ * @brief Plans and scores schedules on a topology: the paper's table.
  *
  * For each schedule and each FPGA memory size: feasibility, T, A, J = T x A
  * (from ScheduleEvaluator) and what binds T; plus the synchronous-SGD
@@ -70,73 +70,73 @@ class ScheduleComparisonHelper
     ScheduleComparisonHelper();
 
     /**
-     * \param topo the network; resets the schedules to its built-ins
+     * @param topo the network; resets the schedules to its built-ins
      */
     void SetTopology(const WanTopology& topo);
-    /** \return the network */
+    /** @return the network */
     const WanTopology& GetTopology() const;
     /**
-     * \param config the planner's switches (its hbmBytes is replaced by each
+     * @param config the planner's switches (its hbmBytes is replaced by each
      *        size given to Compare)
      */
     void SetPlannerConfig(const PlannerConfig& config);
-    /** \return the planner's switches */
+    /** @return the planner's switches */
     const PlannerConfig& GetPlannerConfig() const;
     /**
-     * \param options conventions of A
+     * @param options conventions of A
      */
     void SetMixingOptions(const MixingOptions& options);
     /**
-     * \brief Replaces the schedules to compare.
-     * \param schedules schedules valid for the topology
+     * @brief Replaces the schedules to compare.
+     * @param schedules schedules valid for the topology
      */
     void SetSchedules(const std::vector<CliqueSchedule>& schedules);
-    /** \return the schedules to compare */
+    /** @return the schedules to compare */
     const std::vector<CliqueSchedule>& GetSchedules() const;
 
     /**
-     * \param hbmBytes FPGA memory sizes, bytes
-     * \return one row per schedule and size, sizes outermost
+     * @param hbmBytes FPGA memory sizes, bytes
+     * @return one row per schedule and size, sizes outermost
      */
     std::vector<ScheduleComparisonRow> Compare(const std::vector<double>& hbmBytes) const;
 
     /**
-     * \param computeSeconds compute time per step
-     * \param stalenessSeconds tolerated staleness
-     * \return the synchronous-SGD comparison on the topology
+     * @param computeSeconds compute time per step
+     * @param stalenessSeconds tolerated staleness
+     * @return the synchronous-SGD comparison on the topology
      */
     SynchronousComparison CompareSynchronous(double computeSeconds, double stalenessSeconds) const;
 
     /**
-     * \param rows table rows
-     * \param sync the synchronous comparison
-     * \return the table as aligned text
+     * @param rows table rows
+     * @param sync the synchronous comparison
+     * @return the table as aligned text
      */
     std::string FormatTable(const std::vector<ScheduleComparisonRow>& rows,
                             const SynchronousComparison& sync) const;
     /**
-     * \param rows table rows
-     * \return CSV text with a header row
+     * @param rows table rows
+     * @return CSV text with a header row
      */
     static std::string ToCsv(const std::vector<ScheduleComparisonRow>& rows);
     /**
-     * \param rows table rows
-     * \param sync the synchronous comparison
-     * \return a JSON document (infinite values as null)
+     * @param rows table rows
+     * @param sync the synchronous comparison
+     * @return a JSON document (infinite values as null)
      */
     std::string ToJson(const std::vector<ScheduleComparisonRow>& rows,
                        const SynchronousComparison& sync) const;
     /**
-     * \brief Throws std::invalid_argument unless the path ends in ".csv" or
+     * @brief Throws std::invalid_argument unless the path ends in ".csv" or
      * ".json".
-     * \param path output file
+     * @param path output file
      */
     static void CheckOutputPath(const std::string& path);
     /**
-     * \brief Writes CSV (".csv") or JSON (".json"); other names throw.
-     * \param path output file
-     * \param rows table rows
-     * \param sync the synchronous comparison
+     * @brief Writes CSV (".csv") or JSON (".json"); other names throw.
+     * @param path output file
+     * @param rows table rows
+     * @param sync the synchronous comparison
      */
     void Write(const std::string& path,
                const std::vector<ScheduleComparisonRow>& rows,
@@ -144,9 +144,9 @@ class ScheduleComparisonHelper
 
   private:
     /**
-     * \param evaluator T, A and J under one FPGA memory size
-     * \param s a schedule
-     * \return its row of the table
+     * @param evaluator T, A and J under one FPGA memory size
+     * @param s a schedule
+     * @return its row of the table
      */
     ScheduleComparisonRow Row(ScheduleEvaluator& evaluator, const CliqueSchedule& s) const;
 

@@ -15,8 +15,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief Installs single-hop BFD (WanBfdApplication) on the routers of a
+ * @ingroup wan-training
+ * @brief Installs single-hop BFD (WanBfdApplication) on the routers of a
  * built WAN: one application per router, one session per core link end,
  * between the two ends' addresses of the link.
  */
@@ -26,22 +26,22 @@ class WanBfdHelper
     WanBfdHelper();
 
     /**
-     * \param name an attribute of WanBfdApplication (DesiredMinTx,
+     * @param name an attribute of WanBfdApplication (DesiredMinTx,
      *        RequiredMinRx, DetectMultiplier)
-     * \param value its value
+     * @param value its value
      */
     void SetAttribute(const std::string& name, const AttributeValue& value);
     /**
-     * \param net a WAN whose Install has run
-     * \return one application per router, in city order; in a distributed
+     * @param net a WAN whose Install has run
+     * @return one application per router, in city order; in a distributed
      *         run only this rank's routers have theirs installed (the others
      *         are made and configured, not run)
      */
     ApplicationContainer Install(const WanNetworkHelper& net) const;
     /**
-     * \param apps applications Install returned
-     * \param stream first random stream
-     * \return the streams used
+     * @param apps applications Install returned
+     * @param stream first random stream
+     * @return the streams used
      */
     static int64_t AssignStreams(const ApplicationContainer& apps, int64_t stream);
 

@@ -11,8 +11,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief Gives InternetStackHelper a WanEdgeRouting per node (edge nodes).
+ * @ingroup wan-training
+ * @brief Gives InternetStackHelper a WanEdgeRouting per node (edge nodes).
  */
 class WanEdgeRoutingHelper : public Ipv4RoutingHelper
 {

@@ -17,16 +17,16 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief Installs WanIslandApplication on nodes, the way ns-3's
+ * @ingroup wan-training
+ * @brief Installs WanIslandApplication on nodes, the way ns-3's
  * application helpers do (an ObjectFactory of the application).
  *
- * \code
+ * @code
  *   WanIslandHelper islands;
  *   islands.SetAttribute("NackDelay", TimeValue(MicroSeconds(500)));
  *   islands.SetAttribute("Fpga", Ipv4AddressValue(net.GetEdgeAddress(c)));
  *   ApplicationContainer apps = islands.Install(net.GetIslands().Get(c));
- * \endcode
+ * @endcode
  */
 class WanIslandHelper
 {
@@ -34,31 +34,31 @@ class WanIslandHelper
     WanIslandHelper();
 
     /**
-     * \param name an attribute of WanIslandApplication
-     * \param value its value for the applications installed from now on
+     * @param name an attribute of WanIslandApplication
+     * @param value its value for the applications installed from now on
      */
     void SetAttribute(const std::string& name, const AttributeValue& value);
     /**
-     * \param nodes the nodes
-     * \return one application per node
+     * @param nodes the nodes
+     * @return one application per node
      */
     ApplicationContainer Install(NodeContainer nodes) const;
     /**
-     * \param node a node
-     * \return its application
+     * @param node a node
+     * @return its application
      */
     ApplicationContainer Install(Ptr<Node> node) const;
     /**
-     * \return an application on no node: in a distributed run, the
+     * @return an application on no node: in a distributed run, the
      *         bookkeeping of an island that another rank runs
      */
     Ptr<WanIslandApplication> Create() const;
     /**
-     * \brief Fixes the random streams of the applications (they draw none
+     * @brief Fixes the random streams of the applications (they draw none
      * today; the call is there so that scripts need not change when they do).
-     * \param apps applications installed by this helper
-     * \param stream first stream index
-     * \return the number of streams used
+     * @param apps applications installed by this helper
+     * @param stream first stream index
+     * @return the number of streams used
      */
     int64_t AssignStreams(ApplicationContainer apps, int64_t stream) const;
 

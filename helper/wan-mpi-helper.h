@@ -21,8 +21,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief Distributed runs on ns-3's MPI module: the one place that knows
+ * @ingroup wan-training
+ * @brief Distributed runs on ns-3's MPI module: the one place that knows
  * whether this ns-3 was built with MPI (scripts/setup.sh --mpi builds such a
  * tree).
  *
@@ -38,55 +38,55 @@ namespace ns3
 class WanMpiHelper
 {
   public:
-    /** \return true when this ns-3 was built with MPI */
+    /** @return true when this ns-3 was built with MPI */
     static bool IsBuiltIn();
     /**
-     * \brief Starts MPI and selects the synchroniser.  Call once, before any
+     * @brief Starts MPI and selects the synchroniser.  Call once, before any
      * node is created.
-     * \param argc the program's argc
-     * \param argv the program's argv
-     * \param sync "gtw" (granted time window) or "null" (null messages)
-     * \throws std::invalid_argument for another sync, std::runtime_error
+     * @param argc the program's argc
+     * @param argv the program's argv
+     * @param sync "gtw" (granted time window) or "null" (null messages)
+     * @throws std::invalid_argument for another sync, std::runtime_error
      *         without MPI in the build
      */
     static void Enable(int* argc, char*** argv, const std::string& sync);
-    /** \brief Ends MPI (after the last simulation); nothing when not enabled. */
+    /** @brief Ends MPI (after the last simulation); nothing when not enabled. */
     static void Disable();
     /**
-     * \brief Call before each distributed simulation creates its nodes (after
+     * @brief Call before each distributed simulation creates its nodes (after
      * the previous one's Simulator::Destroy): from the second on it restarts
      * ns-3's MPI interface, whose receive buffers each simulation's end frees,
      * so that one mpiexec runs several simulations.  Nothing without MPI.
      */
     static void PrepareSimulation();
-    /** \return the synchroniser Enable selected ("gtw" or "null"; empty before) */
+    /** @return the synchroniser Enable selected ("gtw" or "null"; empty before) */
     static std::string GetSynchroniser();
-    /** \return true between Enable and Disable */
+    /** @return true between Enable and Disable */
     static bool IsEnabled();
-    /** \return this process's rank (0 when not enabled) */
+    /** @return this process's rank (0 when not enabled) */
     static uint32_t GetRank();
-    /** \return the number of ranks (1 when not enabled) */
+    /** @return the number of ranks (1 when not enabled) */
     static uint32_t GetSize();
     /**
-     * \param node a node
-     * \return true when this process runs it: its system id is this rank
+     * @param node a node
+     * @return true when this process runs it: its system id is this rank
      *         (every node outside a distributed run)
      */
     static bool RunsHere(Ptr<const Node> node);
 
     /**
-     * \brief Which rank runs each city.
-     * \param topo the topology
-     * \param ranks the number of ranks, at least 1
-     * \param map "region" (whole regions to ranks, the largest first to the
+     * @brief Which rank runs each city.
+     * @param topo the topology
+     * @param ranks the number of ranks, at least 1
+     * @param map "region" (whole regions to ranks, the largest first to the
      *        least loaded, ties by first appearance), "city" (cities in
      *        turn), "balanced" (the least planned work on the busiest rank:
      *        WanRankBalancer, from the region partition, or cities in turn when
      *        there are fewer regions than ranks), or a comma list
      *        CODE:RANK naming every city
-     * \param load the run's planned load, which "balanced" needs
-     * \return per city its rank
-     * \throws std::invalid_argument for a map that names an unknown city, a
+     * @param load the run's planned load, which "balanced" needs
+     * @return per city its rank
+     * @throws std::invalid_argument for a map that names an unknown city, a
      *         rank out of range, leaves a city out or leaves a rank empty,
      *         and for "balanced" without a load
      */
@@ -95,28 +95,28 @@ class WanMpiHelper
                                            const std::string& map,
                                            const WanRankBalancer::Load* load = nullptr);
     /**
-     * \param topo the topology
-     * \param rankOf per city its rank
-     * \return "rank 0 {NYC,LAX} rank 1 {LON}; lookahead 33.47 ms"
+     * @param topo the topology
+     * @param rankOf per city its rank
+     * @return "rank 0 {NYC,LAX} rank 1 {LON}; lookahead 33.47 ms"
      */
     static std::string Describe(const WanTopology& topo, const std::vector<uint32_t>& rankOf);
     /**
-     * \param topo the topology
-     * \param rankOf per city its rank
-     * \return the smallest one-way delay of a core link between two ranks,
+     * @param topo the topology
+     * @param rankOf per city its rank
+     * @return the smallest one-way delay of a core link between two ranks,
      *         seconds (infinity when no link is cut)
      */
     static double Lookahead(const WanTopology& topo, const std::vector<uint32_t>& rankOf);
     /**
-     * \brief How long after an event every other rank can hear of it: the
+     * @brief How long after an event every other rank can hear of it: the
      * largest, over the pairs of ranks a core link joins, of their smallest
      * cut-link delay (each pair's own lookahead, which the null-message
      * synchroniser enforces; granted time windows need only Lookahead).
-     * \param topo the topology
-     * \param rankOf per city its rank
-     * \param sync the synchroniser ("gtw" or "null", as GetSynchroniser)
-     * \return the delay (0 with one rank)
-     * \throws std::invalid_argument under the null-message synchroniser when
+     * @param topo the topology
+     * @param rankOf per city its rank
+     * @param sync the synchroniser ("gtw" or "null", as GetSynchroniser)
+     * @return the delay (0 with one rank)
+     * @throws std::invalid_argument under the null-message synchroniser when
      *         two ranks share no core link (it carries messages between
      *         neighbouring ranks only)
      */
@@ -124,34 +124,34 @@ class WanMpiHelper
                             const std::vector<uint32_t>& rankOf,
                             const std::string& sync);
     /**
-     * \brief Sends a packet to a device of another rank, as ns-3's remote
+     * @brief Sends a packet to a device of another rank, as ns-3's remote
      * channels do (MpiInterface::SendPacket); that device's receive callback
      * (SetReceiveCallback, or its remote channel's) gets it at rxTime.
-     * \param packet the packet
-     * \param rxTime when it arrives: at least now plus the lookahead towards
+     * @param packet the packet
+     * @param rxTime when it arrives: at least now plus the lookahead towards
      *        the device's rank
-     * \param device the device (its node on another rank)
-     * \throws std::logic_error without MPI in the build
+     * @param device the device (its node on another rank)
+     * @throws std::logic_error without MPI in the build
      */
     static void SendPacket(Ptr<Packet> packet, Time rxTime, Ptr<NetDevice> device);
     /**
-     * \brief Hands the packets other ranks send to a device of this rank
+     * @brief Hands the packets other ranks send to a device of this rank
      * (SendPacket) to a callback: aggregates an MpiReceiver to it.
-     * \param device the device, on a node of this rank
-     * \param callback called with each packet, at its arrival time
-     * \throws std::logic_error without MPI in the build
+     * @param device the device, on a node of this rank
+     * @param callback called with each packet, at its arrival time
+     * @throws std::logic_error without MPI in the build
      */
     static void SetReceiveCallback(Ptr<NetDevice> device, Callback<void, Ptr<Packet>> callback);
     /**
-     * \brief Collective: every rank calls it.
-     * \param local this rank's text
-     * \return on rank 0 every rank's text, by rank; elsewhere empty
+     * @brief Collective: every rank calls it.
+     * @param local this rank's text
+     * @return on rank 0 every rank's text, by rank; elsewhere empty
      */
     static std::vector<std::string> GatherToRoot(const std::string& local);
     /**
-     * \brief Collective: the sum over the ranks, on every rank.
-     * \param local this rank's count
-     * \return the sum
+     * @brief Collective: the sum over the ranks, on every rank.
+     * @param local this rank's count
+     * @return the sum
      */
     static uint64_t Sum(uint64_t local);
 };

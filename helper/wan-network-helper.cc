@@ -125,7 +125,7 @@ CountLoss(uint64_t* counter, Ptr<const Packet>)
     ++*counter;
 }
 
-/// \return the class's name, for messages
+/// @return the class's name, for messages
 std::string
 ClassName(WanNetworkHelper::LinkClass c)
 {

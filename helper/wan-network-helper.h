@@ -21,8 +21,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief Builds the packet-level network of a WanTopology.
+ * @ingroup wan-training
+ * @brief Builds the packet-level network of a WanTopology.
  *
  * Per city: a core router, an edge node (where the FPGA aggregator runs) and
  * an island node.  The island's access link joins it to the edge node (the
@@ -59,50 +59,50 @@ class WanNetworkHelper
 {
   public:
     /**
-     * \param topo the topology to build
+     * @param topo the topology to build
      */
     explicit WanNetworkHelper(const WanTopology& topo);
 
     /**
-     * \param bps rate of the local link between router and edge node, > 0
+     * @param bps rate of the local link between router and edge node, > 0
      *        (default 400 Gbps, so that it never binds)
      */
     void SetEdgeRate(double bps);
     /**
-     * \param bytes MTU of every device (default 9000)
+     * @param bytes MTU of every device (default 9000)
      */
     void SetMtu(uint32_t bytes);
     /**
-     * \param deliver whether edge nodes deliver the multicast streams that
+     * @param deliver whether edge nodes deliver the multicast streams that
      *        arrive from their router to their own sockets (an FPGA's), as
      *        well as forwarding them by their routes (default true; false
      *        when no FPGA listens, which saves a local delivery per packet)
      */
     void SetEdgeMulticastDelivery(bool deliver);
     /**
-     * \brief Distributed runs: the MPI rank (ns-3 system id) of each city's
+     * @brief Distributed runs: the MPI rank (ns-3 system id) of each city's
      * router, edge node and island (WanMpiHelper::Partition); before Install.
      * Core links between ranks become ns-3's remote point-to-point channels.
-     * \param rankOfCity per city its rank (empty: all on rank 0)
+     * @param rankOfCity per city its rank (empty: all on rank 0)
      */
     void SetSystemIds(const std::vector<uint32_t>& rankOfCity);
     /**
-     * \param factor every rate is divided by this factor, >= 1 (default 1)
+     * @param factor every rate is divided by this factor, >= 1 (default 1)
      */
     void SetScale(double factor);
     /**
-     * \brief The queue disc of every core link device.
-     * \param kind "fq-codel" (ns-3's default, FqCoDelQueueDisc, which keeps
+     * @brief The queue disc of every core link device.
+     * @param kind "fq-codel" (ns-3's default, FqCoDelQueueDisc, which keeps
      *        flows apart) or "fifo" (FifoQueueDisc: one drop-tail queue, as
      *        many WAN routers have)
-     * \param packets the FIFO's size in packets, >= 1 (not used by fq-codel)
+     * @param packets the FIFO's size in packets, >= 1 (not used by fq-codel)
      */
     void SetCoreQueue(const std::string& kind, uint32_t packets = 1000);
     /**
-     * \brief Checks a core queue setting; throws std::invalid_argument
+     * @brief Checks a core queue setting; throws std::invalid_argument
      * naming what is wrong.
-     * \param kind "fq-codel" or "fifo"
-     * \param packets the FIFO's size, >= 1
+     * @param kind "fq-codel" or "fifo"
+     * @param packets the FIFO's size, >= 1
      */
     static void CheckCoreQueue(const std::string& kind, uint32_t packets);
 
@@ -115,31 +115,31 @@ class WanNetworkHelper
     };
 
     /**
-     * \brief Impairs every link of a class (before Install).
-     * \param linkClass the links
-     * \param impairment loss and jitter; invalid values throw
+     * @brief Impairs every link of a class (before Install).
+     * @param linkClass the links
+     * @param impairment loss and jitter; invalid values throw
      *        std::invalid_argument (jitter on the post-aggregation hop too: it
      *        shares the island's access link, so set it on ACCESS)
      */
     void SetImpairment(LinkClass linkClass, const WanLinkImpairment& impairment);
     /**
-     * \brief Impairs one core link, in place of its class's impairment (the
+     * @brief Impairs one core link, in place of its class's impairment (the
      * same as WanTopology::SetLinkImpairment, which topology files use).
-     * \param a code of one end city
-     * \param b code of the other
-     * \param impairment loss and jitter
+     * @param a code of one end city
+     * @param b code of the other
+     * @param impairment loss and jitter
      */
     void SetLinkImpairment(const std::string& a,
                            const std::string& b,
                            const WanLinkImpairment& impairment);
     /**
-     * \param name "core", "access" or "post"
-     * \return the link class; throws std::invalid_argument otherwise
+     * @param name "core", "access" or "post"
+     * @return the link class; throws std::invalid_argument otherwise
      */
     static LinkClass ParseLinkClass(const std::string& name);
 
     /**
-     * \brief Devices to trace: every device of some link classes and of some
+     * @brief Devices to trace: every device of some link classes and of some
      * cities.
      */
     struct TraceSelection
@@ -153,109 +153,109 @@ class WanNetworkHelper
     };
 
     /**
-     * \param items comma list of link classes ("core", "access", "post") and
+     * @param items comma list of link classes ("core", "access", "post") and
      *        city codes, e.g. "core,NYC" (checked before Install as after)
-     * \return the selection; throws std::invalid_argument naming an item that
+     * @return the selection; throws std::invalid_argument naming an item that
      *         is neither, or when the list is empty
      */
     TraceSelection ParseTraceSelection(const std::string& items) const;
     /**
-     * \param selection link classes and cities (after Install)
-     * \return their devices, each once, by node and device index; in a
+     * @param selection link classes and cities (after Install)
+     * @return their devices, each once, by node and device index; in a
      *         distributed run, those of this rank's nodes only
      */
     NetDeviceContainer GetTraceDevices(const TraceSelection& selection) const;
     /**
-     * \brief Checks a trace file prefix: not empty, and its folder (if it
+     * @brief Checks a trace file prefix: not empty, and its folder (if it
      * names one) exists; throws std::invalid_argument otherwise.
-     * \param prefix file name prefix, with its folder
+     * @param prefix file name prefix, with its folder
      */
     static void CheckTracePrefix(const std::string& prefix);
     /**
-     * \brief Writes a pcap file (PPP link type) per selected device, with
+     * @brief Writes a pcap file (PPP link type) per selected device, with
      * ns-3's names: prefix-<node>-<device>.pcap.  Node ids follow Install:
      * routers 0 to n-1, edge nodes n to 2n-1, islands 2n to 3n-1, in city
      * order; device 0 of every node is its loopback.  After Install, before
      * the simulation runs.
      * Throws std::invalid_argument when a file cannot be written.
-     * \param prefix file name prefix, with its folder
-     * \param selection the devices
+     * @param prefix file name prefix, with its folder
+     * @param selection the devices
      */
     void EnablePcap(const std::string& prefix, const TraceSelection& selection) const;
     /**
-     * \brief Writes an ns-3 ASCII trace (enqueue, dequeue, drop, receive) per
+     * @brief Writes an ns-3 ASCII trace (enqueue, dequeue, drop, receive) per
      * selected device: prefix-<node>-<device>.tr, named as EnablePcap's files.
      * The lines show the packets' headers only when ns-3 keeps packet metadata
      * (Packet::EnablePrinting, called before the first packet is created).
-     * \param prefix file name prefix, with its folder
-     * \param selection the devices
+     * @param prefix file name prefix, with its folder
+     * @param selection the devices
      */
     void EnableAscii(const std::string& prefix, const TraceSelection& selection) const;
     /**
-     * \brief Fixes the random streams of the loss and jitter models (after
+     * @brief Fixes the random streams of the loss and jitter models (after
      * Install).
-     * \param stream first stream index
-     * \return the number of streams used
+     * @param stream first stream index
+     * @return the number of streams used
      */
     int64_t AssignStreams(int64_t stream);
     /**
-     * \param linkClass a link class
-     * \return packets its links have lost so far
+     * @param linkClass a link class
+     * @return packets its links have lost so far
      */
     uint64_t GetLostPackets(LinkClass linkClass) const;
 
     /**
-     * \brief Creates the nodes, links, IPv4 stacks, addresses and unicast
+     * @brief Creates the nodes, links, IPv4 stacks, addresses and unicast
      * routes.  Call once.
      */
     void Install();
 
-    /** \return the topology */
+    /** @return the topology */
     const WanTopology& GetTopology() const;
-    /** \return the routers, by city index */
+    /** @return the routers, by city index */
     const NodeContainer& GetRouters() const;
-    /** \return the edge (FPGA) nodes, by city index */
+    /** @return the edge (FPGA) nodes, by city index */
     const NodeContainer& GetEdges() const;
-    /** \return the island nodes, by city index */
+    /** @return the island nodes, by city index */
     const NodeContainer& GetIslands() const;
     /**
-     * \param city city index
-     * \return the island's address (on its access link)
+     * @param city city index
+     * @return the island's address (on its access link)
      */
     Ipv4Address GetIslandAddress(uint32_t city) const;
     /**
-     * \param city city index
-     * \return the edge node's address on the access link (the island's gateway)
+     * @param city city index
+     * @return the edge node's address on the access link (the island's gateway)
      */
     Ipv4Address GetEdgeAddress(uint32_t city) const;
     /**
-     * \param from city index of a router
-     * \param to city index of an adjacent router
-     * \return the device of `from` on the core link towards `to`
+     * @param from city index of a router
+     * @param to city index of an adjacent router
+     * @return the device of `from` on the core link towards `to`
      */
     Ptr<NetDevice> GetCoreDevice(uint32_t from, uint32_t to) const;
     /**
-     * \param from city index of one end
-     * \param to city index of the other end
-     * \return from's address on the core link to `to`
+     * @param from city index of one end
+     * @param to city index of the other end
+     * @return from's address on the core link to `to`
      */
     Ipv4Address GetCoreAddress(uint32_t from, uint32_t to) const;
     /**
-     * \param city city index
-     * \return the island's access device, the edge node's access device, the
+     * @param city city index
+     * @return the island's access device, the edge node's access device, the
      *         edge node's device towards the router, the router's device
      *         towards the edge node
      */
     NetDeviceContainer GetAccessDevices(uint32_t city) const;
 
     /**
-     * \brief Installs the (S,G) routes of a source-specific multicast tree.
-     * \param source the sending island's city
-     * \param receivers the receiving cities (the source is ignored)
-     * \param group the group address
-     * \param toIslands also forward from the receivers' edge nodes to their
+     * @brief Installs the (S,G) routes of a source-specific multicast tree.
+     * @param source the sending island's city
+     * @param receivers the receiving cities (the source is ignored)
+     * @param group the group address
+     * @param toIslands also forward from the receivers' edge nodes to their
      *        islands (false when an edge aggregator consumes the stream)
-     * \param routes the topology whose shortest-path tree to use (null: the
+     * @param routes the topology whose shortest-path tree to use (null: the
      *        helper's); a subset of its links, e.g. WanTopology::WithoutLink
      *        while a link is down
      */
@@ -265,112 +265,112 @@ class WanNetworkHelper
                               bool toIslands,
                               const WanTopology* routes = nullptr);
     /**
-     * \brief Installs the edge nodes' part of a multicast tree only: the
+     * @brief Installs the edge nodes' part of a multicast tree only: the
      * source's edge node passes its island's stream up to its router and,
      * when toIslands, each receiver's edge node passes it down to its island.
      * The routers' part is PIM's (WanPimRouter) when trees are built by joins.
-     * \param source the sending island's city
-     * \param receivers the receiving cities (the source is ignored)
-     * \param group the group address
-     * \param toIslands also forward from the receivers' edge nodes to their islands
+     * @param source the sending island's city
+     * @param receivers the receiving cities (the source is ignored)
+     * @param group the group address
+     * @param toIslands also forward from the receivers' edge nodes to their islands
      */
     void InstallEdgeRoutes(uint32_t source,
                            const std::vector<uint32_t>& receivers,
                            Ipv4Address group,
                            bool toIslands);
     /**
-     * \brief Lets a receiver's edge node pass a group's stream on to its island
+     * @brief Lets a receiver's edge node pass a group's stream on to its island
      * (the bypass when the edge FPGA fails).
-     * \param city the receiving city
-     * \param source the group's sending city
-     * \param group the group address
+     * @param city the receiving city
+     * @param source the group's sending city
+     * @param group the group address
      */
     void BypassEdge(uint32_t city, uint32_t source, Ipv4Address group);
     /**
-     * \brief Takes a core link down or up: both routers' interfaces, then the
+     * @brief Takes a core link down or up: both routers' interfaces, then the
      * unicast routes are recomputed (multicast trees are the caller's).
-     * \param a city index of one end
-     * \param b city index of the other
-     * \param up true to bring it back
+     * @param a city index of one end
+     * @param b city index of the other
+     * @param up true to bring it back
      */
     void SetLinkUp(uint32_t a, uint32_t b, bool up);
     /**
-     * \brief Takes a core link out of the unicast routes, or puts it back,
+     * @brief Takes a core link out of the unicast routes, or puts it back,
      * leaving its interfaces up (what a link-state protocol does when it
      * learns of a failure: the link itself may still carry, e.g. BFD).
-     * \param a city index of one end
-     * \param b city index of the other
-     * \param routed false to route around it
+     * @param a city index of one end
+     * @param b city index of the other
+     * @param routed false to route around it
      */
     void SetLinkRouted(uint32_t a, uint32_t b, bool routed);
     /**
-     * \brief Breaks a core link, or mends it, as the hardware would: while
+     * @brief Breaks a core link, or mends it, as the hardware would: while
      * broken, both directions lose every packet (their loss models are set
      * aside and come back when it is mended), and nothing else is told:
      * interfaces stay up and routes unchanged until a control plane (BFD and
      * WanReconvergenceHelper) notices.
-     * \param a city index of one end
-     * \param b city index of the other
-     * \param broken true to break it
+     * @param a city index of one end
+     * @param b city index of the other
+     * @param broken true to break it
      */
     void SetLinkBroken(uint32_t a, uint32_t b, bool broken);
     /**
-     * \brief Removes a source's multicast routes for a group from every
+     * @brief Removes a source's multicast routes for a group from every
      * router and edge node (before its tree is installed again on other
      * routes).
-     * \param source the sending city
-     * \param group the group address
-     * \return the routes removed
+     * @param source the sending city
+     * @param group the group address
+     * @return the routes removed
      */
     uint32_t RemoveMulticastTree(uint32_t source, Ipv4Address group);
     /**
-     * \param round round number
-     * \param source sending city
-     * \return a source-specific group address in 232.0.0.0/8
+     * @param round round number
+     * @param source sending city
+     * @return a source-specific group address in 232.0.0.0/8
      */
     static Ipv4Address GroupAddress(uint32_t round, uint32_t source);
 
   private:
     /**
-     * \brief Creates a core link's devices, impairments and addresses.
-     * \param link the link
-     * \param p2p the device and channel helper
-     * \param address the address helper
+     * @brief Creates a core link's devices, impairments and addresses.
+     * @param link the link
+     * @param p2p the device and channel helper
+     * @param address the address helper
      */
     void InstallCoreLink(const WanLink& link, PointToPointHelper& p2p, Ipv4AddressHelper& address);
     /**
-     * \brief Creates a city's access and edge links, impairments, addresses
+     * @brief Creates a city's access and edge links, impairments, addresses
      * and the routes of its island, edge node and router to its island.
-     * \param c the city
-     * \param p2p the device and channel helper
-     * \param address the address helper
+     * @param c the city
+     * @param p2p the device and channel helper
+     * @param address the address helper
      */
     void InstallCity(uint32_t c, PointToPointHelper& p2p, Ipv4AddressHelper& address);
     /**
-     * \brief (Re)installs every router's unicast routes from the topology's
+     * @brief (Re)installs every router's unicast routes from the topology's
      * paths over the links that are up: each router forwards a packet for a
      * city's networks to the next hop of WanTopology::GetPath, so packets
      * follow the paths the planner assumes.
      */
     void InstallUnicastRoutes();
     /**
-     * \param node a node of this network
-     * \return its static routing protocol
+     * @param node a node of this network
+     * @return its static routing protocol
      */
     static Ptr<Ipv4StaticRouting> StaticRouting(Ptr<Node> node);
     /**
-     * \param device a device with an IPv4 interface
-     * \return the interface's index on its node
+     * @param device a device with an IPv4 interface
+     * @return the interface's index on its node
      */
     static uint32_t InterfaceOf(Ptr<NetDevice> device);
     /// Scaled rate as an ns-3 DataRate string.
     std::string Rate(double bps) const;
     /**
-     * \brief Applies an impairment to a link's devices.
-     * \param devices the two devices of the link
-     * \param receivers which of the two receive through the error model
-     * \param impairment loss and jitter
-     * \param linkClass for the loss counters
+     * @brief Applies an impairment to a link's devices.
+     * @param devices the two devices of the link
+     * @param receivers which of the two receive through the error model
+     * @param impairment loss and jitter
+     * @param linkClass for the loss counters
      */
     void Impair(const NetDeviceContainer& devices,
                 const std::vector<uint32_t>& receivers,

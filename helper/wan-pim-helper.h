@@ -15,8 +15,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief Installs PIM-SSM (WanPimRouter) on the routers of a built WAN: one
+ * @ingroup wan-training
+ * @brief Installs PIM-SSM (WanPimRouter) on the routers of a built WAN: one
  * application per router, PIM on every core link end, the router's link to
  * its edge node as the local interface.
  *
@@ -33,33 +33,33 @@ class WanPimHelper
     WanPimHelper();
 
     /**
-     * \param name an attribute of WanPimRouter (HelloPeriod, HelloHoldtime,
+     * @param name an attribute of WanPimRouter (HelloPeriod, HelloHoldtime,
      *        JoinPeriod, JoinHoldtime)
-     * \param value its value
+     * @param value its value
      */
     void SetAttribute(const std::string& name, const AttributeValue& value);
     /**
-     * \param net a WAN whose Install has run
-     * \return one application per router, in city order
+     * @param net a WAN whose Install has run
+     * @return one application per router, in city order
      */
     ApplicationContainer Install(const WanNetworkHelper& net) const;
     /**
-     * \brief Delivers, in zero time, every message the routers queued before
+     * @brief Delivers, in zero time, every message the routers queued before
      * they started, and the messages these cause, until none is left.  Call
      * before the simulation runs.
-     * \param apps applications Install returned
-     * \return the messages delivered
+     * @param apps applications Install returned
+     * @return the messages delivered
      */
     static uint64_t Converge(const ApplicationContainer& apps);
     /**
-     * \brief Connects each router's BFD sessions to its PIM neighbours.
-     * \param pim applications Install returned
-     * \param bfd WanBfdHelper's applications on the same routers, same order
+     * @brief Connects each router's BFD sessions to its PIM neighbours.
+     * @param pim applications Install returned
+     * @param bfd WanBfdHelper's applications on the same routers, same order
      */
     static void WatchBfd(const ApplicationContainer& pim, const ApplicationContainer& bfd);
     /**
-     * \brief Every router re-reads its unicast routes (after a reconvergence).
-     * \param apps applications Install returned
+     * @brief Every router re-reads its unicast routes (after a reconvergence).
+     * @param apps applications Install returned
      */
     static void RoutesChanged(const ApplicationContainer& apps);
 

@@ -24,8 +24,8 @@ namespace ns3
 class WanNetworkHelper;
 
 /**
- * \ingroup wan-training
- * \brief Unicast reconvergence driven by failure detection: a link-state
+ * @ingroup wan-training
+ * @brief Unicast reconvergence driven by failure detection: a link-state
  * protocol's convergence, modelled.
  *
  * It listens to the routers' BFD sessions (WanBfdHelper).  When the first
@@ -66,44 +66,44 @@ class WanReconvergenceHelper
     };
 
     /**
-     * \param net the WAN (its Install has run); kept by reference, so it
+     * @param net the WAN (its Install has run); kept by reference, so it
      *        must outlive the simulation
      */
     explicit WanReconvergenceHelper(WanNetworkHelper& net);
 
     /**
-     * \param delay time from the flooded failure to the new routes (SPF hold
+     * @param delay time from the flooded failure to the new routes (SPF hold
      *        and computation), 0 to 10 s; refused with std::invalid_argument
      *        otherwise
      */
     void SetSpfDelay(Time delay);
-    /** \return the SPF delay */
+    /** @return the SPF delay */
     Time GetSpfDelay() const;
     /**
-     * \brief Listens to BFD applications (one per router, as WanBfdHelper
+     * @brief Listens to BFD applications (one per router, as WanBfdHelper
      * installs them).  Call before the simulation runs.
-     * \param bfd the applications
+     * @param bfd the applications
      */
     void Watch(const ApplicationContainer& bfd);
     /**
-     * \brief Makes this a distributed run's reconvergence: session changes
+     * @brief Makes this a distributed run's reconvergence: session changes
      * go to every rank (see the class).  Every rank calls it, before the
      * simulation runs; it adds a notice device to one router of each rank.
-     * \param rankOf per city its rank (WanMpiHelper::Partition)
-     * \throws std::invalid_argument as WanMpiHelper::NoticeDelay
+     * @param rankOf per city its rank (WanMpiHelper::Partition)
+     * @throws std::invalid_argument as WanMpiHelper::NoticeDelay
      */
     void Distribute(const std::vector<uint32_t>& rankOf);
     /**
-     * \param callback called with each change once the routes are recomputed
+     * @param callback called with each change once the routes are recomputed
      *        (the schedule layer's notification)
      */
     void SetChangeCallback(Callback<void, const Change&> callback);
-    /** \return the changes so far, in order */
+    /** @return the changes so far, in order */
     const std::vector<Change>& GetChanges() const;
     /**
-     * \param a a city
-     * \param b another city, joined to it by a core link
-     * \return the flooding delay of a failure of a-b detected at a: the
+     * @param a a city
+     * @param b another city, joined to it by a core link
+     * @return the flooding delay of a failure of a-b detected at a: the
      *         longest path latency from a to any city without the link
      */
     Time FloodingDelay(uint32_t a, uint32_t b) const;

@@ -27,7 +27,7 @@ const char* const kSchema = "wan-training-packet-output";
 /// Version of the schema: raised when a field changes meaning or goes.
 const int kVersion = 1;
 
-/// \return a map keyed by city index as an object keyed by city code
+/// @return a map keyed by city index as an object keyed by city code
 template <typename V>
 json
 ByCode(const std::map<uint32_t, V>& byCity, const std::vector<std::string>& codes)
@@ -40,14 +40,14 @@ ByCode(const std::map<uint32_t, V>& byCity, const std::vector<std::string>& code
     return object;
 }
 
-/// \return a time in ms as JSON: null when it never came (negative or infinite)
+/// @return a time in ms as JSON: null when it never came (negative or infinite)
 json
 MsJson(double ms)
 {
     return wantext::JsonNumber(ms < 0 ? std::numeric_limits<double>::quiet_NaN() : ms);
 }
 
-/// \return an island's counters and outcome as JSON
+/// @return an island's counters and outcome as JSON
 json
 IslandJson(const WanIslandRoundResult& i, const std::vector<std::string>& codes)
 {
@@ -77,7 +77,7 @@ IslandJson(const WanIslandRoundResult& i, const std::vector<std::string>& codes)
                 {"mixing", ByCode(i.mixing, codes)}};
 }
 
-/// \return the value of a key in a map, or zero when it has none
+/// @return the value of a key in a map, or zero when it has none
 template <typename V>
 V
 MapValue(const std::map<WanHop, V>& map, WanHop key)
@@ -86,7 +86,7 @@ MapValue(const std::map<WanHop, V>& map, WanHop key)
     return it == map.end() ? V{0} : it->second;
 }
 
-/// \return a CSV cell of a JSON scalar (empty for null)
+/// @return a CSV cell of a JSON scalar (empty for null)
 std::string
 CsvValue(const json& value)
 {

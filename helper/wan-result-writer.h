@@ -17,13 +17,13 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief Writes packet-level results (WanExperimentResult) as a document
+ * @ingroup wan-training
+ * @brief Writes packet-level results (WanExperimentResult) as a document
  * that scripts read: JSON, or the same figures as a CSV table of one figure
  * per row.
  *
  * The JSON document (schema "wan-training-packet-output", version 1):
- * \code
+ * @code
  * {"schema": "wan-training-packet-output", "version": 1,
  *  "runs": [{"label", "parameters": {name: text}, "schedule", "feasible", "reason",
  *            "planned_ms", "exact", "events", "disagreement", "disagreement_measured",
@@ -48,7 +48,7 @@ namespace ns3
  *                        "core_links": [{"from", "to", "packets", "bytes",
  *                                        "peak_queue_bytes", "peak_queue_ms",
  *                                        "queue_drops"}]}]}]}
- * \endcode
+ * @endcode
  * Times are milliseconds; bytes are full-scale (multiplied back by the
  * time-preserving scale); a core link direction's peak queue is the most
  * bytes that waited in its queue disc and device queue for some time
@@ -66,52 +66,52 @@ namespace ns3
 class WanResultWriter
 {
   public:
-    /// \param topo the topology the runs used (for city codes)
+    /// @param topo the topology the runs used (for city codes)
     explicit WanResultWriter(const WanTopology& topo);
 
     /**
-     * \brief Adds a run.
-     * \param label what the run is (e.g. "triangles, multicast + FPGA")
-     * \param result its measurements
+     * @brief Adds a run.
+     * @param label what the run is (e.g. "triangles, multicast + FPGA")
+     * @param result its measurements
      */
     void Add(const std::string& label, const WanExperimentResult& result);
     /**
-     * \brief Adds a run with the settings that distinguish it.
-     * \param label what the run is
-     * \param result its measurements
-     * \param parameters settings by name (e.g. "lossRate" -> "0.01")
+     * @brief Adds a run with the settings that distinguish it.
+     * @param label what the run is
+     * @param result its measurements
+     * @param parameters settings by name (e.g. "lossRate" -> "0.01")
      */
     void Add(const std::string& label,
              const WanExperimentResult& result,
              const std::map<std::string, std::string>& parameters);
-    /** \return the runs added */
+    /** @return the runs added */
     uint32_t GetN() const;
 
-    /** \return the JSON document, indented */
+    /** @return the JSON document, indented */
     std::string ToJson() const;
-    /** \return the CSV table, a header row first */
+    /** @return the CSV table, a header row first */
     std::string ToCsv() const;
     /**
-     * \brief Writes the document; throws std::invalid_argument when the
+     * @brief Writes the document; throws std::invalid_argument when the
      * name ends in neither .json nor .csv, or the file cannot be written.
-     * \param path the file (.json or .csv)
+     * @param path the file (.json or .csv)
      */
     void Write(const std::string& path) const;
     /**
-     * \brief Checks a file name before a run: throws std::invalid_argument
+     * @brief Checks a file name before a run: throws std::invalid_argument
      * when it ends in neither .json nor .csv.
-     * \param path the file
+     * @param path the file
      */
     static void CheckPath(const std::string& path);
 
   private:
-    /// \return one run as JSON
+    /// @return one run as JSON
     nlohmann::json RunJson(const std::string& label,
                            const WanExperimentResult& result,
                            const std::map<std::string, std::string>& parameters) const;
-    /// \return one round as JSON
+    /// @return one round as JSON
     nlohmann::json RoundJson(const WanRoundResult& round) const;
-    /// \return the whole document
+    /// @return the whole document
     nlohmann::json Document() const;
 
     std::vector<std::string> m_codes;   //!< city codes by index

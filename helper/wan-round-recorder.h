@@ -20,8 +20,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief Gathers a packet-level run's results from trace sources: each
+ * @ingroup wan-training
+ * @brief Gathers a packet-level run's results from trace sources: each
  * island's record of each round (WanIslandApplication "RoundEnd"), the
  * FPGAs' evictions by cause ("Eviction") and their peak slot occupancy
  * ("PeakOccupancy"), and the packets dropped, by reason ("Drop" of both).
@@ -34,14 +34,14 @@ namespace ns3
  * contribution to each chunk once, and its sum must be WanContribution's
  * ExpectedSum of the values its clique's other members reported.
  *
- * \code
+ * @code
  *   WanRoundRecorder recorder;
  *   recorder.WatchIslands(islands);
  *   recorder.WatchFpgas(fpgas);
  *   Simulator::Run();
  *   const WanIslandRecord* r = recorder.Find(0, city);
  *   bool exact = recorder.IsExact(0, city);
- * \endcode
+ * @endcode
  */
 class WanRoundRecorder
 {
@@ -50,97 +50,97 @@ class WanRoundRecorder
     WanRoundRecorder(const WanRoundRecorder&) = delete;
     WanRoundRecorder& operator=(const WanRoundRecorder&) = delete;
 
-    /** \param island an island application to record */
+    /** @param island an island application to record */
     void WatchIsland(Ptr<WanIslandApplication> island);
-    /** \param apps applications; every WanIslandApplication among them is recorded */
+    /** @param apps applications; every WanIslandApplication among them is recorded */
     void WatchIslands(const ApplicationContainer& apps);
-    /** \param fpga an FPGA aggregator to record */
+    /** @param fpga an FPGA aggregator to record */
     void WatchFpga(Ptr<FpgaAggregator> fpga);
-    /** \param apps applications; every FpgaAggregator among them is recorded */
+    /** @param apps applications; every FpgaAggregator among them is recorded */
     void WatchFpgas(const ApplicationContainer& apps);
 
     /**
-     * \param round a round
-     * \param city an island's city index
-     * \return the latest record that island reported of that round, or
+     * @param round a round
+     * @param city an island's city index
+     * @return the latest record that island reported of that round, or
      *         nullptr when it reported none
      */
     const WanIslandRecord* Find(uint32_t round, uint32_t city) const;
     /**
-     * \param round a round
-     * \param city an island's city index
-     * \return when the island averaged the round: its completion if it held
+     * @param round a round
+     * @param city an island's city index
+     * @return when the island averaged the round: its completion if it held
      *         everything when it first reported the round, else the time of
      *         that report (it gave the rest up then); zero when it reported
      *         nothing
      */
     Time GetMixedAt(uint32_t round, uint32_t city) const;
     /**
-     * \param round a round
-     * \param city an island's city index
-     * \return true when the island holds each peer's contribution to each
+     * @param round a round
+     * @param city an island's city index
+     * @return true when the island holds each peer's contribution to each
      *         chunk once and its sum is the exact one (false when it, or a
      *         member of its clique, reported nothing)
      */
     bool IsExact(uint32_t round, uint32_t city) const;
     /**
-     * \param round a round
-     * \return the counters of every island that reported it, summed
+     * @param round a round
+     * @return the counters of every island that reported it, summed
      */
     WanRoundCounters GetTotal(uint32_t round) const;
-    /** \return FPGA evictions by cause (every cause, from the first FPGA watched) */
+    /** @return FPGA evictions by cause (every cause, from the first FPGA watched) */
     const std::map<std::string, uint64_t>& GetEvictions() const;
     /**
-     * \param round a round
-     * \return FPGA evictions of that round's chunks by cause (every cause
+     * @param round a round
+     * @return FPGA evictions of that round's chunks by cause (every cause
      *         of GetEvictions, zeros included)
      */
     std::map<std::string, uint64_t> GetEvictions(uint32_t round) const;
-    /** \return the most slots in use at once at any one FPGA */
+    /** @return the most slots in use at once at any one FPGA */
     uint64_t GetPeakSlots() const;
-    /** \return packets dropped by the islands and FPGAs watched, by reason */
+    /** @return packets dropped by the islands and FPGAs watched, by reason */
     const std::map<std::string, uint64_t>& GetDrops() const;
 
     /**
-     * \brief What this recorder holds, as text (JSON), for another
+     * @brief What this recorder holds, as text (JSON), for another
      * recorder's Merge (a distributed run gathers each rank's to rank 0).
-     * \return the records, mixing times, evictions, drops and peak
+     * @return the records, mixing times, evictions, drops and peak
      */
     std::string Save() const;
     /**
-     * \brief Adds what another recorder saved: its records (of other
+     * @brief Adds what another recorder saved: its records (of other
      * islands), evictions and drops (summed) and peak (the larger).
-     * \param saved Save's text
-     * \throws std::invalid_argument for text that is not such a save
+     * @param saved Save's text
+     * @throws std::invalid_argument for text that is not such a save
      */
     void Merge(const std::string& saved);
 
     /**
-     * \brief Sink of "RoundEnd": keeps the record.
-     * \param record an island's record of a round
+     * @brief Sink of "RoundEnd": keeps the record.
+     * @param record an island's record of a round
      */
     void RecordRound(const WanIslandRecord& record);
     /**
-     * \brief Sink of "Eviction": counts it by cause.
-     * \param round the chunk's round
-     * \param chunk the chunk
-     * \param cause why the slot was forwarded
-     * \param contributions contributions in the forwarded sum
+     * @brief Sink of "Eviction": counts it by cause.
+     * @param round the chunk's round
+     * @param chunk the chunk
+     * @param cause why the slot was forwarded
+     * @param contributions contributions in the forwarded sum
      */
     void RecordEviction(uint32_t round,
                         uint32_t chunk,
                         const std::string& cause,
                         uint32_t contributions);
     /**
-     * \brief Sink of "PeakOccupancy".
-     * \param previous the previous peak
-     * \param peak the new peak
+     * @brief Sink of "PeakOccupancy".
+     * @param previous the previous peak
+     * @param peak the new peak
      */
     void RecordPeak(uint64_t previous, uint64_t peak);
     /**
-     * \brief Sink of "Drop": counts it by reason.
-     * \param packet the packet
-     * \param reason why it was dropped
+     * @brief Sink of "Drop": counts it by reason.
+     * @param packet the packet
+     * @param reason why it was dropped
      */
     void RecordDrop(Ptr<const Packet> packet, const std::string& reason);
 

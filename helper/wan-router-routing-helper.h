@@ -11,18 +11,18 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief Gives a WAN router WanRouterRouting (InternetStackHelper::SetRoutingHelper);
+ * @ingroup wan-training
+ * @brief Gives a WAN router WanRouterRouting (InternetStackHelper::SetRoutingHelper);
  * Ipv4StaticRoutingHelper adds its routes, as to any static routing.
  */
 class WanRouterRoutingHelper : public Ipv4RoutingHelper
 {
   public:
-    /** \return a copy of this helper */
+    /** @return a copy of this helper */
     WanRouterRoutingHelper* Copy() const override;
     /**
-     * \param node the node
-     * \return a new WanRouterRouting
+     * @param node the node
+     * @return a new WanRouterRouting
      */
     Ptr<Ipv4RoutingProtocol> Create(Ptr<Node> node) const override;
 };

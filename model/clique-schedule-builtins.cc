@@ -46,9 +46,9 @@ class TriangleSearch
 {
   public:
     /**
-     * \param topo the topology
-     * \param islands the islands to partition
-     * \param allowed which triangles may be used
+     * @param topo the topology
+     * @param islands the islands to partition
+     * @param allowed which triangles may be used
      */
     TriangleSearch(const WanTopology& topo,
                    const std::vector<uint32_t>& islands,
@@ -60,7 +60,7 @@ class TriangleSearch
     {
     }
 
-    /// \return the best partition; empty when there is none
+    /// @return the best partition; empty when there is none
     std::vector<Clique> Run()
     {
         Search(m_islands.size() % 3 != 0, 0.0, 0.0);
@@ -150,10 +150,10 @@ struct PairCandidate
 /**
  * Greedy matching: candidates cheapest path latency first (ties in the given
  * order), each taken when both islands are still unmatched and `take` agrees.
- * \param candidates the pairs that may be taken
- * \param matched islands already matched; updated
- * \param take called for each otherwise usable pair; true takes it
- * \return the pairs taken
+ * @param candidates the pairs that may be taken
+ * @param matched islands already matched; updated
+ * @param take called for each otherwise usable pair; true takes it
+ * @return the pairs taken
  */
 std::vector<Clique>
 GreedyPairs(std::vector<PairCandidate> candidates,
@@ -281,7 +281,7 @@ AddSingletons(Round& round, uint32_t n)
     }
 }
 
-/// \return the groups of islands that the rounds connect
+/// @return the groups of islands that the rounds connect
 Groups
 GroupsOf(const std::vector<Round>& rounds, uint32_t n)
 {
@@ -300,7 +300,7 @@ GroupsOf(const std::vector<Round>& rounds, uint32_t n)
     return groups;
 }
 
-/// \return for each island of 0..n-1, the index of its group
+/// @return for each island of 0..n-1, the index of its group
 std::vector<size_t>
 GroupIndex(const Groups& groups, uint32_t n)
 {
@@ -315,7 +315,7 @@ GroupIndex(const Groups& groups, uint32_t n)
     return groupOf;
 }
 
-/// \return the islands of each region, regions in order of first appearance
+/// @return the islands of each region, regions in order of first appearance
 Groups
 IslandsByRegion(const WanTopology& topo)
 {
@@ -401,7 +401,7 @@ CrossGroupRound(const WanTopology& topo, const Groups& groups)
 using JoiningRound = Round (*)(const WanTopology& topo, const Groups& groups);
 
 /**
- * \return a schedule of the regional round, then joining rounds until the
+ * @return a schedule of the regional round, then joining rounds until the
  *         rounds connect every island.  Each joining round joins at least
  *         two groups (its first, cheapest clique spans two), so at most N - 1
  *         rounds are added.
@@ -422,7 +422,7 @@ RegionalThenJoined(const std::string& name, const WanTopology& topo, JoiningRoun
     return CliqueSchedule(name, rounds);
 }
 
-/// \return the minimum spanning tree of the core graph by latency, as
+/// @return the minimum spanning tree of the core graph by latency, as
 ///         adjacency lists (Kruskal; it also minimises the longest edge)
 std::vector<std::vector<uint32_t>>
 MinimumSpanningTree(const WanTopology& topo)
@@ -454,7 +454,7 @@ MinimumSpanningTree(const WanTopology& topo)
     return tree;
 }
 
-/// \return the tree's edges coloured into matchings.  A tree is bipartite, so
+/// @return the tree's edges coloured into matchings.  A tree is bipartite, so
 ///         max-degree colours suffice: a walk from island 0 gives each child
 ///         edge the lowest colour its parent edge does not have.
 std::vector<std::vector<std::pair<uint32_t, uint32_t>>>

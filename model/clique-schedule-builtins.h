@@ -16,8 +16,8 @@ namespace ns3
 class WanTopology;
 
 /**
- * \ingroup wan-training
- * \brief The built-in schedules, defined from a topology's regions, and the
+ * @ingroup wan-training
+ * @brief The built-in schedules, defined from a topology's regions, and the
  * one list of their names that programs, helpers and scripts ask for.
  *
  * Every built-in schedule connects every island over its period (the union
@@ -50,45 +50,45 @@ class WanTopology;
 class CliqueScheduleBuiltins
 {
   public:
-    /** \return the names of the built-in schedules, in the paper's order */
+    /** @return the names of the built-in schedules, in the paper's order */
     static std::vector<std::string> Names();
     /**
-     * \param separator what goes between two names
-     * \return the names joined, e.g. "pairs, regional, triangles, all-to-all"
+     * @param separator what goes between two names
+     * @return the names joined, e.g. "pairs, regional, triangles, all-to-all"
      *         (for help texts and error messages)
      */
     static std::string JoinedNames(const std::string& separator = ", ");
     /**
-     * \param name a schedule name
-     * \return true when it names a built-in schedule
+     * @param name a schedule name
+     * @return true when it names a built-in schedule
      */
     static bool IsBuiltin(const std::string& name);
     /**
-     * \param name one of Names()
-     * \param topo the topology
-     * \return that built-in schedule; an unknown name throws
+     * @param name one of Names()
+     * @param topo the topology
+     * @return that built-in schedule; an unknown name throws
      *         std::invalid_argument listing the built-in names
      */
     static CliqueSchedule Make(const std::string& name, const WanTopology& topo);
 
     /**
-     * \param topo the topology
-     * \return the pairs schedule
+     * @param topo the topology
+     * @return the pairs schedule
      */
     static CliqueSchedule Pairs(const WanTopology& topo);
     /**
-     * \param topo the topology
-     * \return the regional schedule
+     * @param topo the topology
+     * @return the regional schedule
      */
     static CliqueSchedule Regional(const WanTopology& topo);
     /**
-     * \param topo the topology
-     * \return the rotating triangles schedule
+     * @param topo the topology
+     * @return the rotating triangles schedule
      */
     static CliqueSchedule Triangles(const WanTopology& topo);
     /**
-     * \param topo the topology
-     * \return the all-to-all schedule
+     * @param topo the topology
+     * @return the all-to-all schedule
      */
     static CliqueSchedule AllToAll(const WanTopology& topo);
 };

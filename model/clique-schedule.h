@@ -15,8 +15,8 @@ namespace ns3
 class WanTopology;
 
 /**
- * \ingroup wan-training
- * \brief A schedule of rotating cliques: a period of rounds, each a partition
+ * @ingroup wan-training
+ * @brief A schedule of rotating cliques: a period of rounds, each a partition
  * of the islands into disjoint cliques.
  *
  * Islands are city indices of a WanTopology.  A clique of one island is a
@@ -34,108 +34,108 @@ class CliqueSchedule
 
     CliqueSchedule() = default;
     /**
-     * \param name the schedule's name
-     * \param rounds the period's rounds
+     * @param name the schedule's name
+     * @param rounds the period's rounds
      */
     CliqueSchedule(std::string name, std::vector<Round> rounds);
 
     /**
-     * \param topo the topology
-     * \return the pairs schedule (CliqueScheduleBuiltins::Pairs)
+     * @param topo the topology
+     * @return the pairs schedule (CliqueScheduleBuiltins::Pairs)
      */
     static CliqueSchedule Pairs(const WanTopology& topo);
     /**
-     * \param topo the topology
-     * \return the regional schedule (CliqueScheduleBuiltins::Regional)
+     * @param topo the topology
+     * @return the regional schedule (CliqueScheduleBuiltins::Regional)
      */
     static CliqueSchedule Regional(const WanTopology& topo);
     /**
-     * \param topo the topology
-     * \return the rotating triangles schedule (CliqueScheduleBuiltins::Triangles)
+     * @param topo the topology
+     * @return the rotating triangles schedule (CliqueScheduleBuiltins::Triangles)
      */
     static CliqueSchedule Triangles(const WanTopology& topo);
     /**
-     * \param topo the topology
-     * \return the all-to-all schedule (CliqueScheduleBuiltins::AllToAll)
+     * @param topo the topology
+     * @return the all-to-all schedule (CliqueScheduleBuiltins::AllToAll)
      */
     static CliqueSchedule AllToAll(const WanTopology& topo);
     /**
-     * \param name one of BuiltinNames()
-     * \param topo the topology
-     * \return that built-in schedule; throws std::invalid_argument otherwise
+     * @param name one of BuiltinNames()
+     * @param topo the topology
+     * @return that built-in schedule; throws std::invalid_argument otherwise
      */
     static CliqueSchedule Builtin(const std::string& name, const WanTopology& topo);
-    /** \return the names of the built-in schedules, in the paper's order */
+    /** @return the names of the built-in schedules, in the paper's order */
     static std::vector<std::string> BuiltinNames();
 
     /**
-     * \brief Loads a schedule file (JSON) and validates it against a topology.
+     * @brief Loads a schedule file (JSON) and validates it against a topology.
      *
      * Format: {"name": "...", "rounds": [[["NYC", "LAX"], ["BUE"], ...], ...]}:
      * each round a list of cliques, each clique a list of city codes.  An island
      * the file leaves out of a round is an error, not a singleton.
-     * \param path the file
-     * \param topo the topology whose cities the file names
-     * \return the schedule
+     * @param path the file
+     * @param topo the topology whose cities the file names
+     * @return the schedule
      */
     static CliqueSchedule LoadFile(const std::string& path, const WanTopology& topo);
     /**
-     * \param text a JSON document in the LoadFile format
-     * \param topo the topology
-     * \return the validated schedule
+     * @param text a JSON document in the LoadFile format
+     * @param topo the topology
+     * @return the validated schedule
      */
     static CliqueSchedule FromJson(const std::string& text, const WanTopology& topo);
 
     /**
-     * \brief Checks that every round partitions the topology's islands: each
+     * @brief Checks that every round partitions the topology's islands: each
      * island in exactly one clique, no unknown island, no empty clique.
      * Throws std::invalid_argument naming the round and island otherwise.
-     * \param topo the topology
+     * @param topo the topology
      */
     void Validate(const WanTopology& topo) const;
 
-    /** \return the schedule's name */
+    /** @return the schedule's name */
     const std::string& GetName() const;
-    /** \return the number of rounds in the period */
+    /** @return the number of rounds in the period */
     uint32_t GetNRounds() const;
     /**
-     * \param k round index, taken modulo the period
-     * \return the round
+     * @param k round index, taken modulo the period
+     * @return the round
      */
     const Round& GetRound(uint32_t k) const;
-    /** \return all rounds */
+    /** @return all rounds */
     const std::vector<Round>& GetRounds() const;
-    /** \return the number of islands of the largest clique of any round */
+    /** @return the number of islands of the largest clique of any round */
     size_t GetLargestClique() const;
 
     /**
-     * \param topo the topology
-     * \return e.g. "{NYC,LAX,BUE} {LON,AMS,FRA} | {NYC,LON} ..."
+     * @param topo the topology
+     * @return e.g. "{NYC,LAX,BUE} {LON,AMS,FRA} | {NYC,LON} ..."
      */
     std::string ToString(const WanTopology& topo) const;
     /**
-     * \param topo the topology
-     * \return a JSON document that FromJson reads back
+     * @param topo the topology
+     * @return a JSON document that FromJson reads back
      */
     std::string ToJson(const WanTopology& topo) const;
 
     /**
-     * \brief The latency span a clique needs to align all arrivals without
+     * @brief The latency span a clique needs to align all arrivals without
      * FPGA memory: the T - D/r of the clique alone (no contention), computed by
      * the same rule as the round planner.  Used to choose triangles.
-     * \param topo the topology
-     * \param clique the clique
-     * \return seconds
+     * @param topo the topology
+     * @param clique the clique
+     * @return seconds
      */
     static double AlignmentSpan(const WanTopology& topo, const Clique& clique);
 
     /**
-     * \brief The groups of islands that a period's cliques connect: two
+     * @brief The groups of islands that a period's cliques connect: two
      * islands are in one group when a chain of cliques of the rounds joins
      * them.  A schedule mixes (its A is finite) when there is one group.
-     * \param rounds the period's rounds, each a partition of islands 0..n-1
-     * \param n number of islands
-     * \return for each island, the smallest island of its group
+     * @param rounds the period's rounds, each a partition of islands 0..n-1
+     * @param n number of islands
+     * @return for each island, the smallest island of its group
      */
     static std::vector<uint32_t> Groups(const std::vector<Round>& rounds, uint32_t n);
 

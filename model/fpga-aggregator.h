@@ -32,8 +32,8 @@ class Socket;
 class Packet;
 
 /**
- * \ingroup wan-training
- * \brief The edge FPGA aggregator: sums the chunks its island's clique peers
+ * @ingroup wan-training
+ * @brief The edge FPGA aggregator: sums the chunks its island's clique peers
  * send, in a finite HBM slot table, and forwards (partial) sums to the island
  * over a sequenced hop with a resend buffer.
  *
@@ -63,63 +63,63 @@ class FpgaAggregator : public Application
 {
   public:
     /**
-     * \brief Get the type ID.
-     * \return the object TypeId
+     * @brief Get the type ID.
+     * @return the object TypeId
      */
     static TypeId GetTypeId();
     FpgaAggregator();
     ~FpgaAggregator() override;
 
-    /** \return the slot table (null before the application starts) */
+    /** @return the slot table (null before the application starts) */
     const FpgaSlotTable* GetSlotTable() const;
-    /** \return MERGED packets sent (first transmissions) */
+    /** @return MERGED packets sent (first transmissions) */
     uint64_t GetForwarded() const;
-    /** \return MERGED packets sent again on request */
+    /** @return MERGED packets sent again on request */
     uint64_t GetResent() const;
-    /** \return NACKs that named a sequence number no longer buffered */
+    /** @return NACKs that named a sequence number no longer buffered */
     uint64_t GetUnanswerableNacks() const;
-    /** \return QUERYs received (the island lacked a chunk) */
+    /** @return QUERYs received (the island lacked a chunk) */
     uint64_t GetQueries() const;
-    /** \return REQUESTs this FPGA sent to senders for contributions its slots lacked */
+    /** @return REQUESTs this FPGA sent to senders for contributions its slots lacked */
     uint64_t GetRepairRequests() const;
-    /** \return REPAIRs it received and summed */
+    /** @return REPAIRs it received and summed */
     uint64_t GetRepairsIn() const;
     /**
-     * \brief The FPGA fails: from now on it drops every packet, answers no
+     * @brief The FPGA fails: from now on it drops every packet, answers no
      * NACK and forwards nothing; what its slots held is lost.
      */
     void Fail();
     /**
-     * \brief Sets the slot lifetime (the SlotTimeout attribute), also while
+     * @brief Sets the slot lifetime (the SlotTimeout attribute), also while
      * running: slots opened from then on live that long (with HBM).
-     * \param timeout the lifetime
+     * @param timeout the lifetime
      */
     void SetSlotTimeout(Time timeout);
-    /** \return the slot lifetime (SlotTimeout) */
+    /** @return the slot lifetime (SlotTimeout) */
     Time GetSlotTimeout() const;
-    /** \return true after Fail */
+    /** @return true after Fail */
     bool IsFailed() const;
 
     /**
-     * \brief TracedCallback signature of an eviction.
-     * \param [in] round the chunk's round
-     * \param [in] chunk the chunk index
-     * \param [in] cause "completion", "timeout", "conflict", "flush" or "request"
-     * \param [in] contributions contributions in the forwarded sum
+     * @brief TracedCallback signature of an eviction.
+     * @param [in] round the chunk's round
+     * @param [in] chunk the chunk index
+     * @param [in] cause "completion", "timeout", "conflict", "flush" or "request"
+     * @param [in] contributions contributions in the forwarded sum
      */
     typedef void (*EvictionTracedCallback)(uint32_t round,
                                            uint32_t chunk,
                                            const std::string& cause,
                                            uint32_t contributions);
     /**
-     * \brief TracedCallback signature of the slot occupancy.
-     * \param [in] occupied slots in use after a change
+     * @brief TracedCallback signature of the slot occupancy.
+     * @param [in] occupied slots in use after a change
      */
     typedef void (*OccupancyTracedCallback)(uint64_t occupied);
     /**
-     * \brief TracedCallback signature of a packet dropped.
-     * \param [in] packet the packet as received
-     * \param [in] reason why it could not be used
+     * @brief TracedCallback signature of a packet dropped.
+     * @param [in] packet the packet as received
+     * @param [in] reason why it could not be used
      */
     typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
 
@@ -133,44 +133,44 @@ class FpgaAggregator : public Application
     /// Reads DATA chunks and NACKs.
     void HandleRead(Ptr<Socket> socket);
     /**
-     * \brief Sums a DATA chunk into the slot table, or drops it.
-     * \param packet the packet as received
-     * \param header its header
+     * @brief Sums a DATA chunk into the slot table, or drops it.
+     * @param packet the packet as received
+     * @param header its header
      */
     void Aggregate(Ptr<const Packet> packet, const WanChunkHeader& header);
     /**
-     * \brief Follows a sender's stream (in-network repair): its slots a
+     * @brief Follows a sender's stream (in-network repair): its slots a
      * ReorderWindow or more chunks back that still lack it are asked for.
-     * \param header a DATA chunk's header
-     * \param from where it came from (where a REQUEST goes)
+     * @param header a DATA chunk's header
+     * @param from where it came from (where a REQUEST goes)
      */
     void Watch(const WanChunkHeader& header, const Address& from);
     /**
-     * \brief Asks a sender for its contribution to a chunk a slot holds
+     * @brief Asks a sender for its contribution to a chunk a slot holds
      * without it, and keeps the slot until the repair is due.
-     * \param id the chunk
-     * \param position the sender's position
-     * \param to the sender
+     * @param id the chunk
+     * @param position the sender's position
+     * @param to the sender
      */
     void RequestRepair(const FpgaChunkId& id, uint32_t position, const Address& to);
     /**
-     * \brief A repair did not come in time: the slot goes to the island as
+     * @brief A repair did not come in time: the slot goes to the island as
      * it is (a "request" eviction), which recovers the rest end to end.
-     * \param id the chunk
-     * \param position the sender
+     * @param id the chunk
+     * @param position the sender
      */
     void RepairDue(const FpgaChunkId& id, uint32_t position);
     /**
-     * \brief Releases a chunk whose repair was late, once none is awaited.
-     * \param id the chunk
+     * @brief Releases a chunk whose repair was late, once none is awaited.
+     * @param id the chunk
      */
     void ReleaseLate(const FpgaChunkId& id);
-    /** \return true while a repair of the chunk is awaited */
+    /** @return true while a repair of the chunk is awaited */
     bool Repairing(const FpgaChunkId& id) const;
     /**
-     * \brief Reports a packet that cannot be used.
-     * \param packet the packet as received
-     * \param reason why
+     * @brief Reports a packet that cannot be used.
+     * @param packet the packet as received
+     * @param reason why
      */
     void Drop(Ptr<const Packet> packet, const std::string& reason);
     /// Sends the table's output to the island.
@@ -178,9 +178,9 @@ class FpgaAggregator : public Application
     /// Answers a NACK.
     void Resend(uint32_t sequence);
     /**
-     * \brief Answers a QUERY: releases the chunk's slot and tells the island
+     * @brief Answers a QUERY: releases the chunk's slot and tells the island
      * how many MERGED packets were sent.
-     * \param query the QUERY's header
+     * @param query the QUERY's header
      */
     void Answer(const WanChunkHeader& query);
     /// Evicts timed-out slots and re-arms the timer.

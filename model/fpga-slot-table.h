@@ -20,8 +20,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief Identifier of one weight chunk of one round: what the FPGA sums on.
+ * @ingroup wan-training
+ * @brief Identifier of one weight chunk of one round: what the FPGA sums on.
  */
 struct FpgaChunkId
 {
@@ -30,8 +30,8 @@ struct FpgaChunkId
     uint32_t chunk{0};  //!< chunk index within the model state
 
     /**
-     * \param o another identifier
-     * \return true when all fields are equal
+     * @param o another identifier
+     * @return true when all fields are equal
      */
     bool operator==(const FpgaChunkId& o) const
     {
@@ -39,8 +39,8 @@ struct FpgaChunkId
     }
 
     /**
-     * \param o another identifier
-     * \return true when any field differs
+     * @param o another identifier
+     * @return true when any field differs
      */
     bool operator!=(const FpgaChunkId& o) const
     {
@@ -49,8 +49,8 @@ struct FpgaChunkId
 };
 
 /**
- * \ingroup wan-training
- * \brief Why a slot was forwarded.
+ * @ingroup wan-training
+ * @brief Why a slot was forwarded.
  */
 enum class FpgaEviction
 {
@@ -62,15 +62,15 @@ enum class FpgaEviction
 };
 
 /**
- * \ingroup wan-training
- * \param cause an eviction cause
- * \return "completion", "timeout", "conflict", "flush" or "request"
+ * @ingroup wan-training
+ * @param cause an eviction cause
+ * @return "completion", "timeout", "conflict", "flush" or "request"
  */
 std::string FpgaEvictionName(FpgaEviction cause);
 
 /**
- * \ingroup wan-training
- * \brief A (partial) sum that leaves the FPGA towards its island.
+ * @ingroup wan-training
+ * @brief A (partial) sum that leaves the FPGA towards its island.
  */
 struct FpgaPartialSum
 {
@@ -84,8 +84,8 @@ struct FpgaPartialSum
 };
 
 /**
- * \ingroup wan-training
- * \brief The edge FPGA's HBM slot table: in-flight partial sums keyed by a
+ * @ingroup wan-training
+ * @brief The edge FPGA's HBM slot table: in-flight partial sums keyed by a
  * hash of the chunk identifier.
  *
  * A contribution goes to slot hash(id) mod N.  An empty slot takes it; a slot
@@ -107,25 +107,25 @@ class FpgaSlotTable
 {
   public:
     /**
-     * \param nSlots number of slots (HBM bytes / slot size), >= 1
-     * \param timeoutSeconds slot lifetime, > 0
-     * \param memory chunks whose early-forwarded contributions are
+     * @param nSlots number of slots (HBM bytes / slot size), >= 1
+     * @param timeoutSeconds slot lifetime, > 0
+     * @param memory chunks whose early-forwarded contributions are
      *        remembered (0: none)
      */
     FpgaSlotTable(uint64_t nSlots, double timeoutSeconds, uint32_t memory = 4096);
 
     /**
-     * \brief Adds one sender's contribution to a chunk.
-     * \param id the chunk
-     * \param value the contribution, a fixed-point integer
+     * @brief Adds one sender's contribution to a chunk.
+     * @param id the chunk
+     * @param value the contribution, a fixed-point integer
      *        (WanContribution::ToFixed), added with wrap-around
-     * \param bytes chunk size
-     * \param expected contributions that complete the chunk, >= 1
-     * \param now current time, seconds
-     * \param sources the contribution's sender (its position in the
+     * @param bytes chunk size
+     * @param expected contributions that complete the chunk, >= 1
+     * @param now current time, seconds
+     * @param sources the contribution's sender (its position in the
      *        clique), added to the slot's so the island knows whose
      *        contributions a sum holds (empty: not tracked)
-     * \return the sums this forwards: a conflict victim and/or this chunk on
+     * @return the sums this forwards: a conflict victim and/or this chunk on
      *         completion, in that order
      */
     std::vector<FpgaPartialSum> Add(const FpgaChunkId& id,
@@ -135,58 +135,58 @@ class FpgaSlotTable
                                     double now,
                                     const WanSourceSet& sources = WanSourceSet());
     /**
-     * \param now current time, seconds
-     * \return the sums of every slot whose timeout has passed, oldest first
+     * @param now current time, seconds
+     * @return the sums of every slot whose timeout has passed, oldest first
      */
     std::vector<FpgaPartialSum> Expire(double now);
-    /** \return the sums of every occupied slot, emptying the table */
+    /** @return the sums of every occupied slot, emptying the table */
     std::vector<FpgaPartialSum> Flush();
     /**
-     * \brief Releases one chunk's slot before it completes, because its
+     * @brief Releases one chunk's slot before it completes, because its
      * island asked for the chunk (REQUEST eviction).
-     * \param id the chunk
-     * \return its partial sum, or nothing when no slot holds it
+     * @param id the chunk
+     * @return its partial sum, or nothing when no slot holds it
      */
     std::vector<FpgaPartialSum> Release(const FpgaChunkId& id);
     /**
-     * \param id a chunk
-     * \param position a sender
-     * \return true when a slot holds the chunk without that sender's
+     * @param id a chunk
+     * @param position a sender
+     * @return true when a slot holds the chunk without that sender's
      *         contribution, and no earlier partial sum of it held it either
      */
     bool Lacks(const FpgaChunkId& id, uint32_t position) const;
     /**
-     * \brief Keeps a chunk's slot at least until `expiry` (while a repair of
+     * @brief Keeps a chunk's slot at least until `expiry` (while a repair of
      * it is awaited).
-     * \param id the chunk
-     * \param expiry the new timeout instant, seconds (an earlier one is kept)
-     * \return false when no slot holds the chunk
+     * @param id the chunk
+     * @param expiry the new timeout instant, seconds (an earlier one is kept)
+     * @return false when no slot holds the chunk
      */
     bool Extend(const FpgaChunkId& id, double expiry);
-    /** \return the earliest time a slot times out (+infinity if none) */
+    /** @return the earliest time a slot times out (+infinity if none) */
     double GetNextExpiry() const;
 
-    /** \return the number of slots */
+    /** @return the number of slots */
     uint64_t GetNSlots() const;
-    /** \return the slot lifetime */
+    /** @return the slot lifetime */
     double GetTimeout() const;
     /**
-     * \param timeoutSeconds the lifetime of the slots opened from now on, > 0
+     * @param timeoutSeconds the lifetime of the slots opened from now on, > 0
      *        (a re-planned round may need longer: its arrivals skew more)
      */
     void SetTimeout(double timeoutSeconds);
-    /** \return occupied slots */
+    /** @return occupied slots */
     uint64_t GetOccupancy() const;
-    /** \return the most slots ever occupied at once */
+    /** @return the most slots ever occupied at once */
     uint64_t GetPeakOccupancy() const;
     /**
-     * \param cause an eviction cause
-     * \return how many evictions had that cause
+     * @param cause an eviction cause
+     * @return how many evictions had that cause
      */
     uint64_t GetEvictions(FpgaEviction cause) const;
     /**
-     * \param id a chunk
-     * \return the slot it maps to
+     * @param id a chunk
+     * @return the slot it maps to
      */
     uint64_t SlotOf(const FpgaChunkId& id) const;
 
@@ -205,11 +205,11 @@ class FpgaSlotTable
     };
 
     /**
-     * \param id a chunk
-     * \return the slot holding it, or nullptr
+     * @param id a chunk
+     * @return the slot holding it, or nullptr
      */
     const Slot* Holding(const FpgaChunkId& id) const;
-    /// \copydoc Holding(const FpgaChunkId&) const
+    /// @copydoc Holding(const FpgaChunkId&) const
     Slot* Holding(const FpgaChunkId& id);
     /// Removes an occupied slot and returns its sum.
     FpgaPartialSum Evict(uint64_t index, FpgaEviction cause);
@@ -218,8 +218,8 @@ class FpgaSlotTable
     struct IdHash
     {
         /**
-         * \param id a chunk
-         * \return its hash
+         * @param id a chunk
+         * @return its hash
          */
         size_t operator()(const FpgaChunkId& id) const;
     };

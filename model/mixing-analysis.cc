@@ -51,10 +51,10 @@ FromEigen(const Eigen::MatrixXd& e)
 }
 
 /**
- * \param phi the diffusion Phi
- * \param target the target shares pi
- * \param normalise divide each error by that of a newborn update
- * \return the mean error over the generations' sources
+ * @param phi the diffusion Phi
+ * @param target the target shares pi
+ * @param normalise divide each error by that of a newborn update
+ * @return the mean error over the generations' sources
  */
 double
 SurvivalOf(const Eigen::MatrixXd& phi, const std::vector<double>& target, bool normalise)
@@ -82,13 +82,13 @@ SurvivalOf(const Eigen::MatrixXd& phi, const std::vector<double>& target, bool n
 constexpr double kStochasticEps = 1e-9;
 
 /**
- * \brief Checks one mixing matrix: square, non-negative, rows summing to 1,
+ * @brief Checks one mixing matrix: square, non-negative, rows summing to 1,
  * and columns too unless rows suffice; throws std::invalid_argument.
- * \param w the matrix
- * \param k its round
- * \param n the islands
- * \param rowsOnly columns may sum to anything
- * \return true when its columns sum to 1 as well
+ * @param w the matrix
+ * @param k its round
+ * @param n the islands
+ * @param rowsOnly columns may sum to anything
+ * @return true when its columns sum to 1 as well
  */
 bool
 CheckMixingMatrix(const WanMatrix& w, size_t k, size_t n, bool rowsOnly)
@@ -158,10 +158,10 @@ CheckTarget(const std::vector<double>& target, size_t n)
 }
 
 /**
- * \param phi the diffusion Phi of a generation
- * \param shares the consensus share of each source j
- * \param normalise divide each error by that of a newborn update
- * \return the mean over the sources j of sum_i |Phi_ij - c_j|
+ * @param phi the diffusion Phi of a generation
+ * @param shares the consensus share of each source j
+ * @param normalise divide each error by that of a newborn update
+ * @return the mean over the sources j of sum_i |Phi_ij - c_j|
  */
 double
 SurvivalToConsensus(const Eigen::MatrixXd& phi, const std::vector<double>& shares, bool normalise)
@@ -177,7 +177,7 @@ SurvivalToConsensus(const Eigen::MatrixXd& phi, const std::vector<double>& share
     return total / n;
 }
 
-/// \return the error of a generation: to the target, or to its consensus when given
+/// @return the error of a generation: to the target, or to its consensus when given
 double
 ErrorOf(const Eigen::MatrixXd& phi,
         const std::vector<double>& target,

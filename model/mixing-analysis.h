@@ -14,14 +14,14 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief A dense matrix, row-major: m[i][j].
+ * @ingroup wan-training
+ * @brief A dense matrix, row-major: m[i][j].
  */
 using WanMatrix = std::vector<std::vector<double>>;
 
 /**
- * \ingroup wan-training
- * \brief Conventions of the disagreement measure (see the module docs).
+ * @ingroup wan-training
+ * @brief Conventions of the disagreement measure (see the module docs).
  */
 struct MixingOptions
 {
@@ -48,8 +48,8 @@ struct MixingOptions
 };
 
 /**
- * \ingroup wan-training
- * \brief Information diffusion of a schedule of mixing matrices.
+ * @ingroup wan-training
+ * @brief Information diffusion of a schedule of mixing matrices.
  *
  * Round k applies W(k mod P).  An update born at island j just before round p
  * holds, after h rounds, the share Phi_ij(p, h) = [W(p+h-1) ... W(p)]_ij at
@@ -75,79 +75,79 @@ class MixingAnalysis
 {
   public:
     /**
-     * \param mixing one doubly-stochastic N x N matrix per round of the period
+     * @param mixing one doubly-stochastic N x N matrix per round of the period
      *        (row-stochastic with MixingOptions::rowStochastic)
-     * \param options the measure's conventions
+     * @param options the measure's conventions
      */
     explicit MixingAnalysis(std::vector<WanMatrix> mixing, MixingOptions options = {});
 
     /**
-     * \brief Uniform clique averaging: W_ij = 1/|C| when i and j share clique C.
-     * \param schedule the schedule
-     * \param nIslands number of islands N
-     * \param options the measure's conventions
-     * \return the analysis of the schedule
+     * @brief Uniform clique averaging: W_ij = 1/|C| when i and j share clique C.
+     * @param schedule the schedule
+     * @param nIslands number of islands N
+     * @param options the measure's conventions
+     * @return the analysis of the schedule
      */
     static MixingAnalysis FromSchedule(const CliqueSchedule& schedule,
                                        uint32_t nIslands,
                                        MixingOptions options = {});
     /**
-     * \param round a partition of the islands
-     * \param nIslands N
-     * \return its uniform mixing matrix
+     * @param round a partition of the islands
+     * @param nIslands N
+     * @return its uniform mixing matrix
      */
     static WanMatrix UniformMixing(const CliqueSchedule::Round& round, uint32_t nIslands);
 
-    /** \return N */
+    /** @return N */
     uint32_t GetNIslands() const;
-    /** \return the period P */
+    /** @return the period P */
     uint32_t GetPeriod() const;
     /**
-     * \param k round index (modulo P)
-     * \return W(k)
+     * @param k round index (modulo P)
+     * @return W(k)
      */
     const WanMatrix& GetMixingMatrix(uint32_t k) const;
     /**
-     * \param p phase at which the generation is born
-     * \param h rounds since its birth
-     * \return Phi(p, h)
+     * @param p phase at which the generation is born
+     * @param h rounds since its birth
+     * @return Phi(p, h)
      */
     WanMatrix GetDiffusion(uint32_t p, uint32_t h) const;
     /**
-     * \param p phase
-     * \param hMax last round
-     * \return S_p(0), ..., S_p(hMax)
+     * @param p phase
+     * @param hMax last round
+     * @return S_p(0), ..., S_p(hMax)
      */
     std::vector<double> GetSurvivalCurve(uint32_t p, uint32_t hMax) const;
     /**
-     * \param hMax last round
-     * \return the mean over phases of S_p(h), h = 0..hMax
+     * @param hMax last round
+     * @return the mean over phases of S_p(h), h = 0..hMax
      */
     std::vector<double> GetMeanSurvivalCurve(uint32_t hMax) const;
     /**
-     * \return A, or +infinity when the schedule never mixes fully (with
+     * @return A, or +infinity when the schedule never mixes fully (with
      *         rho = 1)
      */
     double GetAverageDisagreement() const;
     /**
-     * \return the rounds after which every generation's error is below the
+     * @return the rounds after which every generation's error is below the
      *         tolerance (maxRounds + 1 if never)
      */
     uint32_t GetMixingRounds() const;
     /**
-     * \param p phase
-     * \return c(p): the share of the generation born at each island at phase
+     * @param p phase
+     * @return c(p): the share of the generation born at each island at phase
      *         p that every island ends up holding (1/N each when every W is
      *         doubly stochastic)
      */
     std::vector<double> GetConsensusShares(uint32_t p) const;
     /**
-     * \return half the L1 distance of the consensus shares to 1/N, averaged
+     * @return half the L1 distance of the consensus shares to 1/N, averaged
      *         over the phases: 0 when every island's update weighs the same,
      *         1 - 1/N at most (NaN when the islands never agree)
      */
     double GetConsensusSkew() const;
-    /** \return false when the islands never come to one state */
+    /** @return false when the islands never come to one state */
     bool HasConsensus() const;
 
   private:
@@ -156,8 +156,8 @@ class MixingAnalysis
     /// Computes the consensus shares of every phase (row-stochastic matrices).
     void ComputeConsensus();
     /**
-     * \param p a phase
-     * \return its consensus shares, or nullptr when every W is doubly stochastic
+     * @param p a phase
+     * @return its consensus shares, or nullptr when every W is doubly stochastic
      */
     const std::vector<double>* ConsensusOf(uint32_t p) const;
 

@@ -19,8 +19,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief The network's capabilities and the payload, for the round planner.
+ * @ingroup wan-training
+ * @brief The network's capabilities and the payload, for the round planner.
  */
 struct PlannerConfig
 {
@@ -57,8 +57,8 @@ struct PlannerConfig
 };
 
 /**
- * \ingroup wan-training
- * \brief Plan of one clique in one round.
+ * @ingroup wan-training
+ * @brief Plan of one clique in one round.
  */
 struct CliquePlan
 {
@@ -75,8 +75,8 @@ struct CliquePlan
 };
 
 /**
- * \ingroup wan-training
- * \brief Load of one direction of a core link in one round.
+ * @ingroup wan-training
+ * @brief Load of one direction of a core link in one round.
  */
 struct WanLinkLoad
 {
@@ -87,8 +87,8 @@ struct WanLinkLoad
 };
 
 /**
- * \ingroup wan-training
- * \brief Plan of one round: rates, offsets, memory, and its time T.
+ * @ingroup wan-training
+ * @brief Plan of one round: rates, offsets, memory, and its time T.
  */
 struct RoundPlan
 {
@@ -111,8 +111,8 @@ struct RoundPlan
 };
 
 /**
- * \ingroup wan-training
- * \brief Plan of a whole schedule: T is the slowest round's time.
+ * @ingroup wan-training
+ * @brief Plan of a whole schedule: T is the slowest round's time.
  */
 struct SchedulePlan
 {
@@ -128,8 +128,8 @@ struct SchedulePlan
 };
 
 /**
- * \ingroup wan-training
- * \brief Finds the minimal round time T of a schedule on a network.
+ * @ingroup wan-training
+ * @brief Finds the minimal round time T of a schedule on a network.
  *
  * For every clique of a round: each sender's stream follows its
  * shortest-path multicast tree to the other members' edge FPGAs (or |C|-1
@@ -157,38 +157,38 @@ class RoundPlanner
 {
   public:
     /**
-     * \param topo the network (copied; the config's overrides are applied)
-     * \param config capabilities and payload; invalid values throw
+     * @param topo the network (copied; the config's overrides are applied)
+     * @param config capabilities and payload; invalid values throw
      *        std::invalid_argument
      */
     RoundPlanner(const WanTopology& topo, const PlannerConfig& config);
 
     /**
-     * \param round a partition of the islands
-     * \return its plan
+     * @param round a partition of the islands
+     * @return its plan
      */
     RoundPlan PlanRound(const CliqueSchedule::Round& round) const;
     /**
-     * \param schedule a schedule valid for the topology
-     * \return its plan
+     * @param schedule a schedule valid for the topology
+     * @return its plan
      */
     SchedulePlan Plan(const CliqueSchedule& schedule) const;
 
     /**
-     * \brief The packet-level arrival skew at each member of a clique as
+     * @brief The packet-level arrival skew at each member of a clique as
      * receiver: the spread, over its senders, of the time a frame takes from
      * the sender's send instant to the receiver's FPGA beyond the path
      * latency (copy k of a sender's unicast copies, in the clique's order,
      * leaves its egress k frame times after the send; each core hop adds
      * one frame time; a multicast branch point sends its copies at once).
-     * \param members the clique
-     * \return seconds per member (0 for a clique of two)
+     * @param members the clique
+     * @return seconds per member (0 for a clique of two)
      */
     std::vector<double> PacketSkew(const CliqueSchedule::Clique& members) const;
 
-    /** \return the network, with the overrides applied */
+    /** @return the network, with the overrides applied */
     const WanTopology& GetTopology() const;
-    /** \return the configuration */
+    /** @return the configuration */
     const PlannerConfig& GetConfig() const;
 
   private:
@@ -205,35 +205,35 @@ class RoundPlanner
     /// Sets rates and fills links of a round plan.
     void AssignRates(RoundPlan& plan) const;
     /**
-     * \brief Counts the streams on every directed core hop.
-     * \param plan the round's cliques
-     * \param cliqueHops filled: per clique, the hops its streams use (with multiplicity)
-     * \return streams per hop (n_e)
+     * @brief Counts the streams on every directed core hop.
+     * @param plan the round's cliques
+     * @param cliqueHops filled: per clique, the hops its streams use (with multiplicity)
+     * @return streams per hop (n_e)
      */
     std::map<WanHop, uint32_t> CountStreams(const RoundPlan& plan,
                                             std::vector<std::vector<WanHop>>& cliqueHops) const;
     /**
-     * \brief Sets a clique's rate: the least of its members' access shares and
+     * @brief Sets a clique's rate: the least of its members' access shares and
      * its hops' capacity shares.
-     * \param cp the clique (two or more members)
-     * \param hops the hops its streams use
-     * \param streams streams per hop in the round
+     * @param cp the clique (two or more members)
+     * @param hops the hops its streams use
+     * @param streams streams per hop in the round
      */
     void SetCliqueRate(CliquePlan& cp,
                        std::vector<WanHop> hops,
                        const std::map<WanHop, uint32_t>& streams) const;
     /**
-     * \brief Pass 1: each clique's least T_c.
-     * \param plan the round (rates set)
-     * \param lps filled: each clique's LP
-     * \param aligned filled: per clique, whether its arrivals fit the memory
-     * \return T, the largest T_c of the cliques that fit
+     * @brief Pass 1: each clique's least T_c.
+     * @param plan the round (rates set)
+     * @param lps filled: each clique's LP
+     * @param aligned filled: per clique, whether its arrivals fit the memory
+     * @return T, the largest T_c of the cliques that fit
      */
     double SolveCliques(RoundPlan& plan,
                         std::vector<CliqueLp>& lps,
                         std::vector<bool>& aligned) const;
     /**
-     * \brief Marks the round infeasible: the memory that would do, and the
+     * @brief Marks the round infeasible: the memory that would do, and the
      * receiver that needs it.
      */
     void ExplainMisalignment(RoundPlan& plan,
@@ -242,36 +242,36 @@ class RoundPlanner
     /// Fills offsets, memory, finish times, T and what binds it from the solved LPs.
     void SetTimes(RoundPlan& plan, const std::vector<CliqueLp>& lps) const;
     /**
-     * \brief Fills each clique's packet-level skew and, without FPGA memory,
+     * @brief Fills each clique's packet-level skew and, without FPGA memory,
      * warns of the receivers whose skew exceeds the line-rate window.
-     * \param plan a feasible round
+     * @param plan a feasible round
      */
     void CheckPacketSkew(RoundPlan& plan) const;
     /**
-     * \param sender a sending city
-     * \param receiver a receiving city of its clique
-     * \param copy which of the sender's copies goes to the receiver (1: the
+     * @param sender a sending city
+     * @param receiver a receiving city of its clique
+     * @param copy which of the sender's copies goes to the receiver (1: the
      *        first; always 1 with multicast)
-     * \return the frame times from the sender's send instant to the
+     * @return the frame times from the sender's send instant to the
      *         receiver's FPGA, beyond the path latency, seconds
      */
     double PacketDelay(uint32_t sender, uint32_t receiver, uint32_t copy) const;
     /**
-     * \param cp a clique's plan (its rate set)
-     * \return the FPGA memory each of its receivers needs for the jitter
+     * @param cp a clique's plan (its rate set)
+     * @return the FPGA memory each of its receivers needs for the jitter
      *         allowance: r_c x allowance when it receives two or more streams
      */
     double AllowanceBytes(const CliquePlan& cp) const;
     /**
-     * \param cp a clique with its rate
-     * \return its LP: minimise T_c subject to arrival, serialization and memory
+     * @param cp a clique with its rate
+     * @return its LP: minimise T_c subject to arrival, serialization and memory
      */
     CliqueLp BuildCliqueLp(const CliquePlan& cp) const;
     /**
-     * \brief Makes the LP minimise the clique's total FPGA memory.
-     * \param lp the clique's LP (or a copy)
-     * \param cp the clique
-     * \param c its variables
+     * @brief Makes the LP minimise the clique's total FPGA memory.
+     * @param lp the clique's LP (or a copy)
+     * @param cp the clique
+     * @param c its variables
      */
     static void SetMemoryCosts(WanLinearProgram& lp, const CliquePlan& cp, const CliqueLp& c);
 

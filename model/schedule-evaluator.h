@@ -21,8 +21,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief The figures of merit of one schedule: T, A and J = T x A.
+ * @ingroup wan-training
+ * @brief The figures of merit of one schedule: T, A and J = T x A.
  */
 struct ScheduleEvaluation
 {
@@ -40,8 +40,8 @@ struct ScheduleEvaluation
 };
 
 /**
- * \ingroup wan-training
- * \brief Evaluates schedules on one network: the round planner's T, the
+ * @ingroup wan-training
+ * @brief Evaluates schedules on one network: the round planner's T, the
  * mixing analysis' A, and J = T x A.
  *
  * Rounds are planned independently (T is the slowest round's time), so the
@@ -60,66 +60,66 @@ class ScheduleEvaluator
     using RoundKey = std::vector<uint16_t>;
 
     /**
-     * \param topo the network
-     * \param config capabilities and payload (checked by the round planner)
-     * \param mixing conventions of A
+     * @param topo the network
+     * @param config capabilities and payload (checked by the round planner)
+     * @param mixing conventions of A
      */
     ScheduleEvaluator(const WanTopology& topo,
                       const PlannerConfig& config,
                       const MixingOptions& mixing = {});
 
     /**
-     * \param schedule a schedule; it is validated against the topology
-     * \return its evaluation
+     * @param schedule a schedule; it is validated against the topology
+     * @return its evaluation
      */
     ScheduleEvaluation Evaluate(const CliqueSchedule& schedule);
     /**
-     * \param rounds the period's rounds, each a partition of the islands
+     * @param rounds the period's rounds, each a partition of the islands
      *        (not validated)
-     * \return their evaluation
+     * @return their evaluation
      */
     ScheduleEvaluation Evaluate(const std::vector<CliqueSchedule::Round>& rounds);
 
     /**
-     * \param rounds the period's rounds, each a partition of the islands
-     * \return A of the rounds under the mixing conventions, whether or not
+     * @param rounds the period's rounds, each a partition of the islands
+     * @return A of the rounds under the mixing conventions, whether or not
      *         they are feasible; infinite when they never mix (their cliques
      *         never connect every island and there is no forgetting)
      */
     double Disagreement(const std::vector<CliqueSchedule::Round>& rounds) const;
 
     /**
-     * \param round a partition of the islands
-     * \return its plan's feasibility, time and binding constraint (cached)
+     * @param round a partition of the islands
+     * @return its plan's feasibility, time and binding constraint (cached)
      */
     const RoundPlan& PlanRound(const CliqueSchedule::Round& round);
 
-    /** \return the number of distinct rounds planned so far */
+    /** @return the number of distinct rounds planned so far */
     uint64_t GetRoundsPlanned() const;
-    /** \return the number of Evaluate calls so far */
+    /** @return the number of Evaluate calls so far */
     uint64_t GetEvaluations() const;
-    /** \return the network (with the configuration's overrides) */
+    /** @return the network (with the configuration's overrides) */
     const WanTopology& GetTopology() const;
-    /** \return the planner configuration */
+    /** @return the planner configuration */
     const PlannerConfig& GetPlannerConfig() const;
-    /** \return the mixing conventions */
+    /** @return the mixing conventions */
     const MixingOptions& GetMixingOptions() const;
 
     /**
-     * \param round a partition of n islands
-     * \param n number of islands
-     * \return its restricted growth string
+     * @param round a partition of n islands
+     * @param n number of islands
+     * @return its restricted growth string
      */
     static RoundKey KeyOf(const CliqueSchedule::Round& round, uint32_t n);
     /**
-     * \param key a restricted growth string
-     * \return the round: cliques ascending, ordered by their smallest island
+     * @param key a restricted growth string
+     * @return the round: cliques ascending, ordered by their smallest island
      */
     static CliqueSchedule::Round RoundOf(const RoundKey& key);
     /**
-     * \param rounds the period's rounds
-     * \param n number of islands
-     * \return the number of groups of islands that the union of the cliques
+     * @param rounds the period's rounds
+     * @param n number of islands
+     * @return the number of groups of islands that the union of the cliques
      *         connects (1: every island meets every other, indirectly)
      */
     static uint32_t Components(const std::vector<CliqueSchedule::Round>& rounds, uint32_t n);

@@ -65,7 +65,7 @@ class Search
     {
     }
 
-    /// \return the energy of a schedule (cached by its canonical form)
+    /// @return the energy of a schedule (cached by its canonical form)
     double Energy(const Rounds& rounds)
     {
         ++m_steps;
@@ -92,7 +92,7 @@ class Search
         return energy;
     }
 
-    /// \return ln J, or a penalty above every feasible schedule that
+    /// @return ln J, or a penalty above every feasible schedule that
     ///         decreases as the schedule comes closer to feasible and mixing
     static double EnergyOf(const ScheduleEvaluation& e)
     {
@@ -112,25 +112,25 @@ class Search
         return energy;
     }
 
-    /// \return the space searched
+    /// @return the space searched
     const ScheduleSpace& GetSpace() const
     {
         return m_space;
     }
 
-    /// \return the best schedule so far
+    /// @return the best schedule so far
     const Rounds& GetBest() const
     {
         return m_best;
     }
 
-    /// \return schedules visited
+    /// @return schedules visited
     uint64_t GetSteps() const
     {
         return m_steps;
     }
 
-    /// \return distinct schedules evaluated
+    /// @return distinct schedules evaluated
     uint64_t GetDistinct() const
     {
         return m_energy.size();
@@ -151,7 +151,7 @@ class Search
 class GslRandom : public ScheduleSpace::Random
 {
   public:
-    /// \param rng the generator (not owned)
+    /// @param rng the generator (not owned)
     explicit GslRandom(const gsl_rng* rng)
         : m_rng(rng)
     {
@@ -225,7 +225,7 @@ AnnealDestroy(void* xp)
 /**
  * Evaluates the built-in schedules within the bounds (the first schedules the
  * search visits) and records the best of them in the result.
- * \return the built-in schedules by canonical key; `best` gets the best one's rounds
+ * @return the built-in schedules by canonical key; `best` gets the best one's rounds
  */
 std::map<std::string, CliqueSchedule>
 EvaluateBuiltins(const WanTopology& topo,

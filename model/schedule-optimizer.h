@@ -18,8 +18,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief What the schedule optimizer found, and how much it looked at.
+ * @ingroup wan-training
+ * @brief What the schedule optimizer found, and how much it looked at.
  */
 struct OptimizerResult
 {
@@ -38,8 +38,8 @@ struct OptimizerResult
 };
 
 /**
- * \ingroup wan-training
- * \brief Searches periodic rotating-clique schedules for the least
+ * @ingroup wan-training
+ * @brief Searches periodic rotating-clique schedules for the least
  * J = T x A under the round planner's feasibility.
  *
  * The space (ScheduleSpace): schedules of period 1 to MaxPeriod whose
@@ -78,18 +78,18 @@ class ScheduleOptimizer : public Object
     };
 
     /**
-     * \brief Get the type ID.
-     * \return the object TypeId
+     * @brief Get the type ID.
+     * @return the object TypeId
      */
     static TypeId GetTypeId();
 
     ScheduleOptimizer();
 
     /**
-     * \param topo the network
-     * \param config capabilities and payload
-     * \param mixing conventions of A
-     * \return the best schedule found; invalid bounds or settings throw
+     * @param topo the network
+     * @param config capabilities and payload
+     * @param mixing conventions of A
+     * @return the best schedule found; invalid bounds or settings throw
      *         std::invalid_argument
      */
     OptimizerResult Optimize(const WanTopology& topo,
@@ -98,15 +98,15 @@ class ScheduleOptimizer : public Object
 
     /**
      * TracedCallback signature for a new best schedule.
-     * \param [in] objective its J, ms-error
-     * \param [in] step the number of schedules visited so far
+     * @param [in] objective its J, ms-error
+     * @param [in] step the number of schedules visited so far
      */
     typedef void (*ImprovementCallback)(double objective, uint64_t step);
 
   private:
     /**
-     * \param n number of islands
-     * \return the clique-size bound; invalid bounds or settings throw
+     * @param n number of islands
+     * @return the clique-size bound; invalid bounds or settings throw
      *         std::invalid_argument
      */
     uint32_t CheckSettings(uint32_t n) const;

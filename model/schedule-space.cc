@@ -20,7 +20,7 @@ NS_LOG_COMPONENT_DEFINE("ScheduleSpace");
 namespace
 {
 
-/// \return the size of every clique label of a round
+/// @return the size of every clique label of a round
 std::map<uint32_t, uint32_t>
 Sizes(const std::vector<uint32_t>& labels)
 {
@@ -32,7 +32,7 @@ Sizes(const std::vector<uint32_t>& labels)
     return sizes;
 }
 
-/// \return the length of the shortest period that the keys repeat
+/// @return the length of the shortest period that the keys repeat
 size_t
 PrimitivePeriod(const ScheduleSpace::CanonicalForm& keys)
 {

@@ -17,8 +17,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief The space of periodic rotating-clique schedules that the schedule
+ * @ingroup wan-training
+ * @brief The space of periodic rotating-clique schedules that the schedule
  * optimizer searches: periods of 1 to a largest period, each round a
  * partition of N islands into cliques of at most a largest size.
  *
@@ -39,98 +39,98 @@ class ScheduleSpace
     using CanonicalForm = std::vector<ScheduleEvaluator::RoundKey>;
 
     /**
-     * \ingroup wan-training
-     * \brief The random numbers that random schedules and moves draw.
+     * @ingroup wan-training
+     * @brief The random numbers that random schedules and moves draw.
      */
     class Random
     {
       public:
         virtual ~Random() = default;
         /**
-         * \param n the number of values, > 0
-         * \return a uniform integer from 0 to n - 1
+         * @param n the number of values, > 0
+         * @return a uniform integer from 0 to n - 1
          */
         virtual uint32_t UniformInt(uint32_t n) = 0;
-        /** \return a uniform number in [0, 1) */
+        /** @return a uniform number in [0, 1) */
         virtual double Uniform() = 0;
         /**
-         * \brief Puts the values in a uniformly random order.
-         * \param values the values
+         * @brief Puts the values in a uniformly random order.
+         * @param values the values
          */
         virtual void Shuffle(std::vector<uint32_t>& values) = 0;
     };
 
     /**
-     * \param nIslands N
-     * \param maxClique largest clique, 1 to N
-     * \param maxPeriod largest period, >= 1
+     * @param nIslands N
+     * @param maxClique largest clique, 1 to N
+     * @param maxPeriod largest period, >= 1
      */
     ScheduleSpace(uint32_t nIslands, uint32_t maxClique, uint32_t maxPeriod);
 
     /**
-     * \param nIslands N
-     * \param maxCliqueSize largest clique
-     * \return the number of partitions of N islands into cliques of at most
+     * @param nIslands N
+     * @param maxCliqueSize largest clique
+     * @return the number of partitions of N islands into cliques of at most
      *         that size (a double: it grows faster than any integer type)
      */
     static double CountPartitions(uint32_t nIslands, uint32_t maxCliqueSize);
     /**
-     * \param partitions the number of distinct rounds
-     * \param maxPeriod largest period
-     * \return the number of distinct schedules: Lyndon words of length 1 to
+     * @param partitions the number of distinct rounds
+     * @param maxPeriod largest period
+     * @return the number of distinct schedules: Lyndon words of length 1 to
      *         maxPeriod over that many rounds
      */
     static double CountSchedules(double partitions, uint32_t maxPeriod);
-    /** \return the number of partitions of this space's islands */
+    /** @return the number of partitions of this space's islands */
     double GetPartitions() const;
-    /** \return the number of distinct schedules of this space */
+    /** @return the number of distinct schedules of this space */
     double GetSize() const;
 
     /**
-     * \param rounds a schedule's rounds
-     * \return its canonical form: primitive period, least rotation
+     * @param rounds a schedule's rounds
+     * @return its canonical form: primitive period, least rotation
      */
     CanonicalForm Canonical(const Rounds& rounds) const;
     /**
-     * \param form a canonical form
-     * \return the form as a string of bytes (a hash key)
+     * @param form a canonical form
+     * @return the form as a string of bytes (a hash key)
      */
     static std::string Join(const CanonicalForm& form);
     /**
-     * \param rounds a schedule's rounds
-     * \return Join(Canonical(rounds))
+     * @param rounds a schedule's rounds
+     * @return Join(Canonical(rounds))
      */
     std::string Key(const Rounds& rounds) const;
     /**
-     * \param form a canonical form
-     * \return the rounds it names
+     * @param form a canonical form
+     * @return the rounds it names
      */
     static Rounds RoundsOf(const CanonicalForm& form);
 
     /**
-     * \brief Calls visit for every distinct schedule once: the Lyndon words
+     * @brief Calls visit for every distinct schedule once: the Lyndon words
      * of length up to the largest period over the partitions (Duval's
      * generator, partitions in lexicographic order of their restricted
      * growth strings).
-     * \param visit called with each schedule's rounds
+     * @param visit called with each schedule's rounds
      */
     void ForEachSchedule(const std::function<void(const Rounds&)>& visit) const;
 
     /**
-     * \param random random numbers
-     * \return a random schedule: 1 to the largest period rounds, each the
+     * @param random random numbers
+     * @return a random schedule: 1 to the largest period rounds, each the
      *         islands in random order cut into pairs and triangles (cliques
      *         the planner can always align without FPGA memory), within the
      *         clique bound
      */
     Rounds RandomSchedule(Random& random) const;
     /**
-     * \brief Applies one random local move: swap two islands between cliques,
+     * @brief Applies one random local move: swap two islands between cliques,
      * move an island to another clique or to its own, merge two cliques,
      * split a clique, add a round, drop a round, or move a round to another
      * place of the period (up to 100 tries for a move that applies).
-     * \param random random numbers
-     * \param rounds the schedule; changed in place
+     * @param random random numbers
+     * @param rounds the schedule; changed in place
      */
     void Mutate(Random& random, Rounds& rounds) const;
 
@@ -138,21 +138,21 @@ class ScheduleSpace
     /// Island -> clique label of one round.
     using Labels = std::vector<uint32_t>;
 
-    /// \return true when a move applied
+    /// @return true when a move applied
     bool TryMove(Random& random, Rounds& rounds) const;
-    /// \return true when a move of a round's islands (kind 0 to 3) applied
+    /// @return true when a move of a round's islands (kind 0 to 3) applied
     bool MoveIslands(Random& random, Labels& labels, uint32_t kind) const;
-    /// \return true when two islands of different cliques were swapped
+    /// @return true when two islands of different cliques were swapped
     bool SwapIslands(Random& random, Labels& labels) const;
-    /// \return true when an island moved to another clique or its own
+    /// @return true when an island moved to another clique or its own
     bool MoveIsland(Random& random, Labels& labels) const;
-    /// \return true when two cliques were merged
+    /// @return true when two cliques were merged
     bool MergeCliques(Random& random, Labels& labels) const;
-    /// \return true when a clique was split in two
+    /// @return true when a clique was split in two
     bool SplitClique(Random& random, Labels& labels) const;
-    /// \return island -> clique label of a round
+    /// @return island -> clique label of a round
     Labels LabelsOf(const CliqueSchedule::Round& round) const;
-    /// \return the round of arbitrary labels
+    /// @return the round of arbitrary labels
     static CliqueSchedule::Round RoundOfLabels(const Labels& labels);
 
     uint32_t m_n;         //!< islands

@@ -11,8 +11,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief GPU idling of synchronous SGD, and the speedup from tolerating
+ * @ingroup wan-training
+ * @brief GPU idling of synchronous SGD, and the speedup from tolerating
  * staleness.
  *
  * A training step computes for c seconds, then exchanges for x seconds.
@@ -26,34 +26,34 @@ class StalenessModel
 {
   public:
     /**
-     * \param computeSeconds compute time per step c, > 0
-     * \param exchangeSeconds exchange time per step x, >= 0
+     * @param computeSeconds compute time per step c, > 0
+     * @param exchangeSeconds exchange time per step x, >= 0
      */
     StalenessModel(double computeSeconds, double exchangeSeconds);
 
     /**
-     * \brief Exchange time of a synchronous all-reduce over the WAN: a
+     * @brief Exchange time of a synchronous all-reduce over the WAN: a
      * reduce-scatter and an all-gather, each moving (N-1)/N of the payload
      * through every island's access link after the longest path latency:
      * x = 2 (max_ij l_ij + (N-1)/N * D / b), b the slowest access rate.
-     * \param topo the network
-     * \param payloadBytes D, > 0
-     * \return x, seconds
+     * @param topo the network
+     * @param payloadBytes D, > 0
+     * @return x, seconds
      */
     static double AllReduceSeconds(const WanTopology& topo, double payloadBytes);
 
-    /** \return c */
+    /** @return c */
     double GetComputeSeconds() const;
-    /** \return x */
+    /** @return x */
     double GetExchangeSeconds() const;
-    /** \return x / (c + x) */
+    /** @return x / (c + x) */
     double GetIdleFraction() const;
     /**
-     * \param stalenessSeconds S >= 0
-     * \return (c + x) / (c + max(0, x - S))
+     * @param stalenessSeconds S >= 0
+     * @return (c + x) / (c + max(0, x - S))
      */
     double GetSpeedup(double stalenessSeconds) const;
-    /** \return the staleness S = x at which the speedup stops growing */
+    /** @return the staleness S = x at which the speedup stops growing */
     double GetFullOverlapStaleness() const;
 
   private:

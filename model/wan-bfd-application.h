@@ -25,8 +25,8 @@ class Packet;
 class Address;
 
 /**
- * \ingroup wan-training
- * \brief Single-hop BFD (RFC 5880, RFC 5881) on a router: one session per
+ * @ingroup wan-training
+ * @brief Single-hop BFD (RFC 5880, RFC 5881) on a router: one session per
  * neighbour, each over UDP port 3784 between the two ends' addresses of the
  * link, so that a link that silently stops carrying packets (a cut fibre, a
  * dead line card) is detected within the detection time, without any
@@ -42,41 +42,41 @@ class WanBfdApplication : public Application
 {
   public:
     /**
-     * \brief Get the type ID.
-     * \return the object TypeId
+     * @brief Get the type ID.
+     * @return the object TypeId
      */
     static TypeId GetTypeId();
     WanBfdApplication();
     ~WanBfdApplication() override;
 
     /**
-     * \brief Adds a session with a neighbour, before the application starts.
-     * \param local this router's address on the link
-     * \param remote the neighbour's address on the link
+     * @brief Adds a session with a neighbour, before the application starts.
+     * @param local this router's address on the link
+     * @param remote the neighbour's address on the link
      */
     void AddPeer(Ipv4Address local, Ipv4Address remote);
-    /** \return the sessions' number */
+    /** @return the sessions' number */
     uint32_t GetNPeers() const;
-    /** \return BFD control packets sent, over every session */
+    /** @return BFD control packets sent, over every session */
     uint64_t GetPacketsSent() const;
-    /** \return their bytes (UDP payload) */
+    /** @return their bytes (UDP payload) */
     uint64_t GetBytesSent() const;
     /**
-     * \param peer a session's index (AddPeer order)
-     * \return its state machine
+     * @param peer a session's index (AddPeer order)
+     * @return its state machine
      */
     const WanBfdSession& GetSession(uint32_t peer) const;
     /**
-     * \param stream first stream number of the transmit jitter
-     * \return the streams used (1)
+     * @param stream first stream number of the transmit jitter
+     * @return the streams used (1)
      */
     int64_t AssignStreams(int64_t stream);
 
     /**
      * TracedCallback signature of a session's transitions.
-     * \param local this router's address on the link
-     * \param remote the neighbour's
-     * \param diagnostic why (RFC 5880 diagnostic code; 0 when it comes up)
+     * @param local this router's address on the link
+     * @param remote the neighbour's
+     * @param diagnostic why (RFC 5880 diagnostic code; 0 when it comes up)
      */
     typedef void (*SessionTracedCallback)(Ipv4Address local,
                                           Ipv4Address remote,

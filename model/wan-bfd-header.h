@@ -14,8 +14,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief A BFD control packet (RFC 5880 section 4.1), the 24-byte mandatory
+ * @ingroup wan-training
+ * @brief A BFD control packet (RFC 5880 section 4.1), the 24-byte mandatory
  * section without authentication: version 1, diagnostic, state, the P, F, C,
  * A, D and M bits, detect multiplier, length, my and your discriminators,
  * desired minimum transmit, required minimum receive and required minimum
@@ -52,16 +52,16 @@ class WanBfdHeader : public Header
     };
 
     /**
-     * \brief Get the type ID.
-     * \return the object TypeId
+     * @brief Get the type ID.
+     * @return the object TypeId
      */
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
     void Serialize(Buffer::Iterator start) const override;
     /**
-     * \param start where the packet begins
-     * \return 24, or 0 when the bytes are not a valid control packet
+     * @param start where the packet begins
+     * @return 24, or 0 when the bytes are not a valid control packet
      */
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;

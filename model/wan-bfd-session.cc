@@ -22,7 +22,7 @@ const Time kSlowTx = Seconds(1);
 /// The largest interval the 32-bit microsecond fields hold.
 const Time kMaxInterval = MicroSeconds(UINT32_MAX);
 
-/// \return an interval in whole microseconds for the packet's fields
+/// @return an interval in whole microseconds for the packet's fields
 uint32_t
 Microseconds(Time t)
 {

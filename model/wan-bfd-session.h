@@ -14,8 +14,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief The state machine of one BFD session in asynchronous mode (RFC 5880
+ * @ingroup wan-training
+ * @brief The state machine of one BFD session in asynchronous mode (RFC 5880
  * sections 6.2, 6.8.1 to 6.8.7), without authentication, demand mode or
  * echo: what a router's end of a core link does with the control packets it
  * receives, when its detection timer expires and how often it transmits.
@@ -42,39 +42,39 @@ class WanBfdSession
     };
 
     /**
-     * \param config the local end's parameters; a zero discriminator,
+     * @param config the local end's parameters; a zero discriminator,
      *        multiplier or interval throws std::invalid_argument
      */
     explicit WanBfdSession(const Config& config);
 
-    /** \return the control packet this end sends now */
+    /** @return the control packet this end sends now */
     WanBfdHeader MakePacket() const;
     /**
-     * \brief Processes a received control packet (RFC 5880 section 6.8.6).
-     * \param packet the packet
-     * \param now when it arrived
-     * \return false when it was discarded (not for this session)
+     * @brief Processes a received control packet (RFC 5880 section 6.8.6).
+     * @param packet the packet
+     * @param now when it arrived
+     * @return false when it was discarded (not for this session)
      */
     bool Receive(const WanBfdHeader& packet, Time now);
     /**
-     * \brief Checks the detection timer.
-     * \param now the time
-     * \return true when the session went down now, its detection time past
+     * @brief Checks the detection timer.
+     * @param now the time
+     * @return true when the session went down now, its detection time past
      *         since the last packet received (diagnostic DETECTION_TIME)
      */
     bool CheckDetection(Time now);
     /**
-     * \param u a uniform random number in [0, 1) (the caller's stream)
-     * \return the interval until the next transmission, jittered
+     * @param u a uniform random number in [0, 1) (the caller's stream)
+     * @return the interval until the next transmission, jittered
      */
     Time GetTransmitInterval(double u) const;
-    /** \return the detection time (zero while nothing was heard) */
+    /** @return the detection time (zero while nothing was heard) */
     Time GetDetectionTime() const;
-    /** \return the session state */
+    /** @return the session state */
     WanBfdHeader::State GetState() const;
-    /** \return why the session last went down */
+    /** @return why the session last went down */
     WanBfdHeader::Diagnostic GetDiagnostic() const;
-    /** \return when the last packet was received */
+    /** @return when the last packet was received */
     Time GetLastReceived() const;
 
   private:

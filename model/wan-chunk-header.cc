@@ -41,14 +41,14 @@ CheckSourceBits(size_t bits)
     }
 }
 
-/// \return bytes of a bitmap of `bits` bits
+/// @return bytes of a bitmap of `bits` bits
 uint32_t
 BitmapBytes(uint32_t bits)
 {
     return (bits + kBitsPerByte - 1) / kBitsPerByte;
 }
 
-/// \return bytes of the sources block: count, bitmap and padding
+/// @return bytes of the sources block: count, bitmap and padding
 uint32_t
 SourceBlockBytes(uint32_t bits)
 {

@@ -16,8 +16,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief Header of every packet of the exchange: a chunk of model state, a
+ * @ingroup wan-training
+ * @brief Header of every packet of the exchange: a chunk of model state, a
  * merged (partial) sum, or a request to resend.
  *
  * The payload bytes of a chunk stay virtual; the header carries the real
@@ -52,94 +52,94 @@ class WanChunkHeader : public Header
     };
 
     /**
-     * \brief Get the type ID.
-     * \return the object TypeId
+     * @brief Get the type ID.
+     * @return the object TypeId
      */
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
     void Serialize(Buffer::Iterator start) const override;
     /**
-     * \param start where the header begins
-     * \return the bytes read, or 0 when the bytes are not a chunk header
+     * @param start where the header begins
+     * @return the bytes read, or 0 when the bytes are not a chunk header
      *         (unknown kind, or too few bytes); the header is then unchanged
      */
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 
     /**
-     * \param sourceBits positions in the sources bitmap
-     * \return the serialized size of a header with that many
+     * @param sourceBits positions in the sources bitmap
+     * @return the serialized size of a header with that many
      */
     static uint32_t SerializedSize(uint32_t sourceBits);
 
-    /** \param kind what the packet is */
+    /** @param kind what the packet is */
     void SetKind(Kind kind);
-    /** \return what the packet is */
+    /** @return what the packet is */
     Kind GetKind() const;
-    /** \param round round number */
+    /** @param round round number */
     void SetRound(uint32_t round);
-    /** \return round number */
+    /** @return round number */
     uint32_t GetRound() const;
-    /** \param clique clique index within the round */
+    /** @param clique clique index within the round */
     void SetClique(uint16_t clique);
-    /** \return clique index within the round */
+    /** @return clique index within the round */
     uint16_t GetClique() const;
-    /** \param sender sending island (city index) */
+    /** @param sender sending island (city index) */
     void SetSender(uint16_t sender);
-    /** \return sending island (city index) */
+    /** @return sending island (city index) */
     uint16_t GetSender() const;
-    /** \param chunk chunk index within the model state */
+    /** @param chunk chunk index within the model state */
     void SetChunk(uint32_t chunk);
-    /** \return chunk index */
+    /** @return chunk index */
     uint32_t GetChunk() const;
-    /** \param sequence sequence number on the post-aggregation hop */
+    /** @param sequence sequence number on the post-aggregation hop */
     void SetSequence(uint32_t sequence);
-    /** \return sequence number */
+    /** @return sequence number */
     uint32_t GetSequence() const;
-    /** \param n contributions summed in this packet */
+    /** @param n contributions summed in this packet */
     void SetContributions(uint16_t n);
-    /** \return contributions summed */
+    /** @return contributions summed */
     uint16_t GetContributions() const;
-    /** \param n contributions that complete the chunk */
+    /** @param n contributions that complete the chunk */
     void SetExpected(uint16_t n);
-    /** \return contributions that complete the chunk */
+    /** @return contributions that complete the chunk */
     uint16_t GetExpected() const;
     /**
-     * \param position the sender's position in its clique (members
+     * @param position the sender's position in its clique (members
      *        ascending); in a REQUEST, the position of the peer asked
      */
     void SetPosition(uint16_t position);
-    /** \return the sender's position in its clique */
+    /** @return the sender's position in its clique */
     uint16_t GetPosition() const;
     /**
-     * \param sources the senders a sum holds, one element per position in
+     * @param sources the senders a sum holds, one element per position in
      *        the clique (empty: not tracked); at most MAX_SOURCE_BITS
      *        positions
      */
     void SetSources(const std::vector<bool>& sources);
-    /** \return the senders a sum holds, one element per bitmap position */
+    /** @return the senders a sum holds, one element per bitmap position */
     std::vector<bool> GetSources() const;
     /**
-     * \param sources the senders a sum holds (empty: not tracked); the
+     * @param sources the senders a sum holds (empty: not tracked); the
      *        bitmap spans them, up to the highest, which must be below
      *        MAX_SOURCE_BITS
      */
     void SetSourceSet(const WanSourceSet& sources);
-    /** \return the senders a sum holds */
+    /** @return the senders a sum holds */
     const WanSourceSet& GetSourceSet() const;
-    /** \return the positions in the sources bitmap (0: not tracked) */
+    /** @return the positions in the sources bitmap (0: not tracked) */
     uint16_t GetSourceBits() const;
     /**
-     * \param value the contribution (or sum), carried as a fixed-point
+     * @param value the contribution (or sum), carried as a fixed-point
      *        integer (WanContribution::ToFixed)
      */
     void SetValue(double value);
-    /** \return the contribution (or sum) */
+    /** @return the contribution (or sum) */
     double GetValue() const;
-    /** \param fixed the contribution (or sum) as a fixed-point integer */
+    /** @param fixed the contribution (or sum) as a fixed-point integer */
     void SetFixedValue(int64_t fixed);
-    /** \return the contribution (or sum) as a fixed-point integer */
+    /** @return the contribution (or sum) as a fixed-point integer */
     int64_t GetFixedValue() const;
 
   private:

@@ -19,8 +19,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief Chunks by how many peers' contributions they hold: for each count h
+ * @ingroup wan-training
+ * @brief Chunks by how many peers' contributions they hold: for each count h
  * (the key), per clique position the chunks that hold exactly h peers'
  * contributions, that position's among them (the island's own position:
  * every chunk with h).  Counts without chunks are left out.
@@ -28,8 +28,8 @@ namespace ns3
 using WanHeldHistogram = std::map<uint32_t, std::vector<uint32_t>>;
 
 /**
- * \ingroup wan-training
- * \brief What one island received of one round: the counts and sum of its
+ * @ingroup wan-training
+ * @brief What one island received of one round: the counts and sum of its
  * peers' contributions, and which chunks were late, re-requested or given up.
  */
 struct WanLedgerAccount
@@ -52,8 +52,8 @@ struct WanLedgerAccount
 };
 
 /**
- * \ingroup wan-training
- * \brief An island's ledger of its peers' contributions: for each chunk of
+ * @ingroup wan-training
+ * @brief An island's ledger of its peers' contributions: for each chunk of
  * each round, which clique positions it holds.
  *
  * A round has `chunks` chunks and a clique of `members` islands, this one at
@@ -93,37 +93,37 @@ class WanContributionLedger
     };
 
     /**
-     * \param verdict a verdict
-     * \return its name: "accepted", "repeated", "unplanned round", "chunk out
+     * @param verdict a verdict
+     * @return its name: "accepted", "repeated", "unplanned round", "chunk out
      *         of range" or "bad sources"
      */
     static std::string ToString(Verdict verdict);
 
     /**
-     * \brief Opens a round.
-     * \param round the round number (once)
-     * \param chunks chunks per state, >= 1
-     * \param members clique size, >= 1
-     * \param position this island's position in the clique, < members
+     * @brief Opens a round.
+     * @param round the round number (once)
+     * @param chunks chunks per state, >= 1
+     * @param members clique size, >= 1
+     * @param position this island's position in the clique, < members
      */
     void AddRound(uint32_t round, uint32_t chunks, uint32_t members, uint32_t position);
     /**
-     * \param round a round number
-     * \return true when the round was added
+     * @param round a round number
+     * @return true when the round was added
      */
     bool HasRound(uint32_t round) const;
 
     /**
-     * \brief Offers a sum of contributions to one chunk.
-     * \param round the round
-     * \param chunk the chunk
-     * \param sources the positions it holds (empty: not tracked, counted as
+     * @brief Offers a sum of contributions to one chunk.
+     * @param round the round
+     * @param chunk the chunk
+     * @param sources the positions it holds (empty: not tracked, counted as
      *        `contributions`)
-     * \param contributions how many contributions it holds: as many as
+     * @param contributions how many contributions it holds: as many as
      *        `sources` names, or at least one when it names none
-     * \param value its value
-     * \param pastDeadline true when it arrives after the round's deadline
-     * \return what became of it
+     * @param value its value
+     * @param pastDeadline true when it arrives after the round's deadline
+     * @return what became of it
      */
     Verdict Offer(uint32_t round,
                   uint32_t chunk,
@@ -132,13 +132,13 @@ class WanContributionLedger
                   double value,
                   bool pastDeadline);
     /**
-     * \brief Offers one peer's contribution (a DATA chunk or a REPAIR).
-     * \param round the round
-     * \param chunk the chunk
-     * \param position the sender's position
-     * \param value its value
-     * \param pastDeadline true when it arrives after the round's deadline
-     * \return what became of it
+     * @brief Offers one peer's contribution (a DATA chunk or a REPAIR).
+     * @param round the round
+     * @param chunk the chunk
+     * @param position the sender's position
+     * @param value its value
+     * @param pastDeadline true when it arrives after the round's deadline
+     * @return what became of it
      */
     Verdict OfferOne(uint32_t round,
                      uint32_t chunk,
@@ -147,56 +147,56 @@ class WanContributionLedger
                      bool pastDeadline);
 
     /**
-     * \param round a round
-     * \return true when it holds every peer's contribution to every chunk
+     * @param round a round
+     * @return true when it holds every peer's contribution to every chunk
      */
     bool IsComplete(uint32_t round) const;
     /**
-     * \param round a round
-     * \param chunk one of its chunks
-     * \return true when that chunk holds every peer's contribution (false
+     * @param round a round
+     * @param chunk one of its chunks
+     * @return true when that chunk holds every peer's contribution (false
      *         for an unknown round or chunk)
      */
     bool IsChunkComplete(uint32_t round, uint32_t chunk) const;
     /**
-     * \param round a round
-     * \param chunk one of its chunks
-     * \param position a clique position
-     * \return true when that position's contribution to that chunk is held
+     * @param round a round
+     * @param chunk one of its chunks
+     * @param position a clique position
+     * @return true when that position's contribution to that chunk is held
      *         (false for an unknown round, chunk or position)
      */
     bool Holds(uint32_t round, uint32_t chunk, uint32_t position) const;
     /**
-     * \param round a round
-     * \return (chunk, position) of every contribution still lacking, by
+     * @param round a round
+     * @return (chunk, position) of every contribution still lacking, by
      *         chunk then position (nothing in a round audited by count)
      */
     std::vector<std::pair<uint32_t, uint32_t>> GetMissing(uint32_t round) const;
     /**
-     * \param round a round
-     * \param chunk one of its chunks
-     * \return the positions whose contribution to that chunk is still
+     * @param round a round
+     * @param chunk one of its chunks
+     * @return the positions whose contribution to that chunk is still
      *         lacking, ascending (nothing for an unknown round or chunk, or a
      *         round audited by count)
      */
     std::vector<uint32_t> GetMissing(uint32_t round, uint32_t chunk) const;
     /**
-     * \brief Notes that a lacking contribution was asked for.
-     * \param round the round
-     * \param chunk the chunk
-     * \param position the sender's position
-     * \return true the first time it is asked for
+     * @brief Notes that a lacking contribution was asked for.
+     * @param round the round
+     * @param chunk the chunk
+     * @param position the sender's position
+     * @return true the first time it is asked for
      */
     bool MarkRequested(uint32_t round, uint32_t chunk, uint32_t position);
     /**
-     * \brief Gives up what the round still lacks: givenUp becomes the number
+     * @brief Gives up what the round still lacks: givenUp becomes the number
      * of lacking contributions and givenUpChunks their chunks.
-     * \param round the round
+     * @param round the round
      */
     void GiveUp(uint32_t round);
     /**
-     * \param round a round
-     * \return what it received so far (an empty account for an unknown round)
+     * @param round a round
+     * @return what it received so far (an empty account for an unknown round)
      */
     const WanLedgerAccount& GetAccount(uint32_t round) const;
 
@@ -215,21 +215,21 @@ class WanContributionLedger
         WanLedgerAccount account;    //!< counts and sum
     };
 
-    /// \return the round, or nullptr
+    /// @return the round, or nullptr
     Round* Find(uint32_t round);
-    /// \return the round, or nullptr
+    /// @return the round, or nullptr
     const Round* Find(uint32_t round) const;
     /// Counts one newly held position of a chunk.
     static void CountArrival(Round& r, uint32_t chunk, uint32_t position, bool pastDeadline);
     /**
-     * \brief Moves a chunk that now holds more positions to its new group of
+     * @brief Moves a chunk that now holds more positions to its new group of
      * the averaged histogram (unless the round was given up).
-     * \param r the round
-     * \param chunk the chunk
-     * \param added the positions it just received
+     * @param r the round
+     * @param chunk the chunk
+     * @param added the positions it just received
      */
     static void Regroup(Round& r, uint32_t chunk, const WanSourceSet& added);
-    /// \return true when the chunk holds every peer's contribution
+    /// @return true when the chunk holds every peer's contribution
     static bool ChunkComplete(const Round& r, uint32_t chunk);
 
     std::map<uint32_t, Round> m_rounds; //!< by round number

@@ -13,8 +13,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief The extra delay of one link direction as a process in time: a
+ * @ingroup wan-training
+ * @brief The extra delay of one link direction as a process in time: a
  * stationary Ornstein-Uhlenbeck (AR(1)) process with a standard deviation
  * and a correlation time.
  *
@@ -57,40 +57,40 @@ class WanDelayProcess : public Object
     };
 
     /**
-     * \brief Get the type ID.
-     * \return the object TypeId
+     * @brief Get the type ID.
+     * @return the object TypeId
      */
     static TypeId GetTypeId();
 
     WanDelayProcess();
 
     /**
-     * \brief Advances the process to a time and gives the delay there.
-     * \param at the time (the send time of a packet); not before the last
+     * @brief Advances the process to a time and gives the delay there.
+     * @param at the time (the send time of a packet); not before the last
      *        sample, else std::invalid_argument
-     * \return the extra delay at that time, >= 0
+     * @return the extra delay at that time, >= 0
      */
     Time Sample(Time at);
 
-    /** \return the standardised state z at the last sample (0 before the first) */
+    /** @return the standardised state z at the last sample (0 before the first) */
     double GetState() const;
 
-    /** \return the stationary mean of the delay */
+    /** @return the stationary mean of the delay */
     Time GetMean() const;
 
-    /** \return the stationary standard deviation of the delay */
+    /** @return the stationary standard deviation of the delay */
     Time GetStdDev() const;
 
     /**
-     * \param state a standardised state z
-     * \return the delay for that state, seconds (the increasing map above)
+     * @param state a standardised state z
+     * @return the delay for that state, seconds (the increasing map above)
      */
     double DelayOf(double state) const;
 
     /**
-     * \brief Fixes the random stream of the process.
-     * \param stream the stream index to use
-     * \return the number of streams used (1)
+     * @brief Fixes the random stream of the process.
+     * @param stream the stream index to use
+     * @return the number of streams used (1)
      */
     int64_t AssignStreams(int64_t stream);
 

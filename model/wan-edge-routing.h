@@ -12,8 +12,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief The routing of an island's edge node, where the in-line FPGA sits:
+ * @ingroup wan-training
+ * @brief The routing of an island's edge node, where the in-line FPGA sits:
  * a router's (WanRouterRouting: static routes, link-local multicast
  * delivered locally) plus local delivery of the multicast streams that
  * arrive from the WAN side, so that the FPGA's socket receives the inbound
@@ -32,17 +32,17 @@ class WanEdgeRouting : public WanRouterRouting
 {
   public:
     /**
-     * \brief Get the type ID.
-     * \return the object TypeId
+     * @brief Get the type ID.
+     * @return the object TypeId
      */
     static TypeId GetTypeId();
 
     /**
-     * \param interface the interface from the WAN side (the router's link)
+     * @param interface the interface from the WAN side (the router's link)
      */
     void SetInbound(uint32_t interface);
     /**
-     * \param deliver deliver the inbound multicast streams locally (true:
+     * @param deliver deliver the inbound multicast streams locally (true:
      *        an FPGA listens on this node)
      */
     void SetDeliverMulticast(bool deliver);

@@ -20,8 +20,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief A core link outage, by simulation time.
+ * @ingroup wan-training
+ * @brief A core link outage, by simulation time.
  */
 struct WanLinkFault
 {
@@ -32,8 +32,8 @@ struct WanLinkFault
 };
 
 /**
- * \ingroup wan-training
- * \brief An island away for some rounds.
+ * @ingroup wan-training
+ * @brief An island away for some rounds.
  */
 struct WanIslandAbsence
 {
@@ -43,8 +43,8 @@ struct WanIslandAbsence
 };
 
 /**
- * \ingroup wan-training
- * \brief What a link fault does to the rounds it overlaps.
+ * @ingroup wan-training
+ * @brief What a link fault does to the rounds it overlaps.
  */
 enum class WanFaultPolicy
 {
@@ -53,8 +53,8 @@ enum class WanFaultPolicy
 };
 
 /**
- * \ingroup wan-training
- * \brief One sender's stream in one round.
+ * @ingroup wan-training
+ * @brief One sender's stream in one round.
  */
 struct WanPlannedStream
 {
@@ -68,8 +68,8 @@ struct WanPlannedStream
 };
 
 /**
- * \ingroup wan-training
- * \brief One simulated round: its plan, or why it does not run.
+ * @ingroup wan-training
+ * @brief One simulated round: its plan, or why it does not run.
  */
 struct WanPlannedRound
 {
@@ -86,8 +86,8 @@ struct WanPlannedRound
 };
 
 /**
- * \ingroup wan-training
- * \brief A packet-level experiment as data: what each round runs.
+ * @ingroup wan-training
+ * @brief A packet-level experiment as data: what each round runs.
  */
 struct WanExperimentPlan
 {
@@ -102,8 +102,8 @@ struct WanExperimentPlan
 };
 
 /**
- * \ingroup wan-training
- * \brief Turns a schedule, link faults and island absences into the plan of
+ * @ingroup wan-training
+ * @brief Turns a schedule, link faults and island absences into the plan of
  * every simulated round; no simulator needed.
  *
  * Rounds start T x (1 + guard) apart, T being the schedule's round time.
@@ -122,58 +122,58 @@ class WanExperimentPlanner
 {
   public:
     /**
-     * \param topo the network
-     * \param config the planner's switches; invalid values throw
+     * @param topo the network
+     * @param config the planner's switches; invalid values throw
      */
     WanExperimentPlanner(const WanTopology& topo, const PlannerConfig& config);
 
-    /** \param rounds rounds to simulate, >= 1 (default: one period) */
+    /** @param rounds rounds to simulate, >= 1 (default: one period) */
     void SetRounds(uint32_t rounds);
-    /** \param guard fraction of T added between round starts, >= 0 (default 0.1) */
+    /** @param guard fraction of T added between round starts, >= 0 (default 0.1) */
     void SetRoundGuard(double guard);
     /**
-     * \param a code of one end
-     * \param b code of the other
-     * \param downSeconds when it goes down, >= 0
-     * \param upSeconds when it comes back, later and finite; an unknown link,
+     * @param a code of one end
+     * @param b code of the other
+     * @param downSeconds when it goes down, >= 0
+     * @param upSeconds when it comes back, later and finite; an unknown link,
      *        or one whose loss disconnects the network, throws
      */
     void AddLinkFault(const std::string& a,
                       const std::string& b,
                       double downSeconds,
                       double upSeconds);
-    /** \param policy what a link fault does to its rounds */
+    /** @param policy what a link fault does to its rounds */
     void SetFaultPolicy(WanFaultPolicy policy);
     /**
-     * \param city the city code
-     * \param firstRound first round away
-     * \param lastRound last round away, >= firstRound
+     * @param city the city code
+     * @param firstRound first round away
+     * @param lastRound last round away, >= firstRound
      */
     void AddIslandAbsence(const std::string& city, uint32_t firstRound, uint32_t lastRound);
 
-    /** \return the link faults, in the order added */
+    /** @return the link faults, in the order added */
     const std::vector<WanLinkFault>& GetLinkFaults() const;
-    /** \return the topology with the planner's overrides applied */
+    /** @return the topology with the planner's overrides applied */
     const WanTopology& GetTopology() const;
-    /** \return the planner's switches */
+    /** @return the planner's switches */
     const PlannerConfig& GetConfig() const;
 
     /**
-     * \param schedule a schedule valid for the topology
-     * \return the plan of every simulated round (feasible = false and no
+     * @param schedule a schedule valid for the topology
+     * @return the plan of every simulated round (feasible = false and no
      *         rounds when the schedule has no T)
      */
     WanExperimentPlan Plan(const CliqueSchedule& schedule) const;
     /**
-     * \brief Re-plans a plan's rounds from one on around core links the
+     * @brief Re-plans a plan's rounds from one on around core links the
      * network reported down (a fault detected at run time, not known in
      * advance): their trees, rates and offsets avoid the links, and their
      * starts follow on from the first one's.
-     * \param plan the plan being run; its rounds from `from` on are replaced
-     * \param schedule its schedule
-     * \param from the first round to re-plan (none when past the last)
-     * \param down the core links down, (a, b) city indices (none: every link)
-     * \param note the note of the re-planned rounds (empty: none)
+     * @param plan the plan being run; its rounds from `from` on are replaced
+     * @param schedule its schedule
+     * @param from the first round to re-plan (none when past the last)
+     * @param down the core links down, (a, b) city indices (none: every link)
+     * @param note the note of the re-planned rounds (empty: none)
      */
     void Replan(WanExperimentPlan& plan,
                 const CliqueSchedule& schedule,
@@ -184,19 +184,19 @@ class WanExperimentPlanner
     void ClearLinkFaults();
 
     /**
-     * \param policy "replan" or "fail"
-     * \return the policy; anything else throws std::invalid_argument
+     * @param policy "replan" or "fail"
+     * @return the policy; anything else throws std::invalid_argument
      */
     static WanFaultPolicy ParseFaultPolicy(const std::string& policy);
 
   private:
     /**
-     * \brief Applies absences and link faults to round k.
-     * \param k the round
-     * \param period the schedule's window of a round, seconds
-     * \param scheduled the schedule's round
-     * \param scheduledPlan its plan
-     * \param out its start set; filled: failed, note, routes, plan, ran
+     * @brief Applies absences and link faults to round k.
+     * @param k the round
+     * @param period the schedule's window of a round, seconds
+     * @param scheduled the schedule's round
+     * @param scheduledPlan its plan
+     * @param out its start set; filled: failed, note, routes, plan, ran
      */
     void PlanRound(uint32_t k,
                    double period,
@@ -204,20 +204,20 @@ class WanExperimentPlanner
                    const RoundPlan& scheduledPlan,
                    WanPlannedRound& out) const;
     /**
-     * \param round a round that runs
-     * \return its streams, with their trees over the round's links
+     * @param round a round that runs
+     * @return its streams, with their trees over the round's links
      */
     std::vector<WanPlannedStream> Streams(const WanPlannedRound& round) const;
     /**
-     * \brief Plans the rounds from `from` on (the rounds exist), and the
+     * @brief Plans the rounds from `from` on (the rounds exist), and the
      * plan's A.
-     * \param plan the plan
-     * \param schedule its schedule
-     * \param scheduled the planner's plan of the schedule
-     * \param from first round
-     * \param start its start, seconds
-     * \param routes the links in use, when some are down
-     * \param note the rounds' note (empty: none)
+     * @param plan the plan
+     * @param schedule its schedule
+     * @param scheduled the planner's plan of the schedule
+     * @param from first round
+     * @param start its start, seconds
+     * @param routes the links in use, when some are down
+     * @param note the rounds' note (empty: none)
      */
     void PlanFrom(WanExperimentPlan& plan,
                   const CliqueSchedule& schedule,

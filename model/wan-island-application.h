@@ -37,8 +37,8 @@ class Socket;
 class Packet;
 
 /**
- * \ingroup wan-training
- * \brief What an island does in one round: send its state to its clique,
+ * @ingroup wan-training
+ * @brief What an island does in one round: send its state to its clique,
  * paced at the clique rate from its planned offset, and expect its peers'.
  */
 struct WanIslandRound
@@ -66,8 +66,8 @@ struct WanIslandRound
 };
 
 /**
- * \ingroup wan-training
- * \brief Per-round account of one island: its counters, its sum and what
+ * @ingroup wan-training
+ * @brief Per-round account of one island: its counters, its sum and what
  * became of the chunks it lacked.
  */
 struct WanIslandRecord : WanRoundCounters
@@ -89,8 +89,8 @@ struct WanIslandRecord : WanRoundCounters
 };
 
 /**
- * \ingroup wan-training
- * \brief An island of compute: sender and receiver in one, thin around a
+ * @ingroup wan-training
+ * @brief An island of compute: sender and receiver in one, thin around a
  * WanContributionLedger (whose contributions it holds) and a
  * WanSequenceTracker (the gaps of its FPGA's MERGED stream).
  *
@@ -160,17 +160,17 @@ class WanIslandApplication : public Application
     };
 
     /**
-     * \brief Get the type ID.
-     * \return the object TypeId
+     * @brief Get the type ID.
+     * @return the object TypeId
      */
     static TypeId GetTypeId();
     WanIslandApplication();
     ~WanIslandApplication() override;
 
     /**
-     * \brief Plans a round (call before the simulation runs, after
+     * @brief Plans a round (call before the simulation runs, after
      * ChunkBytes and Recovery are set).
-     * \param round what to send and expect; refused with
+     * @param round what to send and expect; refused with
      *        std::invalid_argument when its payload or rate is zero, its
      *        position is outside its clique, its peers' islands do not match
      *        its clique, its round number is planned already, or Recovery is
@@ -178,41 +178,41 @@ class WanIslandApplication : public Application
      */
     void AddRound(const WanIslandRound& round);
     /**
-     * \brief Re-plans a round before it starts: new start, offset, rate,
+     * @brief Re-plans a round before it starts: new start, offset, rate,
      * deadline, destinations and arrivals (after a route change); the clique,
      * position and payload stay.
-     * \param round the round's new plan (its round number names it)
-     * \throws std::invalid_argument when the round is unknown, has started,
+     * @param round the round's new plan (its round number names it)
+     * @throws std::invalid_argument when the round is unknown, has started,
      *         or changes what must stay
      */
     void ReplaceRound(const WanIslandRound& round);
     /**
-     * \param round a planned round
-     * \return its record as it stands
+     * @param round a planned round
+     * @return its record as it stands
      */
     WanIslandRecord GetRecord(uint32_t round) const;
     /**
-     * \param payloadBytes D
-     * \param chunkBytes payload per chunk
-     * \return the number of chunks of a state of D bytes
+     * @param payloadBytes D
+     * @param chunkBytes payload per chunk
+     * @return the number of chunks of a state of D bytes
      */
     static uint32_t ChunkCount(uint64_t payloadBytes, uint32_t chunkBytes);
 
     /**
-     * \brief TracedCallback signature of a completed round.
-     * \param [in] round the round number
-     * \param [in] duration from round start to the last contribution
+     * @brief TracedCallback signature of a completed round.
+     * @param [in] round the round number
+     * @param [in] duration from round start to the last contribution
      */
     typedef void (*RoundCompleteTracedCallback)(uint32_t round, Time duration);
     /**
-     * \brief TracedCallback signature of a round's record.
-     * \param [in] record the round's record
+     * @brief TracedCallback signature of a round's record.
+     * @param [in] record the round's record
      */
     typedef void (*RoundEndTracedCallback)(const WanIslandRecord& record);
     /**
-     * \brief TracedCallback signature of a packet dropped.
-     * \param [in] packet the packet as received
-     * \param [in] reason why it could not be used
+     * @brief TracedCallback signature of a packet dropped.
+     * @param [in] packet the packet as received
+     * @param [in] reason why it could not be used
      */
     typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
 
@@ -256,7 +256,7 @@ class WanIslandApplication : public Application
     void StartApplication() override;
     void StopApplication() override;
 
-    /// \throws std::invalid_argument when a round's plan is impossible
+    /// @throws std::invalid_argument when a round's plan is impossible
     void Validate(const WanIslandRound& round) const;
     /// Sets up a round's chunk count, parity and ledger (at start).
     void PrepareRound(uint32_t k);
@@ -264,109 +264,109 @@ class WanIslandApplication : public Application
     void ScheduleRound(uint32_t k);
 
     /**
-     * \brief Sends the chunk of one send slot of a round (a data or a parity
+     * @brief Sends the chunk of one send slot of a round (a data or a parity
      * chunk, WanParityCode) and schedules the next slot.
-     * \param index the round
-     * \param slot the slot
+     * @param index the round
+     * @param slot the slot
      */
     void SendChunk(uint32_t index, uint32_t slot);
     /**
-     * \param r a round
-     * \param code its parity layout
-     * \param chunk a parity chunk's index
-     * \return the parity chunk: the wrap-around sum of this island's
+     * @param r a round
+     * @param code its parity layout
+     * @param chunk a parity chunk's index
+     * @return the parity chunk: the wrap-around sum of this island's
      *         contributions to its group
      */
     Ptr<Packet> MakeParity(const WanIslandRound& r,
                            const WanParityCode& code,
                            uint32_t chunk) const;
     /**
-     * \brief Takes a parity chunk (DATA from a peer, or MERGED from the FPGA).
-     * \param packet the packet as received
-     * \param h its header
+     * @brief Takes a parity chunk (DATA from a peer, or MERGED from the FPGA).
+     * @param packet the packet as received
+     * @param h its header
      */
     void Parity(Ptr<const Packet> packet, const WanChunkHeader& h);
     /**
-     * \param state a round
-     * \param position the sender of a packet (unused with aggregation)
-     * \return the decoder its contributions go to
+     * @param state a round
+     * @param position the sender of a packet (unused with aggregation)
+     * @return the decoder its contributions go to
      */
     WanParityDecoder& DecoderOf(RoundState& state, uint32_t position);
     /**
-     * \param state a round
-     * \param position a sender
-     * \return the index of the decoder its contributions go to (0 with aggregation)
+     * @param state a round
+     * @param position a sender
+     * @return the index of the decoder its contributions go to (0 with aggregation)
      */
     static uint32_t DecoderIndex(const RoundState& state, uint32_t position);
     /**
-     * \param r a round
-     * \return true once its deadline has passed (never without one)
+     * @param r a round
+     * @return true once its deadline has passed (never without one)
      */
     static bool PastDeadline(const WanIslandRound& r);
     /**
-     * \brief Rebuilds what the parity of one group can (at most one chunk's
+     * @brief Rebuilds what the parity of one group can (at most one chunk's
      * missing contributions) and offers it to the ledger.
-     * \param state the round
-     * \param decoder the decoder holding the group's parity
-     * \param group the group
+     * @param state the round
+     * @param decoder the decoder holding the group's parity
+     * @param group the group
      */
     void Rebuild(RoundState& state, WanParityDecoder& decoder, uint32_t group);
     /**
-     * \brief Notes a round's completion once the ledger holds every
+     * @brief Notes a round's completion once the ledger holds every
      * contribution (and ends a round without deadline).
-     * \param state the round
-     * \return true when the round ended now
+     * @param state the round
+     * @return true when the round ended now
      */
     bool NoteCompletion(RoundState& state);
     /// Receives every packet, on either port.
     void HandleRead(Ptr<Socket> socket);
     /**
-     * \brief Takes a DATA, MERGED or REPAIR packet.
-     * \param packet the packet as received
-     * \param h its header
+     * @brief Takes a DATA, MERGED or REPAIR packet.
+     * @param packet the packet as received
+     * @param h its header
      */
     void Receive(Ptr<const Packet> packet, const WanChunkHeader& h);
     /**
-     * \param packet a packet as received
-     * \param h its header
-     * \return its round when it names a planned round and that round's
+     * @param packet a packet as received
+     * @param h its header
+     * @return its round when it names a planned round and that round's
      *         clique; otherwise nullptr (the packet is dropped)
      */
     RoundState* Planned(Ptr<const Packet> packet, const WanChunkHeader& h);
     /**
-     * \param packet a packet as received
-     * \param h its header
-     * \return its round when it names a planned round, that round's clique and
+     * @param packet a packet as received
+     * @param h its header
+     * @return its round when it names a planned round, that round's clique and
      *         one of its data chunks; otherwise nullptr (the packet is dropped)
      */
     RoundState* Check(Ptr<const Packet> packet, const WanChunkHeader& h);
     /**
-     * \brief Offers a packet's contributions to the ledger and counts them.
-     * \param packet the packet as received
-     * \param h its header
-     * \param state its round
-     * \param resent true for a repair or a MERGED packet sent again
+     * @brief Offers a packet's contributions to the ledger and counts them.
+     * @param packet the packet as received
+     * @param h its header
+     * @param state its round
+     * @param resent true for a repair or a MERGED packet sent again
      */
     void Account(Ptr<const Packet> packet, const WanChunkHeader& h, RoundState& state, bool resent);
     /**
-     * \brief Takes the lateness and repair-wait samples of an accepted packet
+     * @brief Takes the lateness and repair-wait samples of an accepted packet
      * (EARLY).
-     * \param state its round
-     * \param h its header
-     * \param resent true for a repair or a MERGED packet sent again
+     * @param state its round
+     * @param h its header
+     * @param resent true for a repair or a MERGED packet sent again
      */
     void Measure(RoundState& state, const WanChunkHeader& h, bool resent);
     /**
-     * \brief A sender's chunk arrived: its chunks ReorderWindow places back
+     * @brief A sender's chunk arrived: its chunks ReorderWindow places back
      * or more that are still lacking are overdue (EARLY).
-     * \param state the round
-     * \param position the sender
-     * \param chunk the chunk that arrived
+     * @param state the round
+     * @param position the sender
+     * @param chunk the chunk that arrived
      */
     void Reveal(RoundState& state, uint32_t position, uint32_t chunk);
     /**
-     * \param state a round
-     * \return its first tail chunk: from there on no later chunk reveals a
+     * @param state a round
+     * @return its first tail chunk: from there on no later chunk reveals a
      *         loss, so time does
      */
     uint32_t Tail(const RoundState& state) const;
@@ -374,132 +374,132 @@ class WanIslandApplication : public Application
     void FinishEarly(uint32_t index);
     /// Asks the FPGA for sequence numbers still missing.
     void SendNacks();
-    /// \return the wire time of one chunk at a round's stream rate, seconds
+    /// @return the wire time of one chunk at a round's stream rate, seconds
     double PacketSeconds(const WanIslandRound& r) const;
-    /// \return the same, as a Time (rounded to the simulator's resolution)
+    /// @return the same, as a Time (rounded to the simulator's resolution)
     Time PacketTime(const WanIslandRound& r) const;
     /// Sets up a round's overdue clock (EARLY) when it has a plan of arrivals.
     void StartClock(uint32_t index);
     /**
-     * \brief Arms the next overdue check of a round.
-     * \param index the round
-     * \param spacing at least this long from now
+     * @brief Arms the next overdue check of a round.
+     * @param index the round
+     * @param spacing at least this long from now
      */
     void ScheduleOverdue(uint32_t index, Time spacing);
     /// Handles the chunks that became overdue (EARLY).
     void CheckOverdue(uint32_t index);
     /**
-     * \brief Starts the recovery of one overdue chunk: a QUERY to the FPGA,
+     * @brief Starts the recovery of one overdue chunk: a QUERY to the FPGA,
      * then requests to the senders; with parity, only once the group's
      * parity had its chance to rebuild the chunk (Ask).
      */
     void Overdue(uint32_t index, uint32_t chunk);
     /**
-     * \brief Asks for an overdue chunk that is still lacking (Overdue).
-     * \param index the round
-     * \param chunk the chunk
+     * @brief Asks for an overdue chunk that is still lacking (Overdue).
+     * @param index the round
+     * @param chunk the chunk
      */
     void Ask(uint32_t index, uint32_t chunk);
     /**
-     * \param state a round
-     * \param chunk a chunk lacking contributions
-     * \return how long until its group's parity should have come and been
+     * @param state a round
+     * @param chunk a chunk lacking contributions
+     * @return how long until its group's parity should have come and been
      *         used (zero: it did, or there is no parity)
      */
     Time ParityWait(const RoundState& state, uint32_t chunk) const;
     /**
-     * \brief Requests the contributions one chunk still lacks from their
+     * @brief Requests the contributions one chunk still lacks from their
      * senders, and checks again after the request timeout.
-     * \param index the round
-     * \param chunk the chunk
-     * \param attempt requests made for it before
+     * @param index the round
+     * @param chunk the chunk
+     * @param attempt requests made for it before
      */
     void AskPeers(uint32_t index, uint32_t chunk, uint32_t attempt);
     /**
-     * \return how long to wait for a repair of a chunk from these senders
-     * \param state the round
-     * \param positions the senders asked
-     * \param attempt requests made for it before
+     * @return how long to wait for a repair of a chunk from these senders
+     * @param state the round
+     * @param positions the senders asked
+     * @param attempt requests made for it before
      */
     Time RequestTimeout(const RoundState& state,
                         const std::vector<uint32_t>& positions,
                         uint32_t attempt) const;
     /**
-     * \brief Sends the FPGA a QUERY for a chunk; from the first attempt on,
+     * @brief Sends the FPGA a QUERY for a chunk; from the first attempt on,
      * again (twice as late each time) while the FPGA repairs it.
-     * \param index the round
-     * \param chunk the chunk
-     * \param attempt 0 for the first QUERY, then the re-queries
+     * @param index the round
+     * @param chunk the chunk
+     * @param attempt 0 for the first QUERY, then the re-queries
      */
     void Query(uint32_t index, uint32_t chunk, uint32_t attempt);
     /**
-     * \brief Takes the FPGA's answer to a QUERY: MERGED packets it sent that
+     * @brief Takes the FPGA's answer to a QUERY: MERGED packets it sent that
      * did not arrive are NACKed, then the chunk's senders are asked.
-     * \param packet the answer
-     * \param h its header
+     * @param packet the answer
+     * @param h its header
      */
     void Answered(Ptr<const Packet> packet, const WanChunkHeader& h);
-    /// \return when the streams this island has begun to send have sent their last chunk
+    /// @return when the streams this island has begun to send have sent their last chunk
     Time StreamsEnd() const;
     /// Sends the next queued repair and arms the pacer.
     void SendQueuedRepair();
     /**
-     * \brief At a round's deadline: re-request or give up the contributions
+     * @brief At a round's deadline: re-request or give up the contributions
      * still missing.
-     * \param index the round
-     * \param attempt how many times this round was checked before
+     * @param index the round
+     * @param attempt how many times this round was checked before
      */
     void CheckRound(uint32_t index, uint32_t attempt);
     /**
-     * \param r a round
-     * \param chunk a chunk index
-     * \param kind DATA, or REPAIR when resent on request
-     * \return the chunk's packet: this island's contribution, with its header
+     * @param r a round
+     * @param chunk a chunk index
+     * @param kind DATA, or REPAIR when resent on request
+     * @return the chunk's packet: this island's contribution, with its header
      */
     Ptr<Packet> MakeChunk(const WanIslandRound& r, uint32_t chunk, WanChunkHeader::Kind kind) const;
     /**
-     * \param r a round
-     * \param kind the packet's kind
-     * \param chunk the chunk it is about
-     * \return a header naming this island's round, clique, city and the chunk
+     * @param r a round
+     * @param kind the packet's kind
+     * @param chunk the chunk it is about
+     * @return a header naming this island's round, clique, city and the chunk
      */
     static WanChunkHeader Header(const WanIslandRound& r,
                                  WanChunkHeader::Kind kind,
                                  uint32_t chunk);
     /**
-     * \brief Asks a peer to resend one chunk to this island.
-     * \param state the round
-     * \param chunk the chunk
-     * \param position the peer's position in the clique
+     * @brief Asks a peer to resend one chunk to this island.
+     * @param state the round
+     * @param chunk the chunk
+     * @param position the peer's position in the clique
      */
     void SendRequest(RoundState& state, uint32_t chunk, uint32_t position);
     /**
-     * \brief Resends one chunk to the peer that asked for it.
-     * \param packet the REQUEST as received
-     * \param h its header
-     * \param from the peer
+     * @brief Resends one chunk to the peer that asked for it.
+     * @param packet the REQUEST as received
+     * @param h its header
+     * @param from the peer
      */
     void Repair(Ptr<const Packet> packet, const WanChunkHeader& h, const Address& from);
     /**
-     * \brief Reports a packet that cannot be used.
-     * \param packet the packet as received
-     * \param reason why
-     * \param state its round, when it names a planned one (counts it there)
+     * @brief Reports a packet that cannot be used.
+     * @param packet the packet as received
+     * @param reason why
+     * @param state its round, when it names a planned one (counts it there)
      */
     void Drop(Ptr<const Packet> packet, const std::string& reason, RoundState* state);
     /**
-     * \param round a round number
-     * \return its state, or nullptr when it was not planned
+     * @param round a round number
+     * @return its state, or nullptr when it was not planned
      */
     RoundState* FindRound(uint32_t round);
     /**
-     * \param state one of m_rounds
-     * \return its index in m_rounds
+     * @param state one of m_rounds
+     * @return its index in m_rounds
      */
     uint32_t IndexOf(const RoundState& state) const;
     /**
-     * \param state a round
-     * \return its record: the counters kept here and the ledger's account
+     * @param state a round
+     * @return its record: the counters kept here and the ledger's account
      */
     WanIslandRecord Compose(const RoundState& state) const;
     /// Reports the round's record (now, and after every later change).

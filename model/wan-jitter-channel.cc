@@ -30,7 +30,7 @@ NS_OBJECT_ENSURE_REGISTERED(WanJitterChannel);
 namespace
 {
 
-/// \return a factory of WanDelayProcess with its default attributes
+/// @return a factory of WanDelayProcess with its default attributes
 ObjectFactory
 DefaultDelayProcess()
 {

@@ -19,8 +19,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief A point-to-point channel whose packets take a random extra delay.
+ * @ingroup wan-training
+ * @brief A point-to-point channel whose packets take a random extra delay.
  *
  * Each packet arrives after the transmission time, the channel's Delay and an
  * extra delay, which Model chooses:
@@ -61,8 +61,8 @@ class WanJitterChannel : public PointToPointChannel
     };
 
     /**
-     * \brief Get the type ID.
-     * \return the object TypeId
+     * @brief Get the type ID.
+     * @return the object TypeId
      */
     static TypeId GetTypeId();
 
@@ -71,40 +71,40 @@ class WanJitterChannel : public PointToPointChannel
     bool TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetDevice> src, Time txTime) override;
 
     /**
-     * \brief Fixes the random streams of the jitter: the independent draw
+     * @brief Fixes the random streams of the jitter: the independent draw
      * and the delay process of each direction, whatever the Model.
-     * \param stream first stream index to use
-     * \return the number of streams used (3, or 4 with ReverseJitter)
+     * @param stream first stream index to use
+     * @return the number of streams used (3, or 4 with ReverseJitter)
      */
     int64_t AssignStreams(int64_t stream);
 
     /**
-     * \param direction 0 for the packets device 0 sends, 1 for device 1's
-     * \return that direction's delay process (made from DelayProcess on
+     * @param direction 0 for the packets device 0 sends, 1 for device 1's
+     * @return that direction's delay process (made from DelayProcess on
      *         first use)
      */
     Ptr<WanDelayProcess> GetDelayProcess(uint32_t direction);
 
-    /** \return the packets sent on the channel, both directions */
+    /** @return the packets sent on the channel, both directions */
     uint64_t GetPackets() const;
 
     /**
-     * \return the packets held so as not to overtake the one sent before
+     * @return the packets held so as not to overtake the one sent before
      *         them (FIFO order), both directions
      */
     uint64_t GetHeldPackets() const;
 
     /**
      * TracedCallback signature for a packet's extra delay.
-     * \param [in] packet the packet
-     * \param [in] extra the extra delay it takes
+     * @param [in] packet the packet
+     * @param [in] extra the extra delay it takes
      */
     typedef void (*JitterCallback)(Ptr<const Packet> packet, Time extra);
 
     /**
      * TracedCallback signature for a packet held for FIFO order.
-     * \param [in] packet the packet
-     * \param [in] held how much later it arrives than its own delay says
+     * @param [in] packet the packet
+     * @param [in] held how much later it arrives than its own delay says
      */
     typedef void (*HoldCallback)(Ptr<const Packet> packet, Time held);
 
@@ -113,17 +113,17 @@ class WanJitterChannel : public PointToPointChannel
 
   private:
     /**
-     * \brief Sets the DelayProcess factory; processes already made are
+     * @brief Sets the DelayProcess factory; processes already made are
      * dropped, so the next packet or AssignStreams makes them anew.
-     * \param factory a factory of WanDelayProcess
+     * @param factory a factory of WanDelayProcess
      */
     void SetDelayProcessFactory(ObjectFactory factory);
-    /** \return the DelayProcess factory */
+    /** @return the DelayProcess factory */
     ObjectFactory GetDelayProcessFactory() const;
 
     /**
-     * \param direction 0 or 1
-     * \return the extra delay of a packet sent now in that direction
+     * @param direction 0 or 1
+     * @return the extra delay of a packet sent now in that direction
      */
     Time DrawExtra(uint32_t direction);
 

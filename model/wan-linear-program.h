@@ -15,8 +15,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief A small linear program solved with GLPK's simplex method.
+ * @ingroup wan-training
+ * @brief A small linear program solved with GLPK's simplex method.
  *
  * Variables and constraints are added one by one; bounds of +-infinity mean
  * "unbounded".  The GLPK header stays out of this file.
@@ -40,52 +40,52 @@ class WanLinearProgram
     using Term = std::pair<uint32_t, double>;
 
     /**
-     * \param name variable name (for debugging)
-     * \param lower lower bound
-     * \param upper upper bound
-     * \param cost objective coefficient
-     * \return the variable's index
+     * @param name variable name (for debugging)
+     * @param lower lower bound
+     * @param upper upper bound
+     * @param cost objective coefficient
+     * @return the variable's index
      */
     uint32_t AddVariable(const std::string& name,
                          double lower = 0,
                          double upper = kInf,
                          double cost = 0);
     /**
-     * \brief Adds lower <= sum(coef * x) <= upper.
-     * \param terms the linear expression
-     * \param lower lower bound (may be -kInf)
-     * \param upper upper bound (may be kInf)
+     * @brief Adds lower <= sum(coef * x) <= upper.
+     * @param terms the linear expression
+     * @param lower lower bound (may be -kInf)
+     * @param upper upper bound (may be kInf)
      */
     void AddConstraint(const std::vector<Term>& terms, double lower, double upper);
     /**
-     * \param var variable index
-     * \param lower its new lower bound
-     * \param upper its new upper bound
+     * @param var variable index
+     * @param lower its new lower bound
+     * @param upper its new upper bound
      */
     void SetBounds(uint32_t var, double lower, double upper);
     /**
-     * \param var variable index
-     * \param cost its new objective coefficient
+     * @param var variable index
+     * @param cost its new objective coefficient
      */
     void SetCost(uint32_t var, double cost);
-    /** \brief Sets every objective coefficient to zero. */
+    /** @brief Sets every objective coefficient to zero. */
     void ClearCosts();
 
     /**
-     * \brief Minimises the objective.
-     * \return the status; on OPTIMAL, GetValue and GetObjective are set
+     * @brief Minimises the objective.
+     * @return the status; on OPTIMAL, GetValue and GetObjective are set
      */
     Status Minimize();
     /**
-     * \param var variable index
-     * \return its value in the last optimal solution
+     * @param var variable index
+     * @return its value in the last optimal solution
      */
     double GetValue(uint32_t var) const;
-    /** \return the objective of the last optimal solution */
+    /** @return the objective of the last optimal solution */
     double GetObjective() const;
-    /** \return the number of variables */
+    /** @return the number of variables */
     uint32_t GetNVariables() const;
-    /** \return the number of constraints */
+    /** @return the number of constraints */
     uint32_t GetNConstraints() const;
 
   private:

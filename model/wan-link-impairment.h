@@ -16,8 +16,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief What a WAN does to the packets of one link: loss (uniform or in
+ * @ingroup wan-training
+ * @brief What a WAN does to the packets of one link: loss (uniform or in
  * bursts) and random extra delay (jitter), with or without reordering.
  *
  * Loss: each packet is lost with probability lossRate.  With burstLength 1
@@ -48,26 +48,26 @@ struct WanLinkImpairment
     bool reorder{false};                           //!< independent: allow packets to overtake
 
     /**
-     * \brief Checks the values against their ranges (loss rate 0 to less
+     * @brief Checks the values against their ranges (loss rate 0 to less
      * than 1, burst 1 to 1000 packets, jitter 0 to 1000 ms, correlation time
      * 0.001 to 1e6 ms) and the names (distribution, model; reorder only
      * with the independent model); throws std::invalid_argument naming the
      * value, its range and the link.
-     * \param where the link or link class, for the message
+     * @param where the link or link class, for the message
      */
     void Validate(const std::string& where) const;
-    /** \return true when the link loses packets */
+    /** @return true when the link loses packets */
     bool HasLoss() const;
-    /** \return true when the link delays packets at random */
+    /** @return true when the link delays packets at random */
     bool HasJitter() const;
-    /** \return a receive error model for the loss (null without loss) */
+    /** @return a receive error model for the loss (null without loss) */
     Ptr<ErrorModel> MakeErrorModel() const;
-    /** \return true for the correlated jitter model */
+    /** @return true for the correlated jitter model */
     bool IsCorrelated() const;
-    /** \return the independent model's extra-delay random variable (seconds) */
+    /** @return the independent model's extra-delay random variable (seconds) */
     Ptr<RandomVariableStream> MakeJitter() const;
     /**
-     * \return the correlated model's delay process, as a factory of
+     * @return the correlated model's delay process, as a factory of
      *         WanDelayProcess (one per link direction)
      */
     ObjectFactory MakeDelayProcess() const;

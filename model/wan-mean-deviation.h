@@ -11,8 +11,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief A running mean and mean deviation of a delay, as RFC 6298 keeps
+ * @ingroup wan-training
+ * @brief A running mean and mean deviation of a delay, as RFC 6298 keeps
  * round-trip times: the first sample x sets mean = x and deviation = |x| / 2;
  * each later one updates deviation += (|x - mean| - deviation) / 4, then
  * mean += (x - mean) / 8.
@@ -20,15 +20,15 @@ namespace ns3
 class WanMeanDeviation
 {
   public:
-    /** \param x a sample, seconds (any sign) */
+    /** @param x a sample, seconds (any sign) */
     void Observe(double x);
-    /** \return the mean (0 before any sample) */
+    /** @return the mean (0 before any sample) */
     double GetMean() const;
-    /** \return the mean deviation (0 before any sample) */
+    /** @return the mean deviation (0 before any sample) */
     double GetDeviation() const;
-    /** \return samples taken */
+    /** @return samples taken */
     uint32_t GetSamples() const;
-    /** \return mean + 4 x deviation (0 before any sample): RFC 6298's bound */
+    /** @return mean + 4 x deviation (0 before any sample): RFC 6298's bound */
     double GetBound() const;
 
   private:

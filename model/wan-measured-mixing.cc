@@ -15,12 +15,12 @@ namespace
 {
 
 /**
- * \brief Checks one group of a histogram: as wide as the clique, no
+ * @brief Checks one group of a histogram: as wide as the clique, no
  * position held by more chunks than the group has, and h peers per chunk.
- * \param peers h
- * \param counts the group's counts by position
- * \param members the clique's size
- * \param position the island's own position
+ * @param peers h
+ * @param counts the group's counts by position
+ * @param members the clique's size
+ * @param position the island's own position
  */
 void
 CheckGroup(uint32_t peers, const std::vector<uint32_t>& counts, uint32_t members, uint32_t position)

@@ -15,8 +15,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief The realised mixing of a packet-level run: the mixing matrix of
+ * @ingroup wan-training
+ * @brief The realised mixing of a packet-level run: the mixing matrix of
  * each round as the islands actually averaged, and A of them.
  *
  * Convention: an island averages chunk by chunk, its own state and the
@@ -39,16 +39,16 @@ class WanMeasuredMixing
 {
   public:
     /**
-     * \param nIslands N, >= 1
-     * \param rounds the rounds, >= 1; each starts as the identity (no mixing)
+     * @param nIslands N, >= 1
+     * @param rounds the rounds, >= 1; each starts as the identity (no mixing)
      */
     WanMeasuredMixing(uint32_t nIslands, uint32_t rounds);
 
     /**
-     * \param averaged what an island averaged (WanLedgerAccount::averaged)
-     * \param members its clique's size
-     * \param position its position in the clique
-     * \return its realised weight on each clique position; a histogram that
+     * @param averaged what an island averaged (WanLedgerAccount::averaged)
+     * @param members its clique's size
+     * @param position its position in the clique
+     * @return its realised weight on each clique position; a histogram that
      *         does not fit the clique (no chunk, a count or position out of
      *         range, a group whose counts do not add up) throws
      *         std::invalid_argument
@@ -57,11 +57,11 @@ class WanMeasuredMixing
                                        uint32_t members,
                                        uint32_t position);
     /**
-     * \brief Sets one island's row of one round.
-     * \param round the round
-     * \param members the clique's islands by position (ascending city indices)
-     * \param position the island's position among them
-     * \param averaged what it averaged
+     * @brief Sets one island's row of one round.
+     * @param round the round
+     * @param members the clique's islands by position (ascending city indices)
+     * @param position the island's position among them
+     * @param averaged what it averaged
      */
     void SetRow(uint32_t round,
                 const std::vector<uint32_t>& members,
@@ -69,13 +69,13 @@ class WanMeasuredMixing
                 const WanHeldHistogram& averaged);
 
     /**
-     * \param round a round
-     * \return its realised mixing matrix
+     * @param round a round
+     * @return its realised mixing matrix
      */
     const WanMatrix& GetMatrix(uint32_t round) const;
     /**
-     * \param options the conventions of A (rowStochastic is set here)
-     * \return the analysis of the rounds taken as one period
+     * @param options the conventions of A (rowStochastic is set here)
+     * @return the analysis of the rounds taken as one period
      */
     MixingAnalysis Analyse(MixingOptions options = {}) const;
 

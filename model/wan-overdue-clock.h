@@ -14,8 +14,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief When each chunk of a round should be complete at an island, and
+ * @ingroup wan-training
+ * @brief When each chunk of a round should be complete at an island, and
  * which chunks are overdue now: the plan's arrival times plus a margin from
  * the lateness the island measures.
  *
@@ -36,38 +36,38 @@ class WanOverdueClock
 {
   public:
     /**
-     * \param firstArrival planned arrival of the first bit of the latest
+     * @param firstArrival planned arrival of the first bit of the latest
      *        stream, seconds after the round start (>= 0)
-     * \param period packet time at the clique rate, seconds (> 0)
-     * \param chunks chunks per state (>= 1)
-     * \param floor smallest margin, seconds (>= 0)
+     * @param period packet time at the clique rate, seconds (> 0)
+     * @param chunks chunks per state (>= 1)
+     * @param floor smallest margin, seconds (>= 0)
      * Refused with std::invalid_argument when out of range.
      */
     WanOverdueClock(double firstArrival, double period, uint32_t chunks, double floor);
 
     /**
-     * \param chunk a chunk index
-     * \return when it should be complete, seconds after the round start
+     * @param chunk a chunk index
+     * @return when it should be complete, seconds after the round start
      */
     double GetExpected(uint32_t chunk) const;
     /**
-     * \brief Takes a lateness sample: a chunk completed by its first
+     * @brief Takes a lateness sample: a chunk completed by its first
      * transmissions.
-     * \param chunk the chunk
-     * \param completion when, seconds after the round start
+     * @param chunk the chunk
+     * @param completion when, seconds after the round start
      */
     void Observe(uint32_t chunk, double completion);
-    /** \return the margin past Expected after which a chunk is overdue, seconds */
+    /** @return the margin past Expected after which a chunk is overdue, seconds */
     double GetMargin() const;
-    /** \return the lateness measured so far, seconds */
+    /** @return the lateness measured so far, seconds */
     const WanMeanDeviation& GetLateness() const;
     /**
-     * \param now seconds after the round start
-     * \return [first, end): the chunks that became overdue by now and were
+     * @param now seconds after the round start
+     * @return [first, end): the chunks that became overdue by now and were
      *         not handed out before (first == end: none)
      */
     std::pair<uint32_t, uint32_t> TakeOverdue(double now);
-    /** \return when the next chunk becomes overdue at the present margin (infinity: none left) */
+    /** @return when the next chunk becomes overdue at the present margin (infinity: none left) */
     double GetNextDue() const;
 
   private:

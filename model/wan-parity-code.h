@@ -12,8 +12,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief The layout of an island's stream with parity chunks: which chunk
+ * @ingroup wan-training
+ * @brief The layout of an island's stream with parity chunks: which chunk
  * each send slot carries, and which data chunks each parity chunk covers.
  *
  * The data chunks are cut into blocks of `block` chunks (the last block may
@@ -42,61 +42,61 @@ class WanParityCode
     /// A stream without parity.
     WanParityCode() = default;
     /**
-     * \param chunks data chunks per state, below PARITY_FLAG
-     * \param block data chunks per block (0: no parity)
-     * \param parities parity chunks per block, 1 to block (ignored when
+     * @param chunks data chunks per state, below PARITY_FLAG
+     * @param block data chunks per block (0: no parity)
+     * @param parities parity chunks per block, 1 to block (ignored when
      *        block is 0)
-     * \throws std::invalid_argument naming the bad value
+     * @throws std::invalid_argument naming the bad value
      */
     WanParityCode(uint32_t chunks, uint32_t block, uint32_t parities);
 
-    /** \return true when the stream carries parity chunks */
+    /** @return true when the stream carries parity chunks */
     bool IsEnabled() const;
-    /** \return data chunks per state */
+    /** @return data chunks per state */
     uint32_t GetChunks() const;
-    /** \return data chunks per block (0: no parity) */
+    /** @return data chunks per block (0: no parity) */
     uint32_t GetBlock() const;
-    /** \return parity chunks per full block */
+    /** @return parity chunks per full block */
     uint32_t GetParities() const;
-    /** \return parity groups, empty ones of a short last block included */
+    /** @return parity groups, empty ones of a short last block included */
     uint32_t GetGroups() const;
-    /** \return parity chunks on the stream (non-empty groups) */
+    /** @return parity chunks on the stream (non-empty groups) */
     uint32_t GetParityChunks() const;
-    /** \return send slots: data chunks plus parity chunks */
+    /** @return send slots: data chunks plus parity chunks */
     uint32_t GetStreamLength() const;
     /**
-     * \param slot a send slot, below GetStreamLength()
-     * \return the data chunk it carries, or PARITY_FLAG | group
+     * @param slot a send slot, below GetStreamLength()
+     * @return the data chunk it carries, or PARITY_FLAG | group
      */
     uint32_t SlotChunk(uint32_t slot) const;
     /**
-     * \param chunk a data chunk
-     * \return the slot that carries it
+     * @param chunk a data chunk
+     * @return the slot that carries it
      */
     uint32_t SlotOf(uint32_t chunk) const;
     /**
-     * \param chunk a data chunk
-     * \return its parity group
+     * @param chunk a data chunk
+     * @return its parity group
      */
     uint32_t GroupOf(uint32_t chunk) const;
     /**
-     * \param group a parity group
-     * \return its data chunks, ascending (empty for an unused group)
+     * @param group a parity group
+     * @return its data chunks, ascending (empty for an unused group)
      */
     std::vector<uint32_t> GroupChunks(uint32_t group) const;
     /**
-     * \param group a parity group
-     * \return the last data chunk of its block, after which its parity is sent
+     * @param group a parity group
+     * @return the last data chunk of its block, after which its parity is sent
      */
     uint32_t BlockEnd(uint32_t group) const;
     /**
-     * \param chunk a chunk index from the wire
-     * \return true when it names a parity group
+     * @param chunk a chunk index from the wire
+     * @return true when it names a parity group
      */
     static bool IsParity(uint32_t chunk);
     /**
-     * \param chunk a parity chunk's index
-     * \return its group
+     * @param chunk a parity chunk's index
+     * @return its group
      */
     static uint32_t GroupOfParity(uint32_t chunk);
 

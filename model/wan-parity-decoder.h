@@ -17,8 +17,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief What a receiver knows of one round's parity groups, and the one
+ * @ingroup wan-training
+ * @brief What a receiver knows of one round's parity groups, and the one
  * lost chunk per group it can rebuild from them without a round trip.
  *
  * It keeps, per group, the fixed-point sum of the data values held (every
@@ -49,37 +49,37 @@ class WanParityDecoder
     using Holds = std::function<bool(uint32_t chunk, uint32_t position)>;
 
     /**
-     * \param code the stream's layout
-     * \param positions the senders this decoder covers
+     * @param code the stream's layout
+     * @param positions the senders this decoder covers
      */
     WanParityDecoder(const WanParityCode& code, const WanSourceSet& positions);
 
     /**
-     * \param chunk a data chunk
-     * \param value contributions to it just held (fixed point)
+     * @param chunk a data chunk
+     * @param value contributions to it just held (fixed point)
      */
     void AddData(uint32_t chunk, int64_t value);
     /**
-     * \param group a parity group
-     * \param sources the senders whose parity this sum holds
-     * \param value the sum (fixed point)
-     * \return false, and nothing added, when it repeats a sender already
+     * @param group a parity group
+     * @param sources the senders whose parity this sum holds
+     * @param value the sum (fixed point)
+     * @return false, and nothing added, when it repeats a sender already
      *         held, names a sender outside the decoder or the group does not
      *         exist
      */
     bool AddParity(uint32_t group, const WanSourceSet& sources, int64_t value);
     /**
-     * \param group a parity group
-     * \return true when some of its parity arrived
+     * @param group a parity group
+     * @return true when some of its parity arrived
      */
     bool HasParity(uint32_t group) const;
     /**
-     * \param group a parity group
-     * \param holds what the receiver holds
-     * \return the one chunk of the group the parity can complete, if any
+     * @param group a parity group
+     * @param holds what the receiver holds
+     * @return the one chunk of the group the parity can complete, if any
      */
     std::optional<Rebuilt> Rebuild(uint32_t group, const Holds& holds) const;
-    /** \return the layout */
+    /** @return the layout */
     const WanParityCode& GetCode() const;
 
   private:

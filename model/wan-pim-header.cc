@@ -69,32 +69,32 @@ PutEncoded(std::vector<uint8_t>& b, Ipv4Address a, uint8_t flags)
 class Reader
 {
   public:
-    /// \param bytes the message
+    /// @param bytes the message
     explicit Reader(const std::vector<uint8_t>& bytes)
         : m_bytes(bytes)
     {
     }
 
-    /// \return true when n more bytes are there
+    /// @return true when n more bytes are there
     bool Has(uint32_t n) const
     {
         return m_at + n <= m_bytes.size();
     }
 
-    /// \return the next byte
+    /// @return the next byte
     uint8_t U8()
     {
         return m_bytes[m_at++];
     }
 
-    /// \return the next 16-bit number (network order)
+    /// @return the next 16-bit number (network order)
     uint16_t U16()
     {
         const uint16_t hi = U8();
         return static_cast<uint16_t>(hi << 8 | U8());
     }
 
-    /// \return the next IPv4 address
+    /// @return the next IPv4 address
     Ipv4Address Address()
     {
         uint32_t v = 0;
@@ -106,10 +106,10 @@ class Reader
     }
 
     /**
-     * \brief Reads an encoded-group or encoded-source address.
-     * \param address the address read
-     * \param flags its flags byte
-     * \return empty, or what is wrong with it
+     * @brief Reads an encoded-group or encoded-source address.
+     * @param address the address read
+     * @param flags its flags byte
+     * @return empty, or what is wrong with it
      */
     std::string Encoded(Ipv4Address& address, uint8_t& flags)
     {
@@ -139,7 +139,7 @@ class Reader
         m_at += n;
     }
 
-    /// \return bytes left
+    /// @return bytes left
     uint32_t Left() const
     {
         return static_cast<uint32_t>(m_bytes.size() - m_at);

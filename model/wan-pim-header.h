@@ -17,8 +17,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief A PIM version 2 message of the two kinds source-specific multicast
+ * @ingroup wan-training
+ * @brief A PIM version 2 message of the two kinds source-specific multicast
  * needs (RFC 7761 section 4.9, RFC 4607): Hello with its Holdtime option, and
  * Join/Prune for (S,G) entries, in the RFC's wire format (IPv4 encodings).
  *
@@ -61,62 +61,62 @@ class WanPimHeader : public Header
     };
 
     /**
-     * \brief Get the type ID.
-     * \return the object TypeId
+     * @brief Get the type ID.
+     * @return the object TypeId
      */
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
     void Serialize(Buffer::Iterator start) const override;
     /**
-     * \param start where the message begins (the bytes to its end are read)
-     * \return the bytes read, or 0 when the bytes are not a well-formed
+     * @param start where the message begins (the bytes to its end are read)
+     * @return the bytes read, or 0 when the bytes are not a well-formed
      *         Hello or Join/Prune (see GetError); the header is then unchanged
      */
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 
     /**
-     * \param holdtime seconds a neighbour keeps this router (0: it leaves)
-     * \return a Hello
+     * @param holdtime seconds a neighbour keeps this router (0: it leaves)
+     * @return a Hello
      */
     static WanPimHeader Hello(uint16_t holdtime);
     /**
-     * \param upstream the upstream (RPF) neighbour the message is for
-     * \param holdtime seconds the joined state lasts without refresh
-     * \param groups the groups, with their sources joined and pruned
-     * \return a Join/Prune
+     * @param upstream the upstream (RPF) neighbour the message is for
+     * @param holdtime seconds the joined state lasts without refresh
+     * @param groups the groups, with their sources joined and pruned
+     * @return a Join/Prune
      */
     static WanPimHeader JoinPrune(Ipv4Address upstream,
                                   uint16_t holdtime,
                                   const std::vector<Group>& groups);
 
-    /** \return the message type */
+    /** @return the message type */
     Type GetType() const;
-    /** \return the holdtime (Hello: the Holdtime option; Join/Prune: its field) */
+    /** @return the holdtime (Hello: the Holdtime option; Join/Prune: its field) */
     uint16_t GetHoldtime() const;
-    /** \return the upstream neighbour of a Join/Prune */
+    /** @return the upstream neighbour of a Join/Prune */
     Ipv4Address GetUpstream() const;
-    /** \return the groups of a Join/Prune */
+    /** @return the groups of a Join/Prune */
     const std::vector<Group>& GetGroups() const;
-    /** \return why the last Deserialize refused the bytes (empty: it did not) */
+    /** @return why the last Deserialize refused the bytes (empty: it did not) */
     const std::string& GetError() const;
 
     /**
-     * \brief The Internet checksum (RFC 1071) of some bytes.
-     * \param bytes the bytes
-     * \param size how many
-     * \return the one's complement of the one's complement sum
+     * @brief The Internet checksum (RFC 1071) of some bytes.
+     * @param bytes the bytes
+     * @param size how many
+     * @return the one's complement of the one's complement sum
      */
     static uint16_t Checksum(const uint8_t* bytes, uint32_t size);
 
   private:
-    /// \return the whole message, its checksum filled in
+    /// @return the whole message, its checksum filled in
     std::vector<uint8_t> Bytes() const;
     /**
-     * \brief Reads a message's bytes into this header.
-     * \param bytes the message, common header included
-     * \return empty, or why the bytes are not a well-formed message
+     * @brief Reads a message's bytes into this header.
+     * @param bytes the message, common header included
+     * @return empty, or why the bytes are not a well-formed message
      */
     std::string Parse(const std::vector<uint8_t>& bytes);
 

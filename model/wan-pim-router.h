@@ -28,8 +28,8 @@ class Packet;
 class Socket;
 
 /**
- * \ingroup wan-training
- * \brief PIM-SSM on a router (RFC 7761's (S,G) part, RFC 4607): Hellos and
+ * @ingroup wan-training
+ * @brief PIM-SSM on a router (RFC 7761's (S,G) part, RFC 4607): Hellos and
  * Join/Prune messages on the wire, (S,G) state in a WanPimState, and the
  * node's multicast forwarding programmed from it.
  *
@@ -59,87 +59,87 @@ class WanPimRouter : public Application
 {
   public:
     /**
-     * \brief Get the type ID.
-     * \return the object TypeId
+     * @brief Get the type ID.
+     * @return the object TypeId
      */
     static TypeId GetTypeId();
     WanPimRouter();
     ~WanPimRouter() override;
 
     /**
-     * \brief Enables PIM on an interface (before the application starts).
-     * \param interface the IPv4 interface index (a point-to-point link)
-     * \param neighbour the address of the router at its other end
+     * @brief Enables PIM on an interface (before the application starts).
+     * @param interface the IPv4 interface index (a point-to-point link)
+     * @param neighbour the address of the router at its other end
      */
     void AddInterface(uint32_t interface, Ipv4Address neighbour);
     /**
-     * \param interface the interface towards the local edge (sources and
+     * @param interface the interface towards the local edge (sources and
      *        members attached here)
      */
     void SetEdgeInterface(uint32_t interface);
 
     /**
-     * \brief The edge joins (S,G) (local membership).
-     * \param source S
-     * \param group G, in 232.0.0.0/8
+     * @brief The edge joins (S,G) (local membership).
+     * @param source S
+     * @param group G, in 232.0.0.0/8
      */
     void JoinLocal(Ipv4Address source, Ipv4Address group);
     /**
-     * \brief The edge leaves (S,G).
-     * \param source S
-     * \param group G
+     * @brief The edge leaves (S,G).
+     * @param source S
+     * @param group G
      */
     void LeaveLocal(Ipv4Address source, Ipv4Address group);
-    /** \brief The unicast routes changed: move every (S,G) to its RPF neighbour. */
+    /** @brief The unicast routes changed: move every (S,G) to its RPF neighbour. */
     void RoutesChanged();
     /**
-     * \brief A neighbour is known to be gone (its BFD session went down).
-     * \param neighbour its address
+     * @brief A neighbour is known to be gone (its BFD session went down).
+     * @param neighbour its address
      */
     void NeighbourDown(Ipv4Address neighbour);
     /**
-     * \brief A neighbour is reachable again: a Hello goes to it.
-     * \param neighbour its address
+     * @brief A neighbour is reachable again: a Hello goes to it.
+     * @param neighbour its address
      */
     void NeighbourUp(Ipv4Address neighbour);
 
     /**
-     * \brief Handles a PIM message from a neighbour (what the sockets call;
+     * @brief Handles a PIM message from a neighbour (what the sockets call;
      * WanPimHelper::Converge calls it directly).
-     * \param from the neighbour's address
-     * \param message the message
+     * @param from the neighbour's address
+     * @param message the message
      */
     void Deliver(Ipv4Address from, const WanPimHeader& message);
-    /** \brief Sends a Hello on every PIM interface (queued before the start). */
+    /** @brief Sends a Hello on every PIM interface (queued before the start). */
     void Greet();
     /**
-     * \return the messages queued before the application started, with the
+     * @return the messages queued before the application started, with the
      *         neighbour each goes to (the queue is emptied)
      */
     std::vector<std::pair<Ipv4Address, WanPimHeader>> TakePending();
     /**
-     * \return this router's address on the link to a neighbour
-     * \param neighbour the neighbour's address
+     * @return this router's address on the link to a neighbour
+     * @param neighbour the neighbour's address
      */
     Ipv4Address GetLocalAddress(Ipv4Address neighbour) const;
 
-    /** \return the (S,G) state */
+    /** @return the (S,G) state */
     const WanPimState& GetState() const;
-    /** \return PIM messages sent */
+    /** @return PIM messages sent */
     uint64_t GetMessagesSent() const;
-    /** \return their bytes (IP payload) */
+    /** @return their bytes (IP payload) */
     uint64_t GetBytesSent() const;
-    /** \return PIM messages received and accepted */
+    /** @return PIM messages received and accepted */
     uint64_t GetMessagesReceived() const;
-    /** \return PIM messages dropped (malformed, not from a neighbour, not for here) */
+    /** @return PIM messages dropped (malformed, not from a neighbour, not for here) */
     uint64_t GetMessagesDropped() const;
 
     /**
      * TracedCallback signature of a forwarding change.
-     * \param source S
-     * \param group G
-     * \param input the RPF interface (0 when the route was removed)
-     * \param outputs the outgoing interfaces' number (0: removed)
+     * @param source S
+     * @param group G
+     * @param input the RPF interface (0 when the route was removed)
+     * @param outputs the outgoing interfaces' number (0: removed)
      */
     typedef void (*ForwardingTracedCallback)(Ipv4Address source,
                                              Ipv4Address group,
@@ -147,14 +147,14 @@ class WanPimRouter : public Application
                                              uint32_t outputs);
     /**
      * TracedCallback signature of a message sent or accepted.
-     * \param message the PIM message
-     * \param interface the interface it went out or came in on
+     * @param message the PIM message
+     * @param interface the interface it went out or came in on
      */
     typedef void (*MessageTracedCallback)(Ptr<const Packet> message, uint32_t interface);
     /**
      * TracedCallback signature of a dropped message.
-     * \param packet the message, IP header removed
-     * \param reason why it was dropped
+     * @param packet the message, IP header removed
+     * @param reason why it was dropped
      */
     typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
 
@@ -167,9 +167,9 @@ class WanPimRouter : public Application
 
     /// The RPF interface towards a source (WanPimState::LOCAL: attached here).
     uint32_t Rpf(Ipv4Address source) const;
-    /// \return the (S,G) state, built from the attributes on first use
+    /// @return the (S,G) state, built from the attributes on first use
     WanPimState& State();
-    /// \return the PIM interface of a neighbour (none: not a neighbour)
+    /// @return the PIM interface of a neighbour (none: not a neighbour)
     std::optional<uint32_t> InterfaceOf(Ipv4Address neighbour) const;
     /// Sends messages (grouped per neighbour), programs forwarding, re-arms the timer.
     void Apply(const std::vector<WanPimState::Message>& messages);
@@ -187,7 +187,7 @@ class WanPimRouter : public Application
     void Receive(uint32_t interface, Ptr<Socket> socket);
     /// Counts and traces a dropped message.
     void Drop(Ptr<const Packet> packet, const std::string& reason);
-    /// \return the time now, seconds
+    /// @return the time now, seconds
     static double Now();
 
     /// A programmed multicast route.

@@ -18,8 +18,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief One router's PIM-SSM (S,G) state (RFC 7761 section 4.5 for (S,G)
+ * @ingroup wan-training
+ * @brief One router's PIM-SSM (S,G) state (RFC 7761 section 4.5 for (S,G)
  * joins, RFC 4607 for source-specific multicast), as a plain class driven
  * with messages and times.
  *
@@ -74,75 +74,75 @@ class WanPimState
     using Rpf = std::function<uint32_t(Ipv4Address source)>;
 
     /**
-     * \param rpf the unicast routes' next hop towards a source
-     * \param timers the timers (positive; holdtimes at least the join period)
-     * \throws std::invalid_argument for impossible timers
+     * @param rpf the unicast routes' next hop towards a source
+     * @param timers the timers (positive; holdtimes at least the join period)
+     * @throws std::invalid_argument for impossible timers
      */
     WanPimState(Rpf rpf, Timers timers);
     /**
-     * \param rpf the unicast routes' next hop towards a source (RFC 7761's
+     * @param rpf the unicast routes' next hop towards a source (RFC 7761's
      *        default timers)
      */
     explicit WanPimState(Rpf rpf);
 
     /**
-     * \brief A downstream Join (from a neighbour) or local membership (LOCAL).
-     * \param source S
-     * \param group G, in 232.0.0.0/8 (SSM)
-     * \param from the interface it came on
-     * \param now the time, seconds
-     * \return the messages to send upstream (a Join when the state is new)
-     * \throws std::invalid_argument for a group outside the SSM range
+     * @brief A downstream Join (from a neighbour) or local membership (LOCAL).
+     * @param source S
+     * @param group G, in 232.0.0.0/8 (SSM)
+     * @param from the interface it came on
+     * @param now the time, seconds
+     * @return the messages to send upstream (a Join when the state is new)
+     * @throws std::invalid_argument for a group outside the SSM range
      */
     std::vector<Message> Join(Ipv4Address source, Ipv4Address group, uint32_t from, double now);
     /**
-     * \brief A downstream Prune, or local membership left (LOCAL).
-     * \return the messages to send upstream (a Prune when the state goes)
+     * @brief A downstream Prune, or local membership left (LOCAL).
+     * @return the messages to send upstream (a Prune when the state goes)
      */
     std::vector<Message> Prune(Ipv4Address source, Ipv4Address group, uint32_t from, double now);
     /**
-     * \brief A Hello from a neighbour.
-     * \param neighbour the neighbour
-     * \param holdtime its holdtime, seconds (0: it leaves at once)
-     * \param now the time, seconds
-     * \return triggered Joins to a neighbour that was not known (new, or
+     * @brief A Hello from a neighbour.
+     * @param neighbour the neighbour
+     * @param holdtime its holdtime, seconds (0: it leaves at once)
+     * @param now the time, seconds
+     * @return triggered Joins to a neighbour that was not known (new, or
      *         back after its holdtime lapsed), for every (S,G) whose RPF
      *         neighbour it is, so that its state need not wait for the next
      *         periodic Join
      */
     std::vector<Message> Hello(uint32_t neighbour, double holdtime, double now);
     /**
-     * \param neighbour a neighbour
-     * \param now the time, seconds
-     * \return true while its last Hello's holdtime runs
+     * @param neighbour a neighbour
+     * @param now the time, seconds
+     * @return true while its last Hello's holdtime runs
      */
     bool IsNeighbour(uint32_t neighbour, double now) const;
     /**
-     * \brief Lets time pass: expired interfaces and neighbours go, periodic
+     * @brief Lets time pass: expired interfaces and neighbours go, periodic
      * Joins are due.
-     * \param now the time, seconds
-     * \return the messages to send
+     * @param now the time, seconds
+     * @return the messages to send
      */
     std::vector<Message> Advance(double now);
     /**
-     * \brief The unicast routes changed: every (S,G) moves to its new RPF
+     * @brief The unicast routes changed: every (S,G) moves to its new RPF
      * neighbour (Join the new, Prune the old).
-     * \param now the time, seconds
-     * \return the messages to send
+     * @param now the time, seconds
+     * @return the messages to send
      */
     std::vector<Message> RpfChanged(double now);
 
-    /** \return true when the router has state for (S,G) */
+    /** @return true when the router has state for (S,G) */
     bool HasState(Ipv4Address source, Ipv4Address group) const;
-    /** \return the (S,G)'s RPF neighbour (LOCAL: S attached here) */
+    /** @return the (S,G)'s RPF neighbour (LOCAL: S attached here) */
     uint32_t GetUpstream(Ipv4Address source, Ipv4Address group) const;
-    /** \return the (S,G)'s outgoing interfaces (LOCAL: the edge) */
+    /** @return the (S,G)'s outgoing interfaces (LOCAL: the edge) */
     std::set<uint32_t> GetOutgoing(Ipv4Address source, Ipv4Address group) const;
-    /** \return the (S,G) entries */
+    /** @return the (S,G) entries */
     uint32_t GetNEntries() const;
-    /** \return the (S,G) pairs with state, in order */
+    /** @return the (S,G) pairs with state, in order */
     std::vector<std::pair<Ipv4Address, Ipv4Address>> GetEntries() const;
-    /** \return the earliest time something expires or is due (infinity: nothing) */
+    /** @return the earliest time something expires or is due (infinity: nothing) */
     double GetNextEvent() const;
 
   private:

@@ -16,8 +16,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief Cities to ranks by the work a packet-level run plans for them: the
+ * @ingroup wan-training
+ * @brief Cities to ranks by the work a packet-level run plans for them: the
  * "balanced" partition of a distributed run (WanMpiHelper::Partition).
  *
  * In ns-3 the work of a packet-level run is packets handled: a device
@@ -50,7 +50,7 @@ class WanRankBalancer
     static const uint64_t kCrossingWork;
 
     /**
-     * \brief The planned work of every city in every round run.
+     * @brief The planned work of every city in every round run.
      *
      * For each sender: its pacing (1) and its copies (1 with a multicast
      * tree, one per peer without), each sent by the island, received and
@@ -60,28 +60,28 @@ class WanRankBalancer
      * with aggregation, or each stream (2 per peer) without.  For each loaded
      * core link direction: its streams, sent at one end and received at the
      * other.
-     * \param plan the experiment's plan
-     * \param nCities the number of cities
-     * \param aggregation whether edge FPGAs sum the inbound streams
-     * \return the load (failed rounds left out)
-     * \throws std::invalid_argument for a plan naming a city beyond nCities
+     * @param plan the experiment's plan
+     * @param nCities the number of cities
+     * @param aggregation whether edge FPGAs sum the inbound streams
+     * @return the load (failed rounds left out)
+     * @throws std::invalid_argument for a plan naming a city beyond nCities
      */
     static Load PlannedLoad(const WanExperimentPlan& plan, uint32_t nCities, bool aggregation);
 
     /**
-     * \param topo the topology
-     * \param rankOf per city its rank
-     * \return the smallest one-way delay of a core link between two ranks,
+     * @param topo the topology
+     * @param rankOf per city its rank
+     * @return the smallest one-way delay of a core link between two ranks,
      *         seconds (infinity when no link is cut): the lookahead of
      *         conservative synchronisation
      */
     static double Lookahead(const WanTopology& topo, const std::vector<uint32_t>& rankOf);
 
     /**
-     * \param load the planned load
-     * \param rankOf per city its rank
-     * \param ranks the number of ranks
-     * \return per round, per rank: its cities' work plus kCrossingWork per
+     * @param load the planned load
+     * @param rankOf per city its rank
+     * @param ranks the number of ranks
+     * @return per round, per rank: its cities' work plus kCrossingWork per
      *         stream on each cut link direction with an end on the rank
      */
     static std::vector<std::vector<uint64_t>> RankWork(const Load& load,
@@ -89,15 +89,15 @@ class WanRankBalancer
                                                        uint32_t ranks);
 
     /**
-     * \param load the planned load
-     * \param rankOf per city its rank
-     * \param ranks the number of ranks
-     * \return the sum over the rounds of the busiest rank's work (RankWork)
+     * @param load the planned load
+     * @param rankOf per city its rank
+     * @param ranks the number of ranks
+     * @return the sum over the rounds of the busiest rank's work (RankWork)
      */
     static uint64_t Cost(const Load& load, const std::vector<uint32_t>& rankOf, uint32_t ranks);
 
     /**
-     * \brief Cities to ranks at the least Cost, every rank running a city.
+     * @brief Cities to ranks at the least Cost, every rank running a city.
      *
      * Every assignment is tried while there are at most 2^16 of them up to
      * relabelling the ranks (ranks^(cities - 1): nine cities on up to four
@@ -105,13 +105,13 @@ class WanRankBalancer
      * least cost, then the first in the search order.  Beyond that, from the
      * given start, single cities move or pairs swap ranks while that lowers
      * the cost (a local optimum).
-     * \param topo the topology
-     * \param ranks the number of ranks, 1 to the number of cities
-     * \param load the planned load (PlannedLoad on this topology)
-     * \param start a partition to improve on when the search is not
+     * @param topo the topology
+     * @param ranks the number of ranks, 1 to the number of cities
+     * @param load the planned load (PlannedLoad on this topology)
+     * @param start a partition to improve on when the search is not
      *        exhaustive (per city its rank, every rank used)
-     * \return per city its rank
-     * \throws std::invalid_argument for a load or start of another number of
+     * @return per city its rank
+     * @throws std::invalid_argument for a load or start of another number of
      *         cities, or a number of ranks out of range
      */
     static std::vector<uint32_t> Balance(const WanTopology& topo,

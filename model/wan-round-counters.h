@@ -13,8 +13,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief What one island counted in one round, or the sum of several such
+ * @ingroup wan-training
+ * @brief What one island counted in one round, or the sum of several such
  * counts (`+=`): the traffic it saw and what became of its peers'
  * contributions.
  *
@@ -44,23 +44,23 @@ struct WanRoundCounters
     uint64_t rebuilt{0};         //!< contributions rebuilt from parity (of delivered)
 
     /**
-     * \brief Adds every counter of another count to this one.
-     * \param other the count to add
-     * \return this count
+     * @brief Adds every counter of another count to this one.
+     * @param other the count to add
+     * @return this count
      */
     WanRoundCounters& operator+=(const WanRoundCounters& other);
 
     /// A counter: its name and member.
     using Field = std::pair<const char*, uint64_t WanRoundCounters::*>;
-    /** \return every counter, in declaration order */
+    /** @return every counter, in declaration order */
     static const std::vector<Field>& Fields();
 };
 
 /**
- * \ingroup wan-training
- * \param a a count
- * \param b another count
- * \return their sum, counter by counter
+ * @ingroup wan-training
+ * @param a a count
+ * @param b another count
+ * @return their sum, counter by counter
  */
 WanRoundCounters operator+(WanRoundCounters a, const WanRoundCounters& b);
 

@@ -14,8 +14,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief A WAN router's routing: ns-3's static routing, plus local delivery
+ * @ingroup wan-training
+ * @brief A WAN router's routing: ns-3's static routing, plus local delivery
  * of link-local multicast (224.0.0.0/24, RFC 5771: never forwarded), which
  * carries the routers' own protocols (PIM's Hellos and Join/Prunes to
  * ALL-PIM-ROUTERS, 224.0.0.13).
@@ -28,14 +28,14 @@ class WanRouterRouting : public Ipv4StaticRouting
 {
   public:
     /**
-     * \brief Get the type ID.
-     * \return the object TypeId
+     * @brief Get the type ID.
+     * @return the object TypeId
      */
     static TypeId GetTypeId();
 
     /**
-     * \param address an address
-     * \return true for link-local multicast, 224.0.0.0/24
+     * @param address an address
+     * @return true for link-local multicast, 224.0.0.0/24
      */
     static bool IsLinkLocal(Ipv4Address address);
 
@@ -49,8 +49,8 @@ class WanRouterRouting : public Ipv4StaticRouting
 
   protected:
     /**
-     * \param idev a device of this node
-     * \return its IPv4 interface
+     * @param idev a device of this node
+     * @return its IPv4 interface
      */
     static uint32_t InterfaceOf(Ptr<const NetDevice> idev);
 };

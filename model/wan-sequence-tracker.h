@@ -14,8 +14,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief The receiving end of a sequenced hop (the FPGA's MERGED stream to
+ * @ingroup wan-training
+ * @brief The receiving end of a sequenced hop (the FPGA's MERGED stream to
  * its island): which sequence numbers arrived, which are gaps to ask for
  * again, and which arrivals are copies of a packet already received.
  *
@@ -43,50 +43,50 @@ class WanSequenceTracker
     };
 
     /**
-     * \param maxNacks NACKs per gap before it is abandoned, >= 1
+     * @param maxNacks NACKs per gap before it is abandoned, >= 1
      */
     explicit WanSequenceTracker(uint32_t maxNacks = 20);
 
     /**
-     * \param maxNacks NACKs per gap before it is abandoned, >= 1
+     * @param maxNacks NACKs per gap before it is abandoned, >= 1
      */
     void SetMaxNacks(uint32_t maxNacks);
-    /** \return NACKs per gap before it is abandoned */
+    /** @return NACKs per gap before it is abandoned */
     uint32_t GetMaxNacks() const;
 
     /**
-     * \param sequence the number of an arriving packet
-     * \return whether it is a first copy (and whether it filled a gap) or a
+     * @param sequence the number of an arriving packet
+     * @return whether it is a first copy (and whether it filled a gap) or a
      *         duplicate
      */
     Arrival Receive(uint32_t sequence);
     /**
-     * \brief One NACK attempt for every gap due: gaps asked for `maxNacks`
+     * @brief One NACK attempt for every gap due: gaps asked for `maxNacks`
      * times before are abandoned instead, and a gap asked for less than
      * `interval` ago is left alone this time (its resend may still be on the
      * way).
-     * \param now the time, seconds
-     * \param interval least time between two NACKs of one gap, seconds
-     * \return the gaps to ask for now, ascending
+     * @param now the time, seconds
+     * @param interval least time between two NACKs of one gap, seconds
+     * @return the gaps to ask for now, ascending
      */
     std::vector<uint32_t> TakeNacksDue(double now, double interval);
     /**
-     * \brief The sender says it has sent every number below `next`: those
+     * @brief The sender says it has sent every number below `next`: those
      * above the highest received are gaps now (the tail of the stream, which
      * no later arrival could reveal).  Over a FIFO hop this holds as soon as
      * the news arrives behind the packets it counts.
-     * \param next one past the highest number sent
-     * \return the gaps it opened
+     * @param next one past the highest number sent
+     * @return the gaps it opened
      */
     uint32_t ExpectBelow(uint32_t next);
 
-    /** \return true while some gap waits to be asked for */
+    /** @return true while some gap waits to be asked for */
     bool HasGaps() const;
-    /** \return the gaps still asked for, ascending */
+    /** @return the gaps still asked for, ascending */
     std::vector<uint32_t> GetGaps() const;
-    /** \return the lowest number not yet received (nor abandoned) */
+    /** @return the lowest number not yet received (nor abandoned) */
     uint64_t GetWindowStart() const;
-    /** \return gaps abandoned so far */
+    /** @return gaps abandoned so far */
     uint64_t GetAbandoned() const;
 
   private:

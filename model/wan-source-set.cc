@@ -12,7 +12,7 @@ namespace ns3
 namespace
 {
 
-/// \return the number of set bits of w
+/// @return the number of set bits of w
 uint32_t
 PopCount(uint64_t w)
 {
@@ -23,7 +23,7 @@ PopCount(uint64_t w)
 #endif
 }
 
-/// \return the index of the highest set bit of w (w != 0)
+/// @return the index of the highest set bit of w (w != 0)
 uint32_t
 HighestBit(uint64_t w)
 {

@@ -16,8 +16,8 @@ namespace ns3
 {
 
 /**
- * \ingroup wan-training
- * \brief A set of clique positions: the senders whose contributions a chunk
+ * @ingroup wan-training
+ * @brief A set of clique positions: the senders whose contributions a chunk
  * or a sum holds.
  *
  * One bit per position, as many as the clique has.  Positions 0 to 63 live
@@ -39,78 +39,78 @@ class WanSourceSet
     WanSourceSet() = default;
 
     /**
-     * \param position a position
-     * \return the set holding only that position
+     * @param position a position
+     * @return the set holding only that position
      */
     static WanSourceSet Of(uint32_t position);
     /**
-     * \param positions positions, in any order (repeats allowed)
-     * \return the set holding them
+     * @param positions positions, in any order (repeats allowed)
+     * @return the set holding them
      */
     static WanSourceSet FromPositions(const std::vector<uint32_t>& positions);
     /**
-     * \param bits one element per position, true where the position is held
-     * \return the set of the positions held
+     * @param bits one element per position, true where the position is held
+     * @return the set of the positions held
      */
     static WanSourceSet FromBits(const std::vector<bool>& bits);
     /**
-     * \param width elements wanted
-     * \return one element per position, max(width, GetSpan()) of them
+     * @param width elements wanted
+     * @return one element per position, max(width, GetSpan()) of them
      */
     std::vector<bool> ToBits(uint32_t width) const;
 
-    /** \param position a position to add */
+    /** @param position a position to add */
     void Set(uint32_t position);
     /**
-     * \param position a position
-     * \return true when the set holds it
+     * @param position a position
+     * @return true when the set holds it
      */
     bool Test(uint32_t position) const;
-    /** \return the number of positions held */
+    /** @return the number of positions held */
     uint32_t Count() const;
-    /** \return true when no position is held */
+    /** @return true when no position is held */
     bool IsEmpty() const;
-    /** \return one more than the highest position held (0 when empty) */
+    /** @return one more than the highest position held (0 when empty) */
     uint32_t GetSpan() const;
     /**
-     * \param other another set
-     * \return true when the two share a position
+     * @param other another set
+     * @return true when the two share a position
      */
     bool Intersects(const WanSourceSet& other) const;
     /**
-     * \brief Adds every position of another set (union).
-     * \param other another set
-     * \return this set
+     * @brief Adds every position of another set (union).
+     * @param other another set
+     * @return this set
      */
     WanSourceSet& operator|=(const WanSourceSet& other);
     /**
-     * \param other another set
-     * \return true when both hold the same positions
+     * @param other another set
+     * @return true when both hold the same positions
      */
     bool operator==(const WanSourceSet& other) const;
     /**
-     * \param other another set
-     * \return true when they differ in a position
+     * @param other another set
+     * @return true when they differ in a position
      */
     bool operator!=(const WanSourceSet& other) const;
 
-    /** \return the storage words in use (0 when empty) */
+    /** @return the storage words in use (0 when empty) */
     uint32_t GetWordCount() const;
     /**
-     * \param k a word index
-     * \return positions 64 k to 64 k + 63 as bits (0 beyond the set)
+     * @param k a word index
+     * @return positions 64 k to 64 k + 63 as bits (0 beyond the set)
      */
     uint64_t GetWord(uint32_t k) const;
     /**
-     * \brief Replaces positions 64 k to 64 k + 63.
-     * \param k a word index
-     * \param bits the positions held, bit b for position 64 k + b
+     * @brief Replaces positions 64 k to 64 k + 63.
+     * @param k a word index
+     * @param bits the positions held, bit b for position 64 k + b
      */
     void SetWord(uint32_t k, uint64_t bits);
 
     /**
-     * \brief Calls f(position) for every position held, in ascending order.
-     * \param f the function
+     * @brief Calls f(position) for every position held, in ascending order.
+     * @param f the function
      */
     template <typename F>
     void ForEach(F&& f) const
@@ -126,7 +126,7 @@ class WanSourceSet
     }
 
   private:
-    /// \return the index of the lowest set bit of w (w != 0)
+    /// @return the index of the lowest set bit of w (w != 0)
     static uint32_t LowestBit(uint64_t w)
     {
 #if __cplusplus >= 202002L

@@ -50,7 +50,7 @@ NYC,BUE,53.88,100,geodesic
 AMS,FRA,2.23,100,geodesic
 )";
 
-/// \return true when a JSON object has any loss or jitter field
+/// @return true when a JSON object has any loss or jitter field
 bool
 Impaired(const json& obj)
 {
@@ -70,7 +70,7 @@ Impaired(const json& obj)
     return false;
 }
 
-/// \return the loss and jitter fields of an impairment
+/// @return the loss and jitter fields of an impairment
 json
 ImpairmentJson(const WanLinkImpairment& imp)
 {
@@ -83,7 +83,7 @@ ImpairmentJson(const WanLinkImpairment& imp)
             {"reorder", imp.reorder}};
 }
 
-/// \return the number obj[key] in its range; throws naming `where` and the key
+/// @return the number obj[key] in its range; throws naming `where` and the key
 double
 Number(const json& obj, const char* key, const std::string& where, const wantext::Range& range)
 {
@@ -98,7 +98,7 @@ Number(const json& obj, const char* key, const std::string& where, const wantext
     return range.Check(obj[key].get<double>(), where + ": " + key);
 }
 
-/// \return obj[key] in its range, or the fallback when the key is absent
+/// @return obj[key] in its range, or the fallback when the key is absent
 double
 NumberOr(const json& obj,
          const char* key,
@@ -109,14 +109,14 @@ NumberOr(const json& obj,
     return obj.contains(key) ? Number(obj, key, where, range) : fallback;
 }
 
-/// \return the text obj[key], or the fallback when absent or not text
+/// @return the text obj[key], or the fallback when absent or not text
 std::string
 TextOr(const json& obj, const char* key, const std::string& fallback)
 {
     return obj.contains(key) && obj[key].is_string() ? obj[key].get<std::string>() : fallback;
 }
 
-/// \return the loss and jitter fields of a link or of a city's "access" or "post"
+/// @return the loss and jitter fields of a link or of a city's "access" or "post"
 WanLinkImpairment
 ImpairmentFromJson(const json& obj, const std::string& where)
 {
@@ -173,7 +173,7 @@ CityImpairmentsFromJson(const json& c, const std::string& where, WanCity& city)
     }
 }
 
-/// \return the n-th city of a topology document
+/// @return the n-th city of a topology document
 WanCity
 CityFromJson(const json& c, uint32_t n, double accessGbps)
 {

@@ -25,7 +25,7 @@ const double kDegree = std::acos(-1.0) / 180; //!< one degree, radians
 /// Undirected edges (lower index first) between city indices.
 using EdgeList = std::vector<std::pair<uint32_t, uint32_t>>;
 
-/// \return the great-circle distance between two cities, km
+/// @return the great-circle distance between two cities, km
 double
 DistanceKm(const WanCity& p, const WanCity& q)
 {
@@ -37,7 +37,7 @@ DistanceKm(const WanCity& p, const WanCity& q)
     return 2 * 6371 * std::asin(std::min(1.0, std::sqrt(h)));
 }
 
-/// \return the cities C01, C02, ... scattered around random region centres
+/// @return the cities C01, C02, ... scattered around random region centres
 std::vector<WanCity>
 ScatterCities(uint32_t nCities, uint32_t nRegions, uint32_t seed, double accessBps)
 {
@@ -70,7 +70,7 @@ ScatterCities(uint32_t nCities, uint32_t nRegions, uint32_t seed, double accessB
     return cities;
 }
 
-/// \return the edges of the minimum spanning tree of the distances (Prim)
+/// @return the edges of the minimum spanning tree of the distances (Prim)
 EdgeList
 SpanningTree(const std::vector<WanCity>& cities)
 {
@@ -109,7 +109,7 @@ SpanningTree(const std::vector<WanCity>& cities)
     return edges;
 }
 
-/// \return the edges from each city to its two nearest neighbours
+/// @return the edges from each city to its two nearest neighbours
 EdgeList
 NearestNeighbours(const std::vector<WanCity>& cities)
 {

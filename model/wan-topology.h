@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \defgroup wan-training Distributed training over an intelligent WAN
+ * @defgroup wan-training Distributed training over an intelligent WAN
  *
  * Islands of compute, one per city, train one model across a wide area
  * network that takes part: multicast trees replicate each island's update,
@@ -28,13 +28,13 @@ namespace ns3
  */
 
 /**
- * \defgroup wan-training-tests Tests of wan-training
- * \ingroup wan-training
+ * @defgroup wan-training-tests Tests of wan-training
+ * @ingroup wan-training
  */
 
 /**
- * \ingroup wan-training
- * \brief One city of a WAN: a core router with one island of compute behind it.
+ * @ingroup wan-training
+ * @brief One city of a WAN: a core router with one island of compute behind it.
  */
 struct WanCity
 {
@@ -52,8 +52,8 @@ struct WanCity
 };
 
 /**
- * \ingroup wan-training
- * \brief An undirected core link; each direction has the full capacity.
+ * @ingroup wan-training
+ * @brief An undirected core link; each direction has the full capacity.
  */
 struct WanLink
 {
@@ -66,14 +66,14 @@ struct WanLink
 };
 
 /**
- * \ingroup wan-training
- * \brief A directed hop (from, to) between two adjacent cities.
+ * @ingroup wan-training
+ * @brief A directed hop (from, to) between two adjacent cities.
  */
 using WanHop = std::pair<uint32_t, uint32_t>;
 
 /**
- * \ingroup wan-training
- * \brief The WAN: cities (each with an island behind an access link) joined by
+ * @ingroup wan-training
+ * @brief The WAN: cities (each with an island behind an access link) joined by
  * core links.
  *
  * Traffic follows shortest paths by latency.  Ties are broken towards the
@@ -98,24 +98,24 @@ class WanTopology
     WanTopology() = default;
 
     /**
-     * \brief The paper's nine-city topology (embedded; see the module docs for
+     * @brief The paper's nine-city topology (embedded; see the module docs for
      * where its numbers come from).
-     * \return New York, Los Angeles, Buenos Aires, London, Amsterdam, Frankfurt,
+     * @return New York, Los Angeles, Buenos Aires, London, Amsterdam, Frankfurt,
      *         Tokyo, Seoul, Singapore, 11 core links of 100 Gbps, 20 Gbps access.
      */
     static WanTopology NineCity();
 
     /**
-     * \brief Loads a topology file.
-     * \param path a JSON file (".json"), or a folder holding "cities.csv" and
+     * @brief Loads a topology file.
+     * @param path a JSON file (".json"), or a folder holding "cities.csv" and
      *        "core-links.csv"; a leading UTF-8 byte-order mark is ignored
-     * \param defaultAccessBps access rate of cities whose file gives none
-     * \return the validated topology
+     * @param defaultAccessBps access rate of cities whose file gives none
+     * @return the validated topology
      */
     static WanTopology LoadFile(const std::string& path, double defaultAccessBps = 20e9);
 
     /**
-     * \brief Parses a topology from JSON text.
+     * @brief Parses a topology from JSON text.
      *
      * Format: {"cities": [{"code", "name", "region", "lat", "lon",
      * "ingress_gbps", "egress_gbps", "access": {...}, "post": {...}}...],
@@ -126,39 +126,39 @@ class WanTopology
      * "capacity_gbps" (links) are required.  A city's "access" and "post"
      * objects take the same loss and jitter fields as a link (no jitter on
      * "post"): its access links' and post-aggregation hop's impairments.
-     * \param text the JSON document
-     * \param defaultAccessBps access rate when neither the city nor the
+     * @param text the JSON document
+     * @param defaultAccessBps access rate when neither the city nor the
      *        document gives one
-     * \return the validated topology
+     * @return the validated topology
      */
     static WanTopology FromJson(const std::string& text, double defaultAccessBps = 20e9);
 
     /**
-     * \brief Parses the CSV pair of the nine-city data folder.
+     * @brief Parses the CSV pair of the nine-city data folder.
      *
      * cities: header "code,name,region,lat,lon" (optional columns
      * "ingress_gbps", "egress_gbps"); links: header
      * "a,b,one_way_ms,capacity_gbps" (further columns ignored).
-     * \param citiesCsv text of cities.csv
-     * \param linksCsv text of core-links.csv
-     * \param defaultAccessBps access rate of cities without one
-     * \return the validated topology
+     * @param citiesCsv text of cities.csv
+     * @param linksCsv text of core-links.csv
+     * @param defaultAccessBps access rate of cities without one
+     * @return the validated topology
      */
     static WanTopology FromCsv(const std::string& citiesCsv,
                                const std::string& linksCsv,
                                double defaultAccessBps = 20e9);
 
     /**
-     * \brief A synthetic WAN: cities scattered around random region centres on
+     * @brief A synthetic WAN: cities scattered around random region centres on
      * the globe, joined by the minimum spanning tree of their distances plus
      * each city's two nearest neighbours.  One-way latency is the great-circle
      * distance times a route factor of 1.4 at 200 000 km/s (fibre).
-     * \param nCities number of cities (2 to 1000)
-     * \param nRegions number of regions (1 to nCities); city i is in region i mod nRegions
-     * \param seed random seed (same seed, same topology)
-     * \param accessBps access rate of every island
-     * \param capacityBps capacity of every core link
-     * \return the validated topology; cities are named C01, C02, ...
+     * @param nCities number of cities (2 to 1000)
+     * @param nRegions number of regions (1 to nCities); city i is in region i mod nRegions
+     * @param seed random seed (same seed, same topology)
+     * @param accessBps access rate of every island
+     * @param capacityBps capacity of every core link
+     * @return the validated topology; cities are named C01, C02, ...
      */
     static WanTopology RandomGeometric(uint32_t nCities,
                                        uint32_t nRegions,
@@ -167,20 +167,20 @@ class WanTopology
                                        double capacityBps = 100e9);
 
     /**
-     * \brief Adds a city.
-     * \param city the city; its code must be new and non-empty, its access
+     * @brief Adds a city.
+     * @param city the city; its code must be new and non-empty, its access
      *        rates 1 Mbps to 100 Tbps, its latitude and longitude in degrees
      *        (-90 to 90, -180 to 180)
-     * \return the index of the new city
+     * @return the index of the new city
      */
     uint32_t AddCity(const WanCity& city);
 
     /**
-     * \brief Adds a core link between two known cities.
-     * \param a code of one end
-     * \param b code of the other end
-     * \param delaySeconds one-way latency, 0 to 1 s
-     * \param capacityBps capacity per direction, 1 Mbps to 100 Tbps
+     * @brief Adds a core link between two known cities.
+     * @param a code of one end
+     * @param b code of the other end
+     * @param delaySeconds one-way latency, 0 to 1 s
+     * @param capacityBps capacity per direction, 1 Mbps to 100 Tbps
      */
     void AddLink(const std::string& a,
                  const std::string& b,
@@ -188,11 +188,11 @@ class WanTopology
                  double capacityBps);
 
     /**
-     * \brief Gives a core link its own loss and jitter, in place of those of
+     * @brief Gives a core link its own loss and jitter, in place of those of
      * all core links (see WanNetworkHelper::SetImpairment).
-     * \param a code of one end
-     * \param b code of the other end
-     * \param impairment loss and jitter; invalid values, unknown cities or a
+     * @param a code of one end
+     * @param b code of the other end
+     * @param impairment loss and jitter; invalid values, unknown cities or a
      *        missing link throw std::invalid_argument
      */
     void SetLinkImpairment(const std::string& a,
@@ -200,85 +200,85 @@ class WanTopology
                            const WanLinkImpairment& impairment);
 
     /**
-     * \param a code of one end
-     * \param b code of the other end
-     * \return a copy of this topology without the core link a-b; throws
+     * @param a code of one end
+     * @param b code of the other end
+     * @return a copy of this topology without the core link a-b; throws
      *         std::invalid_argument when there is no such link or when the
      *         rest is disconnected
      */
     WanTopology WithoutLink(const std::string& a, const std::string& b) const;
 
     /**
-     * \brief Checks that there are at least two cities and that the graph is
+     * @brief Checks that there are at least two cities and that the graph is
      * connected; throws std::invalid_argument otherwise.
      */
     void Validate() const;
 
-    /** \return the number of cities (= islands) */
+    /** @return the number of cities (= islands) */
     uint32_t GetNCities() const;
     /**
-     * \param i city index
-     * \return the city
+     * @param i city index
+     * @return the city
      */
     const WanCity& GetCity(uint32_t i) const;
-    /** \return all cities, in index order */
+    /** @return all cities, in index order */
     const std::vector<WanCity>& GetCities() const;
-    /** \return all core links */
+    /** @return all core links */
     const std::vector<WanLink>& GetLinks() const;
     /**
-     * \param code a city code
-     * \return its index; throws std::invalid_argument for an unknown code
+     * @param code a city code
+     * @return its index; throws std::invalid_argument for an unknown code
      */
     uint32_t FindCity(const std::string& code) const;
     /**
-     * \param code a city code
-     * \return true if the topology has this city
+     * @param code a city code
+     * @return true if the topology has this city
      */
     bool HasCity(const std::string& code) const;
-    /** \return the region labels, in order of first appearance */
+    /** @return the region labels, in order of first appearance */
     std::vector<std::string> GetRegions() const;
     /**
-     * \param from city index
-     * \param to an adjacent city index
-     * \return the index into GetLinks() of the link joining them;
+     * @param from city index
+     * @param to an adjacent city index
+     * @return the index into GetLinks() of the link joining them;
      *         throws std::invalid_argument if they are not adjacent
      */
     uint32_t GetLinkIndex(uint32_t from, uint32_t to) const;
 
     /**
-     * \brief Sets the ingress and egress access rate of every island.
-     * \param bps rate, 1 Mbps to 100 Tbps
+     * @brief Sets the ingress and egress access rate of every island.
+     * @param bps rate, 1 Mbps to 100 Tbps
      */
     void SetAccessRate(double bps);
     /**
-     * \brief Sets the capacity of every core link.
-     * \param bps capacity per direction, 1 Mbps to 100 Tbps
+     * @brief Sets the capacity of every core link.
+     * @param bps capacity per direction, 1 Mbps to 100 Tbps
      */
     void SetCoreCapacity(double bps);
 
     /**
-     * \param from source city index
-     * \param to destination city index
-     * \return the one-way latency of the shortest path, seconds
+     * @param from source city index
+     * @param to destination city index
+     * @return the one-way latency of the shortest path, seconds
      */
     double GetPathDelay(uint32_t from, uint32_t to) const;
     /**
-     * \param from source city index
-     * \param to destination city index
-     * \return the cities along the shortest path, both ends included
+     * @param from source city index
+     * @param to destination city index
+     * @return the cities along the shortest path, both ends included
      */
     std::vector<uint32_t> GetPath(uint32_t from, uint32_t to) const;
     /**
-     * \brief The source-specific shortest-path multicast tree.
-     * \param source the sending city
-     * \param receivers the receiving cities (the source itself is ignored)
-     * \return the directed hops of the tree, each once, ordered by distance
+     * @brief The source-specific shortest-path multicast tree.
+     * @param source the sending city
+     * @param receivers the receiving cities (the source itself is ignored)
+     * @return the directed hops of the tree, each once, ordered by distance
      *         from the source
      */
     std::vector<WanHop> GetMulticastTree(uint32_t source,
                                          const std::vector<uint32_t>& receivers) const;
 
-    /** \return a JSON document that FromJson reads back to the same topology */
+    /** @return a JSON document that FromJson reads back to the same topology */
     std::string ToJson() const;
 
   private:

@@ -6,8 +6,8 @@
 #define WAN_TRAINING_COMPAT_H
 
 /**
- * \file
- * \ingroup wan-training
+ * @file
+ * @ingroup wan-training
  * What differs between the ns-3 releases the module builds on (ns-3.37 to
  * current ns-3-dev), in one place.
  */
@@ -30,8 +30,8 @@ namespace wancompat
 {
 
 /**
- * \ingroup wan-training
- * \brief The EnumValue type that holds an enum E: EnumValue up to ns-3.40,
+ * @ingroup wan-training
+ * @brief The EnumValue type that holds an enum E: EnumValue up to ns-3.40,
  * EnumValue<E> from ns-3.41 (deduced from its constructor, so that one
  * spelling serves both).  E must be an unscoped enum, which ns-3.37's
  * EnumValue takes as an int.
@@ -39,7 +39,7 @@ namespace wancompat
 template <typename E>
 using EnumValueOf = decltype(EnumValue(std::declval<E>()));
 
-/// \cond internal
+/// @cond internal
 template <typename Event>
 auto
 IsPendingOf(const Event& event, int) -> decltype(event.IsPending())
@@ -54,14 +54,14 @@ IsPendingOf(const Event& event, long)
     return event.IsRunning(); // up to ns-3.41 (removed since)
 }
 
-/// \endcond
+/// @endcond
 
 /**
- * \ingroup wan-training
- * \brief Whether an event is still to run: EventId::IsRunning up to
+ * @ingroup wan-training
+ * @brief Whether an event is still to run: EventId::IsRunning up to
  * ns-3.41, EventId::IsPending from ns-3.42 (IsRunning removed later).
- * \param event the event
- * \return true when it has neither run nor been cancelled
+ * @param event the event
+ * @return true when it has neither run nor been cancelled
  */
 inline bool
 IsPending(const EventId& event)
@@ -70,11 +70,11 @@ IsPending(const EventId& event)
 }
 
 /**
- * \ingroup wan-training
- * \brief MakeEnumAccessor for a data member of enum type: ns-3.37 deduces
+ * @ingroup wan-training
+ * @brief MakeEnumAccessor for a data member of enum type: ns-3.37 deduces
  * the value type, ns-3.41 and later name it (MakeEnumAccessor<E>).
- * \param member the data member
- * \return its attribute accessor
+ * @param member the data member
+ * @return its attribute accessor
  */
 template <typename E, typename C>
 Ptr<const AttributeAccessor>
@@ -84,14 +84,14 @@ MakeEnumMemberAccessor(E C::*member)
 }
 
 /**
- * \ingroup wan-training
- * \brief Refuses a name that an enum attribute does not have, before it is
+ * @ingroup wan-training
+ * @brief Refuses a name that an enum attribute does not have, before it is
  * set: ns-3 asserts on an unknown name (and reads past its list of names
  * in optimized builds), so names that come from users are checked first.
- * \param tid the type that has the attribute
- * \param attribute the attribute's name
- * \param name the name to be set
- * \param what what the attribute is, for the message ("recovery policy")
+ * @param tid the type that has the attribute
+ * @param attribute the attribute's name
+ * @param name the name to be set
+ * @param what what the attribute is, for the message ("recovery policy")
  */
 inline void
 RequireEnumName(TypeId tid,
@@ -120,16 +120,16 @@ RequireEnumName(TypeId tid,
 }
 
 /**
- * \ingroup wan-training
- * \brief The parameter types of a member function (unevaluated only).
- * \return nothing: declared for decltype
+ * @ingroup wan-training
+ * @brief The parameter types of a member function (unevaluated only).
+ * @return nothing: declared for decltype
  */
 template <typename R, typename C, typename... A>
 std::tuple<A...> ParametersOf(R (C::*)(A...));
 
 /**
- * \ingroup wan-training
- * \brief The type of parameter I of Ipv4RoutingProtocol::RouteInput: its
+ * @ingroup wan-training
+ * @brief The type of parameter I of Ipv4RoutingProtocol::RouteInput: its
  * four callbacks (3 to 6) are taken by value in ns-3.37 and by const
  * reference in ns-3.44, so an override spells them with this.
  */

@@ -49,7 +49,7 @@ SplitCells(const std::string& line)
     return cells;
 }
 
-/// \return true when the whole text (blanks aside) is one finite number, put in value
+/// @return true when the whole text (blanks aside) is one finite number, put in value
 bool
 ToNumber(const std::string& text, double& value)
 {

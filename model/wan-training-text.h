@@ -13,8 +13,8 @@
 namespace ns3
 {
 /**
- * \ingroup wan-training
- * \brief Text helpers shared by the module's file readers and its programs
+ * @ingroup wan-training
+ * @brief Text helpers shared by the module's file readers and its programs
  * (internal): number and list parsing, the ranges of input numbers, CSV and
  * JSON input, number formatting.
  */
@@ -22,43 +22,43 @@ namespace wantext
 {
 
 /**
- * \param text a comma list such as "a, b,c"
- * \return its items, trimmed; empty items are dropped
+ * @param text a comma list such as "a, b,c"
+ * @return its items, trimmed; empty items are dropped
  */
 std::vector<std::string> SplitList(const std::string& text);
 
 /**
- * \param items some texts
- * \param separator what goes between two items
- * \return the items joined, e.g. "pairs, regional" with separator ", "
+ * @param items some texts
+ * @param separator what goes between two items
+ * @return the items joined, e.g. "pairs, regional" with separator ", "
  */
 std::string Join(const std::vector<std::string>& items, const std::string& separator);
 
 /**
- * \param text one number, e.g. "1e9" (surrounding blanks allowed)
- * \param what what it is, for the error message ("--hbmGB")
- * \return the number; throws std::invalid_argument naming `what` unless the
+ * @param text one number, e.g. "1e9" (surrounding blanks allowed)
+ * @param what what it is, for the error message ("--hbmGB")
+ * @return the number; throws std::invalid_argument naming `what` unless the
  *         whole text is one finite number
  */
 double ParseNumber(const std::string& text, const std::string& what);
 
 /**
- * \param text a comma list of numbers, e.g. "0,8,32"
- * \param what what it is, for the error message ("--hbmGB")
- * \return the numbers; throws std::invalid_argument naming `what` if the list
+ * @param text a comma list of numbers, e.g. "0,8,32"
+ * @param what what it is, for the error message ("--hbmGB")
+ * @return the numbers; throws std::invalid_argument naming `what` if the list
  *         is empty or an item is not a number
  */
 std::vector<double> ParseNumbers(const std::string& text, const std::string& what);
 
 /**
- * \param text a file's content
- * \return the content without a leading UTF-8 byte-order mark (what
+ * @param text a file's content
+ * @return the content without a leading UTF-8 byte-order mark (what
  *         spreadsheet exports write)
  */
 std::string StripBom(const std::string& text);
 
 /**
- * \brief The physical range of an input number, in the unit in which files
+ * @brief The physical range of an input number, in the unit in which files
  * and program options write it.  The named ranges in wantext::bounds are the
  * one place where the module's input ranges are defined.
  */
@@ -71,24 +71,24 @@ struct Range
     bool maxOpen{false}; //!< the maximum itself is outside the range
 
     /**
-     * \param value a number
-     * \return true when the number is in the range (never for NaN)
+     * @param value a number
+     * @return true when the number is in the range (never for NaN)
      */
     bool Contains(double value) const;
-    /** \return the range as text, e.g. "from 0 to 1000 ms" */
+    /** @return the range as text, e.g. "from 0 to 1000 ms" */
     std::string Text() const;
     /**
-     * \param value a number
-     * \param what the field or option it comes from, for the message
+     * @param value a number
+     * @param what the field or option it comes from, for the message
      *        ("link NYC-LON: one_way_ms", "--hbmGB")
-     * \return the value; throws std::invalid_argument "<what> must be <range>
+     * @return the value; throws std::invalid_argument "<what> must be <range>
      *         (got <value>)" when it is outside
      */
     double Check(double value, const std::string& what) const;
 };
 
 /**
- * \brief The ranges of the numbers that files and program options give,
+ * @brief The ranges of the numbers that files and program options give,
  * in their units (documented in doc/wan-training.rst, "Input ranges").
  */
 namespace bounds
@@ -122,86 +122,86 @@ inline constexpr Range kExhaustiveLimit{0, 1e12, "schedules"}; //!< optimizer's 
 } // namespace bounds
 
 /**
- * \param value a number
- * \return the number printed with up to 6 significant digits
+ * @param value a number
+ * @return the number printed with up to 6 significant digits
  */
 std::string Num(double value);
 
 /**
- * \param value a number
- * \param what what it is, for the error message ("payload")
- * \param unit its unit, for the error message ("bytes"; may be empty)
- * \return the value; throws std::invalid_argument unless finite and > 0
+ * @param value a number
+ * @param what what it is, for the error message ("payload")
+ * @param unit its unit, for the error message ("bytes"; may be empty)
+ * @return the value; throws std::invalid_argument unless finite and > 0
  */
 double RequirePositive(double value, const std::string& what, const std::string& unit = "");
 
 /**
- * \param value a number
- * \param minimum its least allowed value
- * \param what what it is, for the error message ("scale")
- * \return the value; throws std::invalid_argument unless finite and >= minimum
+ * @param value a number
+ * @param minimum its least allowed value
+ * @param what what it is, for the error message ("scale")
+ * @return the value; throws std::invalid_argument unless finite and >= minimum
  */
 double RequireAtLeast(double value, double minimum, const std::string& what);
 
 /**
- * \param path a file
- * \param what what the file is, for the error message ("topology file")
- * \return its whole content; throws std::invalid_argument if unreadable
+ * @param path a file
+ * @param what what the file is, for the error message ("topology file")
+ * @return its whole content; throws std::invalid_argument if unreadable
  */
 std::string ReadFile(const std::string& path, const std::string& what);
 
 /**
- * \param text a JSON document
- * \param what what it describes, for the error message ("topology")
- * \return the parsed document; throws std::invalid_argument naming the
+ * @param text a JSON document
+ * @param what what it describes, for the error message ("topology")
+ * @return the parsed document; throws std::invalid_argument naming the
  *         parse error
  */
 nlohmann::json ParseJson(const std::string& text, const std::string& what);
 
 /**
- * \param value a number
- * \param digits decimals
- * \return fixed-point text, or "-" when the number is not finite
+ * @param value a number
+ * @param digits decimals
+ * @return fixed-point text, or "-" when the number is not finite
  */
 std::string Fixed(double value, int digits);
 
 /**
- * \param cell text of a CSV cell
- * \return the cell, quoted when it holds a comma or a quote
+ * @param cell text of a CSV cell
+ * @return the cell, quoted when it holds a comma or a quote
  */
 std::string CsvCell(const std::string& cell);
 
 /**
- * \param value a number
- * \return the number for JSON, or null when it is not finite
+ * @param value a number
+ * @return the number for JSON, or null when it is not finite
  */
 nlohmann::json JsonNumber(double value);
 
 /**
- * \param path a file name
- * \param ext an extension such as ".csv"
- * \return true when the name is longer than the extension and ends with it
+ * @param path a file name
+ * @param ext an extension such as ".csv"
+ * @return true when the name is longer than the extension and ends with it
  */
 bool EndsWith(const std::string& path, const std::string& ext);
 
 /**
- * \brief Checks that an output file's name says its format; throws
+ * @brief Checks that an output file's name says its format; throws
  * std::invalid_argument naming the file otherwise.
- * \param path a file name
- * \param what what the file is, for the message ("output file")
+ * @param path a file name
+ * @param what what the file is, for the message ("output file")
  */
 void CheckOutputPath(const std::string& path, const std::string& what);
 
 /**
- * \brief Writes a text file; throws std::invalid_argument naming the file
+ * @brief Writes a text file; throws std::invalid_argument naming the file
  * when it cannot.
- * \param path the file
- * \param text its contents
+ * @param path the file
+ * @param text its contents
  */
 void WriteFile(const std::string& path, const std::string& text);
 
 /**
- * \brief A small CSV table with a header row: comma-separated, no quoting,
+ * @brief A small CSV table with a header row: comma-separated, no quoting,
  * blank lines and lines starting with '#' skipped, cells trimmed, a leading
  * UTF-8 byte-order mark ignored.
  *
@@ -211,65 +211,65 @@ class CsvTable
 {
   public:
     /**
-     * \param name the file's name, for error messages
-     * \param text the file's content
-     * \param required columns that must be in the header
+     * @param name the file's name, for error messages
+     * @param text the file's content
+     * @param required columns that must be in the header
      */
     CsvTable(const std::string& name,
              const std::string& text,
              const std::vector<std::string>& required);
 
-    /** \return the number of data rows */
+    /** @return the number of data rows */
     size_t Rows() const;
     /**
-     * \param column a column name
-     * \return true if the header has it
+     * @param column a column name
+     * @return true if the header has it
      */
     bool Has(const std::string& column) const;
     /**
-     * \param row data row index
-     * \param column column name
-     * \return the non-empty cell text; throws std::invalid_argument if empty
+     * @param row data row index
+     * @param column column name
+     * @return the non-empty cell text; throws std::invalid_argument if empty
      */
     std::string Text(size_t row, const std::string& column) const;
     /**
-     * \param row data row index
-     * \param column column name
-     * \return the cell as a number; throws std::invalid_argument if it is
+     * @param row data row index
+     * @param column column name
+     * @return the cell as a number; throws std::invalid_argument if it is
      *         missing or not a number
      */
     double Number(size_t row, const std::string& column) const;
 
     /**
-     * \param row data row index
-     * \param column an optional column
-     * \param fallback value when the column is absent or the cell empty
-     * \return the cell text or the fallback
+     * @param row data row index
+     * @param column an optional column
+     * @param fallback value when the column is absent or the cell empty
+     * @return the cell text or the fallback
      */
     std::string TextOr(size_t row, const std::string& column, const std::string& fallback) const;
     /**
-     * \param row data row index
-     * \param column an optional column
-     * \param fallback value when the column is absent or the cell empty
-     * \return the cell as a number or the fallback; throws if not a number
+     * @param row data row index
+     * @param column an optional column
+     * @param fallback value when the column is absent or the cell empty
+     * @return the cell as a number or the fallback; throws if not a number
      */
     double NumberOr(size_t row, const std::string& column, double fallback) const;
     /**
-     * \param row data row index
-     * \param column column name
-     * \param range the column's range
-     * \return the cell as a number; throws std::invalid_argument naming the
+     * @param row data row index
+     * @param column column name
+     * @param range the column's range
+     * @return the cell as a number; throws std::invalid_argument naming the
      *         file, line and column if it is missing, not a number or outside
      *         the range
      */
     double Number(size_t row, const std::string& column, const Range& range) const;
     /**
-     * \param row data row index
-     * \param column an optional column
-     * \param fallback value when the column is absent or the cell empty
+     * @param row data row index
+     * @param column an optional column
+     * @param fallback value when the column is absent or the cell empty
      *        (not checked)
-     * \param range the column's range
-     * \return the cell as a number or the fallback; throws if the cell is not
+     * @param range the column's range
+     * @return the cell as a number or the fallback; throws if the cell is not
      *         a number or outside the range
      */
     double NumberOr(size_t row,
@@ -278,9 +278,9 @@ class CsvTable
                     const Range& range) const;
 
   private:
-    /// \return true when the column is absent or the row's cell is empty
+    /// @return true when the column is absent or the row's cell is empty
     bool Blank(size_t row, const std::string& column) const;
-    /// \return "<name> line <n>" for a data row
+    /// @return "<name> line <n>" for a data row
     std::string Where(size_t row) const;
 
     std::string m_name;                           //!< file name

@@ -12,8 +12,8 @@ using namespace ns3;
 using namespace ns3::wantest;
 
 /**
- * \ingroup wan-training-tests
- * \brief A link goes down and comes back: the trees avoid it meanwhile and use
+ * @ingroup wan-training-tests
+ * @brief A link goes down and comes back: the trees avoid it meanwhile and use
  * it again afterwards; the rounds in between are re-planned or failed.
  */
 class LinkFaultTestCase : public TestCase
@@ -115,8 +115,8 @@ class LinkFaultTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The same link fails mid-round with detection (SetFaultDetection
+ * @ingroup wan-training-tests
+ * @brief The same link fails mid-round with detection (SetFaultDetection
  * "bfd"): nothing is planned around it in advance; BFD declares it down
  * within 3 x 10 ms, the routes change after the flooding and SPF delays, the
  * round in flight recovers its losses by (early) requests, and the rounds that
@@ -226,8 +226,8 @@ class DetectedLinkFaultTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief An FPGA fails: its island still receives every contribution through
+ * @ingroup wan-training-tests
+ * @brief An FPGA fails: its island still receives every contribution through
  * the bypass.
  */
 class FpgaFaultTestCase : public TestCase
@@ -288,8 +288,8 @@ class FpgaFaultTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief An FPGA fails mid-round with fault detection: nobody is told; its
+ * @ingroup wan-training-tests
+ * @brief An FPGA fails mid-round with fault detection: nobody is told; its
  * heartbeats stop, the edge's watchdog misses three (10 ms apart) and only
  * then bypasses it; what was lost before is recovered by early requests.
  */
@@ -332,8 +332,8 @@ class DetectedFpgaFaultTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief An island leaves and rejoins: its cliques run without it, and the
+ * @ingroup wan-training-tests
+ * @brief An island leaves and rejoins: its cliques run without it, and the
  * mixing of the rounds run accounts for it.
  */
 class IslandAbsenceTestCase : public TestCase
@@ -377,8 +377,8 @@ class IslandAbsenceTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Impossible faults are refused with clear errors.
+ * @ingroup wan-training-tests
+ * @brief Impossible faults are refused with clear errors.
  */
 class FaultBadInputTestCase : public TestCase
 {
@@ -424,8 +424,8 @@ class FaultBadInputTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The faults test suite.
+ * @ingroup wan-training-tests
+ * @brief The faults test suite.
  */
 class CliqueExperimentFaultsTestSuite : public TestSuite
 {

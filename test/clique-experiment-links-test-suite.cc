@@ -26,8 +26,8 @@ const uint64_t kChunks = (1000000 + 8935) / 8936;
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief The planner's contention, checked against the simulated network:
+ * @ingroup wan-training-tests
+ * @brief The planner's contention, checked against the simulated network:
  * every core link direction carries exactly the planner's stream count n_e
  * times the chunks of a stream, and no other direction carries anything;
  * each island sends one copy per stream (multicast) or one per peer, and
@@ -42,9 +42,9 @@ class PlannerLinkLoadTestCase : public TestCase
 {
   public:
     /**
-     * \param name what is run
-     * \param topo the topology
-     * \param config the switches
+     * @param name what is run
+     * @param topo the topology
+     * @param config the switches
      */
     PlannerLinkLoadTestCase(const std::string& name,
                             const WanTopology& topo,
@@ -145,8 +145,8 @@ class PlannerLinkLoadTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-experiment-links test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-experiment-links test suite.
  */
 class CliqueExperimentLinksTestSuite : public TestSuite
 {

@@ -18,8 +18,8 @@ namespace
 {
 
 /**
- * \param accessLoss loss rate of the access links
- * \return two rounds of triangles at scale 1000 (no FPGA memory), missing
+ * @param accessLoss loss rate of the access links
+ * @return two rounds of triangles at scale 1000 (no FPGA memory), missing
  *         contributions given up once the last chunk is overdue
  */
 WanExperimentResult
@@ -39,8 +39,8 @@ RunTriangles(double accessLoss)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief Without loss the islands average exactly as planned: each holds
+ * @ingroup wan-training-tests
+ * @brief Without loss the islands average exactly as planned: each holds
  * its peers' contributions to all 112 chunks, weighs each member 1/3, and
  * A, T and J measured are the planned A and the measured round time.
  */
@@ -90,8 +90,8 @@ class LosslessMixingTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Access loss with "accept": each island's held counts account for
+ * @ingroup wan-training-tests
+ * @brief Access loss with "accept": each island's held counts account for
  * exactly what it gave up, it weighs itself more when it missed something,
  * it averages at the deadline, and A measured rises with the loss rate.
  */
@@ -159,8 +159,8 @@ class LossyMixingTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-clique-experiment-mixing test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-clique-experiment-mixing test suite.
  */
 class CliqueExperimentMixingTestSuite : public TestSuite
 {

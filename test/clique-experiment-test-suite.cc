@@ -16,8 +16,8 @@ using namespace ns3;
 using namespace ns3::wantest;
 
 /**
- * \ingroup wan-training-tests
- * \brief On the nine-city topology, lossless and without jitter, every
+ * @ingroup wan-training-tests
+ * @brief On the nine-city topology, lossless and without jitter, every
  * feasible schedule's measured round time is within 2% of the planner's,
  * and every island ends with exactly its peers' contributions.
  */
@@ -62,8 +62,8 @@ class PlannerAgreementTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief What each technology buys: bytes on the access links.
+ * @ingroup wan-training-tests
+ * @brief What each technology buys: bytes on the access links.
  */
 class BaselineBytesTestCase : public TestCase
 {
@@ -116,8 +116,8 @@ class BaselineBytesTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Without multicast the unicast copies take the planner's paths, so
+ * @ingroup wan-training-tests
+ * @brief Without multicast the unicast copies take the planner's paths, so
  * every round of triangles is within 1% of the planner (scale 100, no FPGA
  * memory, as the example runs it).  The partial sums that remain are LON's in
  * round 2: SEO's copy to LON leaves second and crosses two more core links
@@ -167,8 +167,8 @@ class UnicastBaselineTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The planner's packet-level skew and the FPGA's line-rate window
+ * @ingroup wan-training-tests
+ * @brief The planner's packet-level skew and the FPGA's line-rate window
  * agree: on the line A-B-C without multicast, B's arrivals are one 20 Gbps
  * egress frame time apart (3.6 us; C's copy to B is its second).  With a
  * 3.5 us window (PlannerConfig::lineRateWindow, which the FPGAs take) the
@@ -223,8 +223,8 @@ class LineRateWindowTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief An error inside Run leaves no simulation behind: the next run is
+ * @ingroup wan-training-tests
+ * @brief An error inside Run leaves no simulation behind: the next run is
  * the same as on a fresh start.
  */
 class RunCleanupTestCase : public TestCase
@@ -259,8 +259,8 @@ class RunCleanupTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Packet traces of a run: a pcap file per island device, one record
+ * @ingroup wan-training-tests
+ * @brief Packet traces of a run: a pcap file per island device, one record
  * per chunk sent and per sum received, and the same run as without them.
  */
 class PacketTraceTestCase : public TestCase
@@ -307,8 +307,8 @@ class PacketTraceTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief All-to-all among 40 synthetic cities with 32 GB, one round at
+ * @ingroup wan-training-tests
+ * @brief All-to-all among 40 synthetic cities with 32 GB, one round at
  * scale 1000: a clique wider than 32 sums exactly, every contribution
  * arrives once, and every MERGED header names its 39 or 40 positions.
  */
@@ -357,8 +357,8 @@ class WideCliqueTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Cross traffic at 70% of every core link direction: in round 1 of
+ * @ingroup wan-training-tests
+ * @brief Cross traffic at 70% of every core link direction: in round 1 of
  * triangles NYC->LON carries only background (0 bytes without it), its
  * bytes match 70% of 100 Gbps over the round's window, the queues fill and
  * drop packets, and the round takes longer than without it.
@@ -419,8 +419,8 @@ class CrossTrafficTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-experiment test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-experiment test suite.
  */
 class CliqueExperimentTestSuite : public TestSuite
 {

@@ -54,9 +54,9 @@ Codes(const WanTopology& topo, const CliqueSchedule::Clique& c)
 }
 
 /**
- * \param topo a topology
- * \param regionOf the region of each city
- * \return a copy of the topology (cities, links) with the cities in those
+ * @param topo a topology
+ * @param regionOf the region of each city
+ * @return a copy of the topology (cities, links) with the cities in those
  *         regions, built city by city with AddCity and AddLink
  */
 WanTopology
@@ -78,10 +78,10 @@ WithRegions(const WanTopology& topo, const std::vector<uint32_t>& regionOf)
 }
 
 /**
- * \param n number of cities
- * \param nRegions number of regions, 1 to n
- * \param rng random numbers
- * \return a region for each city: uneven region sizes (cut points drawn at
+ * @param n number of cities
+ * @param nRegions number of regions, 1 to n
+ * @param rng random numbers
+ * @return a region for each city: uneven region sizes (cut points drawn at
  *         random), regions given to the cities in a random order
  */
 std::vector<uint32_t>
@@ -116,12 +116,12 @@ UnevenRegions(uint32_t n, uint32_t nRegions, std::mt19937& rng)
 }
 
 /**
- * \brief The 6 + 5 + 5 line: sixteen islands on one path, regions A (A0-A5,
+ * @brief The 6 + 5 + 5 line: sixteen islands on one path, regions A (A0-A5,
  * 1 ms apart), B (B0-B4: 1, 1, 1, 2 ms) and C (C0-C4, as B), joined by
  * A5-B0 (10 ms) and B4-C0 (12 ms).  Path latency is the distance along the
  * line: A0..A5 at 0..5 ms, B0..B4 at 15, 16, 17, 18, 20 and C0..C4 at 32,
  * 33, 34, 35, 37.
- * \return the topology
+ * @return the topology
  */
 WanTopology
 SixFiveFive()
@@ -149,8 +149,8 @@ SixFiveFive()
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief The one list of built-in names, and the construction by name.
+ * @ingroup wan-training-tests
+ * @brief The one list of built-in names, and the construction by name.
  */
 class BuiltinNamesTestCase : public TestCase
 {
@@ -191,8 +191,8 @@ class BuiltinNamesTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The built-in schedules on the nine-city topology, round by round.
+ * @ingroup wan-training-tests
+ * @brief The built-in schedules on the nine-city topology, round by round.
  */
 class NineCityBuiltinsTestCase : public TestCase
 {
@@ -270,8 +270,8 @@ class NineCityBuiltinsTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Regions of 6, 5 and 5 islands: every region is split, and the
+ * @ingroup wan-training-tests
+ * @brief Regions of 6, 5 and 5 islands: every region is split, and the
  * gateway round joins the parts of each region as well as the regions.
  */
 class UnevenRegionsTestCase : public TestCase
@@ -326,8 +326,8 @@ class UnevenRegionsTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A single region, and regions of one island each.
+ * @ingroup wan-training-tests
+ * @brief A single region, and regions of one island each.
  */
 class ExtremeRegionsTestCase : public TestCase
 {
@@ -373,8 +373,8 @@ class ExtremeRegionsTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Property: on random geometric topologies with uneven regions,
+ * @ingroup wan-training-tests
+ * @brief Property: on random geometric topologies with uneven regions,
  * every built-in connects every island (finite A), and pairs, regional and
  * triangles are feasible without FPGA memory.
  */
@@ -433,8 +433,8 @@ class RandomRegionsTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-schedule-builtins test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-schedule-builtins test suite.
  */
 class CliqueScheduleBuiltinsTestSuite : public TestSuite
 {

@@ -19,8 +19,8 @@ using namespace ns3;
 using namespace ns3::wantest;
 
 /**
- * \ingroup wan-training-tests
- * \brief Built-in schedules, files and evaluation through the helper.
+ * @ingroup wan-training-tests
+ * @brief Built-in schedules, files and evaluation through the helper.
  */
 class ScheduleHelperBasicsTestCase : public TestCase
 {
@@ -79,8 +79,8 @@ class ScheduleHelperBasicsTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Sweeps: settings, one optimisation per setting, the files.
+ * @ingroup wan-training-tests
+ * @brief Sweeps: settings, one optimisation per setting, the files.
  */
 class ScheduleHelperSweepTestCase : public TestCase
 {
@@ -184,8 +184,8 @@ class ScheduleHelperSweepTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The paper's qualitative result, and beyond it: the optimum moves
+ * @ingroup wan-training-tests
+ * @brief The paper's qualitative result, and beyond it: the optimum moves
  * with the network, and under some capabilities it beats all four of the
  * paper's schedules.
  */
@@ -251,8 +251,8 @@ class ScheduleHelperShiftTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The schedule helper's test suite.
+ * @ingroup wan-training-tests
+ * @brief The schedule helper's test suite.
  */
 class CliqueScheduleHelperTestSuite : public TestSuite
 {

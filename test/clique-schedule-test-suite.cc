@@ -12,8 +12,8 @@ using namespace ns3;
 using namespace ns3::wantest;
 
 /**
- * \ingroup wan-training-tests
- * \brief The groups of islands that a period's cliques connect.
+ * @ingroup wan-training-tests
+ * @brief The groups of islands that a period's cliques connect.
  */
 class GroupsTestCase : public TestCase
 {
@@ -46,8 +46,8 @@ class GroupsTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Alignment span of a triangle, by hand.
+ * @ingroup wan-training-tests
+ * @brief Alignment span of a triangle, by hand.
  */
 class AlignmentSpanTestCase : public TestCase
 {
@@ -77,8 +77,8 @@ class AlignmentSpanTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Schedule files: round trip and malformed schedules.
+ * @ingroup wan-training-tests
+ * @brief Schedule files: round trip and malformed schedules.
  */
 class ScheduleFileTestCase : public TestCase
 {
@@ -131,8 +131,8 @@ class ScheduleFileTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-schedule test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-schedule test suite.
  */
 class CliqueScheduleTestSuite : public TestSuite
 {

@@ -130,8 +130,8 @@ struct CliqueBench
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief With ample HBM, every chunk completes and each island gets the exact
+ * @ingroup wan-training-tests
+ * @brief With ample HBM, every chunk completes and each island gets the exact
  * sum of its peers' contributions in one packet per chunk.
  */
 class AggregatorCompletionTestCase : public TestCase
@@ -171,8 +171,8 @@ class AggregatorCompletionTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief One slot forces conflicts; no HBM forces timeouts; the sums stay
+ * @ingroup wan-training-tests
+ * @brief One slot forces conflicts; no HBM forces timeouts; the sums stay
  * exact either way.
  */
 class AggregatorEvictionTestCase : public TestCase
@@ -218,8 +218,8 @@ class AggregatorEvictionTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A NACK is answered from the resend buffer with the same packet.
+ * @ingroup wan-training-tests
+ * @brief A NACK is answered from the resend buffer with the same packet.
  */
 class AggregatorResendTestCase : public TestCase
 {
@@ -258,8 +258,8 @@ class AggregatorResendTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Packets the FPGA cannot use are dropped and reported, by reason;
+ * @ingroup wan-training-tests
+ * @brief Packets the FPGA cannot use are dropped and reported, by reason;
  * the slot table sees only what it can sum, and PeakOccupancy follows it.
  */
 class AggregatorDropTestCase : public TestCase
@@ -283,7 +283,7 @@ class AggregatorDropTestCase : public TestCase
         m_peak = peak;
     }
 
-    /// \return a DATA-like header's packet
+    /// @return a DATA-like header's packet
     static Ptr<Packet> MakePacket(WanChunkHeader::Kind kind, uint16_t expected, uint16_t position)
     {
         WanChunkHeader h;
@@ -348,8 +348,8 @@ class AggregatorDropTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-aggregator test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-aggregator test suite.
  */
 class FpgaAggregatorTestSuite : public TestSuite
 {

@@ -40,8 +40,8 @@ CollidingChunks(const FpgaSlotTable& table)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief Completion, timeout and conflict each evict with their cause.
+ * @ingroup wan-training-tests
+ * @brief Completion, timeout and conflict each evict with their cause.
  */
 class SlotEvictionTestCase : public TestCase
 {
@@ -120,8 +120,8 @@ class SlotEvictionTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief With a tiny table, conflicts are frequent, yet the island's sum of
+ * @ingroup wan-training-tests
+ * @brief With a tiny table, conflicts are frequent, yet the island's sum of
  * partial sums is exact and every contribution is counted once.
  */
 class SlotExactSumTestCase : public TestCase
@@ -201,8 +201,8 @@ class SlotExactSumTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A chunk split by a conflict completes when the rest is in, instead
+ * @ingroup wan-training-tests
+ * @brief A chunk split by a conflict completes when the rest is in, instead
  * of waiting for its timeout; without memory it waits.
  */
 class SlotSplitChunkTestCase : public TestCase
@@ -251,8 +251,8 @@ class SlotSplitChunkTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A clique of 70 (the FPGA's island at position 5, 69 contributions
+ * @ingroup wan-training-tests
+ * @brief A clique of 70 (the FPGA's island at position 5, 69 contributions
  * per chunk): sums name senders on both sides of the 32 and 64 boundaries
  * and complete at exactly the 69th contribution; a conflict splits a chunk
  * into two sums whose senders are disjoint and together complete.
@@ -343,8 +343,8 @@ class SlotWideCliqueTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Impossible table parameters are refused.
+ * @ingroup wan-training-tests
+ * @brief Impossible table parameters are refused.
  */
 class SlotBadInputTestCase : public TestCase
 {
@@ -367,8 +367,8 @@ class SlotBadInputTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-slot-table test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-slot-table test suite.
  */
 class FpgaSlotTableTestSuite : public TestSuite
 {

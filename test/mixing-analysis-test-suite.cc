@@ -14,8 +14,8 @@ using namespace ns3;
 using namespace ns3::wantest;
 
 /**
- * \ingroup wan-training-tests
- * \brief A two-island pair mixes fully in one round: A = 1.
+ * @ingroup wan-training-tests
+ * @brief A two-island pair mixes fully in one round: A = 1.
  */
 class PairMixingTestCase : public TestCase
 {
@@ -47,8 +47,8 @@ class PairMixingTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Three islands, alternating pairs {0,1} and {1,2}: Phi and S by hand.
+ * @ingroup wan-training-tests
+ * @brief Three islands, alternating pairs {0,1} and {1,2}: Phi and S by hand.
  */
 class LinePairsMixingTestCase : public TestCase
 {
@@ -104,8 +104,8 @@ class LinePairsMixingTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Three islands, a pair {0,1} then all three: A by hand with and
+ * @ingroup wan-training-tests
+ * @brief Three islands, a pair {0,1} then all three: A by hand with and
  * without the newborn term, with forgetting and with non-uniform targets.
  */
 class NewbornOffMixingTestCase : public TestCase
@@ -117,7 +117,7 @@ class NewbornOffMixingTestCase : public TestCase
     }
 
   private:
-    /// \return A of the schedule {0,1},{2} then {0,1,2} with these options
+    /// @return A of the schedule {0,1},{2} then {0,1,2} with these options
     static double Area(MixingOptions options)
     {
         CliqueSchedule s("pair-then-all", {{{0, 1}, {2}}, {{0, 1, 2}}});
@@ -152,8 +152,8 @@ class NewbornOffMixingTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Properties on the nine-city schedules: Phi columns sum to 1, survival
+ * @ingroup wan-training-tests
+ * @brief Properties on the nine-city schedules: Phi columns sum to 1, survival
  * never rises, all-to-all has A = 1, the mixing order of the paper.
  */
 class NineCityMixingTestCase : public TestCase
@@ -202,8 +202,8 @@ class NineCityMixingTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A of the nine-city schedules without the newborn term, with
+ * @ingroup wan-training-tests
+ * @brief A of the nine-city schedules without the newborn term, with
  * forgetting and with non-uniform targets, against values computed apart.
  */
 class NineCityNewbornOffTestCase : public TestCase
@@ -277,8 +277,8 @@ class NineCityNewbornOffTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Conventions: a schedule that never mixes, forgetting, targets, and
+ * @ingroup wan-training-tests
+ * @brief Conventions: a schedule that never mixes, forgetting, targets, and
  * invalid matrices.
  */
 class MixingConventionsTestCase : public TestCase
@@ -349,8 +349,8 @@ class MixingConventionsTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Row-stochastic mixing (an island that averaged without a peer):
+ * @ingroup wan-training-tests
+ * @brief Row-stochastic mixing (an island that averaged without a peer):
  * the consensus, A and the skew by hand, and A unchanged for doubly-stochastic
  * matrices.
  */
@@ -440,8 +440,8 @@ class RowStochasticMixingTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-mixing test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-mixing test suite.
  */
 class MixingAnalysisTestSuite : public TestSuite
 {

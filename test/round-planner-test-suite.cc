@@ -25,8 +25,8 @@ Arrival(const WanTopology& topo, const CliquePlan& c, size_t jj, size_t ii)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief Two islands: T = latency + D / access rate.
+ * @ingroup wan-training-tests
+ * @brief Two islands: T = latency + D / access rate.
  */
 class PairPlanTestCase : public TestCase
 {
@@ -63,8 +63,8 @@ class PairPlanTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A three-island line as one clique: offsets that align arrivals
+ * @ingroup wan-training-tests
+ * @brief A three-island line as one clique: offsets that align arrivals
  * exactly without memory, and the shorter T that memory buys.
  */
 class LineTrianglePlanTestCase : public TestCase
@@ -131,8 +131,8 @@ class LineTrianglePlanTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A real triangle graph: arrivals meet exactly, T by hand.
+ * @ingroup wan-training-tests
+ * @brief A real triangle graph: arrivals meet exactly, T by hand.
  */
 class TrianglePlanTestCase : public TestCase
 {
@@ -173,8 +173,8 @@ class TrianglePlanTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Concurrent cliques share a link equally.
+ * @ingroup wan-training-tests
+ * @brief Concurrent cliques share a link equally.
  */
 class ContentionPlanTestCase : public TestCase
 {
@@ -220,8 +220,8 @@ class ContentionPlanTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The baselines: no multicast splits egress, no FPGA splits ingress.
+ * @ingroup wan-training-tests
+ * @brief The baselines: no multicast splits egress, no FPGA splits ingress.
  */
 class BaselinePlanTestCase : public TestCase
 {
@@ -261,8 +261,8 @@ class BaselinePlanTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief All-to-all on asymmetric latencies: infeasible without memory,
+ * @ingroup wan-training-tests
+ * @brief All-to-all on asymmetric latencies: infeasible without memory,
  * feasible with enough; the reported least memory is exact.
  */
 class AllToAllMemoryTestCase : public TestCase
@@ -315,8 +315,8 @@ class AllToAllMemoryTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A jitter allowance costs r_c x allowance of FPGA memory at every
+ * @ingroup wan-training-tests
+ * @brief A jitter allowance costs r_c x allowance of FPGA memory at every
  * receiver of two or more streams, and nothing at a receiver of one.
  */
 class JitterAllowanceTestCase : public TestCase
@@ -365,8 +365,8 @@ class JitterAllowanceTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The packet-level skew by hand on the line A-B-C (10 and 20 ms),
+ * @ingroup wan-training-tests
+ * @brief The packet-level skew by hand on the line A-B-C (10 and 20 ms),
  * 9000-byte frames: 3.6 us per frame on a 20 Gbps egress, 0.72 us per
  * 100 Gbps core hop.  A sender's unicast copies leave in the clique's order,
  * one egress frame time apart; each hop adds a frame time.
@@ -470,8 +470,8 @@ class PacketSkewTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Nine cities, triangles without multicast: round 2 reports LON in
+ * @ingroup wan-training-tests
+ * @brief Nine cities, triangles without multicast: round 2 reports LON in
  * {LAX,LON,SEO}: LAX's first copy crosses LAX-NYC-LON, SEO's second
  * SEO-TYO-SIN-FRA-AMS-LON, 3.6 us + 3 x 0.72 us = 5.76 us, which the packet
  * level measures between 5.6 and 5.8 us.  With multicast nothing is reported.
@@ -543,8 +543,8 @@ class NineCitySkewTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Schedule T is the slowest round; bad parameters are refused.
+ * @ingroup wan-training-tests
+ * @brief Schedule T is the slowest round; bad parameters are refused.
  */
 class SchedulePlanTestCase : public TestCase
 {
@@ -613,8 +613,8 @@ class SchedulePlanTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-planner test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-planner test suite.
  */
 class RoundPlannerTestSuite : public TestSuite
 {

@@ -17,8 +17,8 @@ using namespace ns3;
 using namespace ns3::wantest;
 
 /**
- * \ingroup wan-training-tests
- * \brief The paper's qualitative results on the nine-city topology.
+ * @ingroup wan-training-tests
+ * @brief The paper's qualitative results on the nine-city topology.
  */
 class PaperTableTestCase : public TestCase
 {
@@ -107,8 +107,8 @@ class PaperTableTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Switches change the table the way the model says.
+ * @ingroup wan-training-tests
+ * @brief Switches change the table the way the model says.
  */
 class SwitchesTestCase : public TestCase
 {
@@ -162,8 +162,8 @@ class SwitchesTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief CSV and JSON output carry the table.
+ * @ingroup wan-training-tests
+ * @brief CSV and JSON output carry the table.
  */
 class OutputTestCase : public TestCase
 {
@@ -210,8 +210,8 @@ class OutputTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-comparison test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-comparison test suite.
  */
 class ScheduleComparisonTestSuite : public TestSuite
 {

@@ -22,11 +22,11 @@ namespace
 {
 
 /**
- * \param search "exhaustive" or "annealing"
- * \param maxPeriod period bound
- * \param seed annealing seed
- * \param evaluations annealing steps
- * \return a configured optimizer
+ * @param search "exhaustive" or "annealing"
+ * @param maxPeriod period bound
+ * @param seed annealing seed
+ * @param evaluations annealing steps
+ * @return a configured optimizer
  */
 Ptr<ScheduleOptimizer>
 MakeOptimizer(const std::string& search,
@@ -45,8 +45,8 @@ MakeOptimizer(const std::string& search,
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief On three islands the exhaustive search visits every distinct
+ * @ingroup wan-training-tests
+ * @brief On three islands the exhaustive search visits every distinct
  * schedule once and returns the least J, checked against a hand-made list.
  */
 class OptimizerExhaustiveTestCase : public TestCase
@@ -105,8 +105,8 @@ class OptimizerExhaustiveTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The annealing finds the optimum that enumeration finds, on small
+ * @ingroup wan-training-tests
+ * @brief The annealing finds the optimum that enumeration finds, on small
  * synthetic topologies with and without FPGA memory.
  */
 class OptimizerAnnealingTestCase : public TestCase
@@ -154,8 +154,8 @@ class OptimizerAnnealingTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Nine cities: never worse than the best built-in schedule, bounds
+ * @ingroup wan-training-tests
+ * @brief Nine cities: never worse than the best built-in schedule, bounds
  * respected, same seed same result.
  */
 class OptimizerNineCityTestCase : public TestCase
@@ -229,8 +229,8 @@ class OptimizerNineCityTestCase : public TestCase
     }
 
     /**
-     * \param objective J of the new best schedule
-     * \param step schedules visited
+     * @param objective J of the new best schedule
+     * @param step schedules visited
      */
     void Improved(double objective, uint64_t step)
     {
@@ -245,8 +245,8 @@ class OptimizerNineCityTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Impossible bounds and settings are refused with clear errors.
+ * @ingroup wan-training-tests
+ * @brief Impossible bounds and settings are refused with clear errors.
  */
 class OptimizerBadInputTestCase : public TestCase
 {
@@ -307,8 +307,8 @@ class OptimizerBadInputTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Synthetic topologies: deterministic, connected, with their regions,
+ * @ingroup wan-training-tests
+ * @brief Synthetic topologies: deterministic, connected, with their regions,
  * and written as JSON that reads back.
  */
 class SyntheticTopologyTestCase : public TestCase
@@ -350,8 +350,8 @@ class SyntheticTopologyTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The schedule optimizer's test suite.
+ * @ingroup wan-training-tests
+ * @brief The schedule optimizer's test suite.
  */
 class ScheduleOptimizerTestSuite : public TestSuite
 {

@@ -22,7 +22,7 @@ namespace
 class TestRandom : public ScheduleSpace::Random
 {
   public:
-    /// \param seed the seed
+    /// @param seed the seed
     explicit TestRandom(uint32_t seed)
         : m_rng(seed)
     {
@@ -50,7 +50,7 @@ class TestRandom : public ScheduleSpace::Random
     std::mt19937 m_rng; //!< the generator
 };
 
-/// \return true when every round partitions islands 0..n-1
+/// @return true when every round partitions islands 0..n-1
 bool
 Partitions(const ScheduleSpace::Rounds& rounds, uint32_t n)
 {
@@ -78,8 +78,8 @@ Partitions(const ScheduleSpace::Rounds& rounds, uint32_t n)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief The size of the space: partitions with a clique bound, and Lyndon
+ * @ingroup wan-training-tests
+ * @brief The size of the space: partitions with a clique bound, and Lyndon
  * words over them.
  */
 class SpaceCountTestCase : public TestCase
@@ -120,8 +120,8 @@ class SpaceCountTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Canonical forms: rotations and repetitions of a period are one
+ * @ingroup wan-training-tests
+ * @brief Canonical forms: rotations and repetitions of a period are one
  * schedule; the enumeration visits each distinct schedule once.
  */
 class SpaceCanonicalTestCase : public TestCase
@@ -177,8 +177,8 @@ class SpaceCanonicalTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Random schedules and moves stay in the space: valid partitions,
+ * @ingroup wan-training-tests
+ * @brief Random schedules and moves stay in the space: valid partitions,
  * cliques and periods within the bounds, and every move changes the schedule.
  */
 class SpaceMovesTestCase : public TestCase
@@ -227,8 +227,8 @@ class SpaceMovesTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-schedule-space test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-schedule-space test suite.
  */
 class ScheduleSpaceTestSuite : public TestSuite
 {

@@ -11,8 +11,8 @@ using namespace ns3;
 using namespace ns3::wantest;
 
 /**
- * \ingroup wan-training-tests
- * \brief The paper's figures: 80% idle, 5x with enough staleness.
+ * @ingroup wan-training-tests
+ * @brief The paper's figures: 80% idle, 5x with enough staleness.
  */
 class StalenessFiguresTestCase : public TestCase
 {
@@ -48,8 +48,8 @@ class StalenessFiguresTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Impossible parameters are refused with clear errors.
+ * @ingroup wan-training-tests
+ * @brief Impossible parameters are refused with clear errors.
  */
 class StalenessBadInputTestCase : public TestCase
 {
@@ -74,8 +74,8 @@ class StalenessBadInputTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-staleness test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-staleness test suite.
  */
 class StalenessModelTestSuite : public TestSuite
 {

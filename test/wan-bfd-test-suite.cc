@@ -35,8 +35,8 @@ Session(uint32_t discriminator)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief The control packet in RFC 5880's wire format, and the packets a
+ * @ingroup wan-training-tests
+ * @brief The control packet in RFC 5880's wire format, and the packets a
  * receiver must refuse.
  */
 class BfdHeaderTestCase : public TestCase
@@ -98,8 +98,8 @@ class BfdHeaderTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Two ends come up through the three-way handshake, and one that
+ * @ingroup wan-training-tests
+ * @brief Two ends come up through the three-way handshake, and one that
  * stops hearing the other declares the session down after the detection
  * time, not before.
  */
@@ -173,8 +173,8 @@ class BfdSessionTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief BFD on the routers of a line A-B-C (10 and 20 ms): every session
+ * @ingroup wan-training-tests
+ * @brief BFD on the routers of a line A-B-C (10 and 20 ms): every session
  * comes up; cutting A-B (its devices drop everything they receive, and no
  * component is told) brings both of its ends down within the detection time,
  * and B-C stays up; when the link carries packets again its sessions come
@@ -280,8 +280,8 @@ class BfdLinkCutTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief BFD control packets and sessions (WanBfdHeader, WanBfdSession).
+ * @ingroup wan-training-tests
+ * @brief BFD control packets and sessions (WanBfdHeader, WanBfdSession).
  */
 class WanBfdTestSuite : public TestSuite
 {

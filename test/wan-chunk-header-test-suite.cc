@@ -25,8 +25,8 @@ RawHeader(uint8_t kind, uint32_t bytes = 36)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief Every field survives a trip through a packet, bit for bit, with a
+ * @ingroup wan-training-tests
+ * @brief Every field survives a trip through a packet, bit for bit, with a
  * sources bitmap as wide as a 40-island clique.
  */
 class ChunkHeaderRoundTripTestCase : public TestCase
@@ -92,8 +92,8 @@ class ChunkHeaderRoundTripTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The header grows with the clique: 36 bytes up to 16 sources (and
+ * @ingroup wan-training-tests
+ * @brief The header grows with the clique: 36 bytes up to 16 sources (and
  * for a DATA chunk, which names none), 4 more for each further 32.
  */
 class ChunkHeaderSizeTestCase : public TestCase
@@ -137,8 +137,8 @@ class ChunkHeaderSizeTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A source set past 64 positions crosses the wire as the bitmap
+ * @ingroup wan-training-tests
+ * @brief A source set past 64 positions crosses the wire as the bitmap
  * (lowest position in the lowest bit of each byte); bits past the count are
  * padding; a position the count cannot reach is refused.
  */
@@ -209,8 +209,8 @@ class ChunkHeaderSourceSetTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Bytes that are not a chunk header are refused: an unknown kind, or
+ * @ingroup wan-training-tests
+ * @brief Bytes that are not a chunk header are refused: an unknown kind, or
  * fewer bytes than the header (or its bitmap) needs.
  */
 class ChunkHeaderRejectTestCase : public TestCase
@@ -251,8 +251,8 @@ class ChunkHeaderRejectTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-chunk-header test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-chunk-header test suite.
  */
 class WanChunkHeaderTestSuite : public TestSuite
 {

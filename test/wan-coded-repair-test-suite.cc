@@ -29,8 +29,8 @@ CodedOptions(uint32_t parities)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief The FPGA sums the islands' parity like any chunk; B loses merged
+ * @ingroup wan-training-tests
+ * @brief The FPGA sums the islands' parity like any chunk; B loses merged
  * chunk 5 on its access hop and rebuilds both peers' contributions from the
  * parity of its group, exactly and without a round trip: the round completes
  * when the lossless one does.  Parity chunks are sent and counted.
@@ -72,8 +72,8 @@ class CodedMergedTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Without FPGAs each sender's parity reaches B apart: C's first DATA
+ * @ingroup wan-training-tests
+ * @brief Without FPGAs each sender's parity reaches B apart: C's first DATA
  * chunk into B is lost and rebuilt from C's parity alone.
  */
 class CodedDataTestCase : public TestCase
@@ -100,8 +100,8 @@ class CodedDataTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Two losses in one parity group cannot be rebuilt (they stay
+ * @ingroup wan-training-tests
+ * @brief Two losses in one parity group cannot be rebuilt (they stay
  * missing); interleaved parity (2 per block) rebuilds a burst of two.
  */
 class CodedBurstTestCase : public TestCase
@@ -137,8 +137,8 @@ class CodedBurstTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief With early repair, a chunk found overdue waits for its group's
+ * @ingroup wan-training-tests
+ * @brief With early repair, a chunk found overdue waits for its group's
  * parity before anyone is asked: a loss the parity rebuilds costs no
  * request; two in one group are both asked for, and the first repair lets
  * the parity rebuild the second.
@@ -181,8 +181,8 @@ class CodedEarlyTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief More parity chunks than data chunks per block is refused.
+ * @ingroup wan-training-tests
+ * @brief More parity chunks than data chunks per block is refused.
  */
 class CodedBadAttributeTestCase : public TestCase
 {
@@ -207,8 +207,8 @@ class CodedBadAttributeTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Coded repair at packet level.
+ * @ingroup wan-training-tests
+ * @brief Coded repair at packet level.
  */
 class WanCodedRepairTestSuite : public TestSuite
 {

@@ -16,8 +16,8 @@ namespace
 using Verdict = WanContributionLedger::Verdict;
 
 /**
- * \param set the positions held
- * \return them as a source set
+ * @param set the positions held
+ * @return them as a source set
  */
 WanSourceSet
 Sources(const std::vector<uint32_t>& set)
@@ -28,8 +28,8 @@ Sources(const std::vector<uint32_t>& set)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief Sums and single contributions are accepted once; a packet that
+ * @ingroup wan-training-tests
+ * @brief Sums and single contributions are accepted once; a packet that
  * repeats any contribution already held is discarded whole, whatever order
  * the copies come in.
  */
@@ -77,8 +77,8 @@ class LedgerRepeatTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief What cannot be a contribution of the round is refused, not counted.
+ * @ingroup wan-training-tests
+ * @brief What cannot be a contribution of the round is refused, not counted.
  */
 class LedgerRefusalTestCase : public TestCase
 {
@@ -124,8 +124,8 @@ class LedgerRefusalTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A 40-island clique: no 32-member limit on what a chunk can hold.
+ * @ingroup wan-training-tests
+ * @brief A 40-island clique: no 32-member limit on what a chunk can hold.
  */
 class LedgerWideCliqueTestCase : public TestCase
 {
@@ -173,8 +173,8 @@ class LedgerWideCliqueTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A 70-island clique (this island at 5, 2 chunks, 138 owed): sums
+ * @ingroup wan-training-tests
+ * @brief A 70-island clique (this island at 5, 2 chunks, 138 owed): sums
  * from positions on both sides of 32 and 64 merge, a repeat is caught in
  * either word, and the round completes at exactly the 138th contribution.
  */
@@ -187,7 +187,7 @@ class LedgerSeventyTestCase : public TestCase
     }
 
   private:
-    /// \return the sum of position + 1 over the positions
+    /// @return the sum of position + 1 over the positions
     static double ValueOf(const std::vector<uint32_t>& positions)
     {
         double v = 0;
@@ -253,8 +253,8 @@ class LedgerSeventyTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief At the deadline: what is missing is named, re-requested or given
+ * @ingroup wan-training-tests
+ * @brief At the deadline: what is missing is named, re-requested or given
  * up; what comes later counts as recovered or late and is no longer given up.
  */
 class LedgerDeadlineTestCase : public TestCase
@@ -308,8 +308,8 @@ class LedgerDeadlineTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A sum that does not name its senders is counted; its round is then
+ * @ingroup wan-training-tests
+ * @brief A sum that does not name its senders is counted; its round is then
  * audited by count: nothing can be named missing, the shortfall is given up.
  */
 class LedgerCountedOnlyTestCase : public TestCase
@@ -335,8 +335,8 @@ class LedgerCountedOnlyTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Per position, the chunks holding its contribution, and the chunks
+ * @ingroup wan-training-tests
+ * @brief Per position, the chunks holding its contribution, and the chunks
  * grouped by peers held (what the island averaged), kept exact as sums of
  * several positions arrive, and frozen when the round is given up.
  */
@@ -390,8 +390,8 @@ class LedgerHeldTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-contribution-ledger test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-contribution-ledger test suite.
  */
 class WanContributionLedgerTestSuite : public TestSuite
 {

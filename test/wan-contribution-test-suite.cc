@@ -10,8 +10,8 @@
 using namespace ns3;
 
 /**
- * \ingroup wan-training-tests
- * \brief The encoding: value x (chunk + 1), and the exact sum of a clique's
+ * @ingroup wan-training-tests
+ * @brief The encoding: value x (chunk + 1), and the exact sum of a clique's
  * peers over all chunks, by hand.
  */
 class ContributionEncodingTestCase : public TestCase
@@ -56,8 +56,8 @@ class ContributionEncodingTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wire's fixed-point integers: 16 fractional bits, rounding, and
+ * @ingroup wan-training-tests
+ * @brief The wire's fixed-point integers: 16 fractional bits, rounding, and
  * wrap-around sums that subtract back exactly.
  */
 class ContributionFixedPointTestCase : public TestCase
@@ -88,8 +88,8 @@ class ContributionFixedPointTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-contribution test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-contribution test suite.
  */
 class WanContributionTestSuite : public TestSuite
 {

@@ -23,11 +23,11 @@ namespace
 {
 
 /**
- * \param stdDev the process's StdDev
- * \param tau its CorrelationTime
- * \param distribution its Distribution
- * \param stream its random stream
- * \return a delay process
+ * @param stdDev the process's StdDev
+ * @param tau its CorrelationTime
+ * @param distribution its Distribution
+ * @param stream its random stream
+ * @return a delay process
  */
 Ptr<WanDelayProcess>
 MakeProcess(Time stdDev, Time tau, const std::string& distribution, int64_t stream = 7)
@@ -41,10 +41,10 @@ MakeProcess(Time stdDev, Time tau, const std::string& distribution, int64_t stre
 }
 
 /**
- * \param p a delay process
- * \param count samples
- * \param step time between samples
- * \return the delays, seconds
+ * @param p a delay process
+ * @param count samples
+ * @param step time between samples
+ * @return the delays, seconds
  */
 std::vector<double>
 Samples(Ptr<WanDelayProcess> p, uint32_t count, Time step)
@@ -57,14 +57,14 @@ Samples(Ptr<WanDelayProcess> p, uint32_t count, Time step)
     return x;
 }
 
-/// \return the mean of x
+/// @return the mean of x
 double
 Mean(const std::vector<double>& x)
 {
     return std::accumulate(x.begin(), x.end(), 0.0) / x.size();
 }
 
-/// \return the sample standard deviation of x
+/// @return the sample standard deviation of x
 double
 Spread(const std::vector<double>& x)
 {
@@ -77,7 +77,7 @@ Spread(const std::vector<double>& x)
     return std::sqrt(v / (x.size() - 1));
 }
 
-/// \return the correlation of x[k] and x[k + 1]
+/// @return the correlation of x[k] and x[k + 1]
 double
 LagOneCorrelation(const std::vector<double>& x)
 {
@@ -97,7 +97,7 @@ LagOneCorrelation(const std::vector<double>& x)
     return sab / std::sqrt(saa * sbb);
 }
 
-/// \return the ranks of x (0 for the least)
+/// @return the ranks of x (0 for the least)
 std::vector<double>
 Ranks(const std::vector<double>& x)
 {
@@ -115,8 +115,8 @@ Ranks(const std::vector<double>& x)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief The increasing map from the state to the delay, at hand-computed
+ * @ingroup wan-training-tests
+ * @brief The increasing map from the state to the delay, at hand-computed
  * points, and the stationary mean and spread it implies.
  */
 class DelayMapTestCase : public TestCase
@@ -158,8 +158,8 @@ class DelayMapTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Over many samples the delay has the stationary mean and spread of
+ * @ingroup wan-training-tests
+ * @brief Over many samples the delay has the stationary mean and spread of
  * its distribution, and is never negative.
  */
 class DelayStationaryTestCase : public TestCase
@@ -214,8 +214,8 @@ class DelayStationaryTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Samples dt apart have correlation e^{-dt/tau} (normal) and rank
+ * @ingroup wan-training-tests
+ * @brief Samples dt apart have correlation e^{-dt/tau} (normal) and rank
  * correlation (6 / pi) asin(e^{-dt/tau} / 2) (exponential), whatever the
  * number of samples taken in between.
  */
@@ -261,8 +261,8 @@ class DelayCorrelationTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Random streams: the same stream gives the same sequence; a
+ * @ingroup wan-training-tests
+ * @brief Random streams: the same stream gives the same sequence; a
  * sample at the time of the last one repeats it; time never goes back.
  */
 class DelayStreamTestCase : public TestCase
@@ -303,8 +303,8 @@ class DelayStreamTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Attribute values outside their ranges are refused.
+ * @ingroup wan-training-tests
+ * @brief Attribute values outside their ranges are refused.
  */
 class DelayAttributeTestCase : public TestCase
 {
@@ -352,8 +352,8 @@ class DelayAttributeTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The delay process's test suite.
+ * @ingroup wan-training-tests
+ * @brief The delay process's test suite.
  */
 class WanDelayProcessTestSuite : public TestSuite
 {

@@ -31,8 +31,8 @@ EarlyOptions()
 }
 
 /**
- * \param times where REPAIR send times go
- * \param p a packet an island sent
+ * @param times where REPAIR send times go
+ * @param p a packet an island sent
  */
 void
 RecordRepair(std::vector<double>* times, Ptr<const Packet> p)
@@ -48,8 +48,8 @@ RecordRepair(std::vector<double>* times, Ptr<const Packet> p)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief The last MERGED packet is lost on the hop into B: no later packet
+ * @ingroup wan-training-tests
+ * @brief The last MERGED packet is lost on the hop into B: no later packet
  * shows the gap, yet the plan says when it was due.  B QUERYs its FPGA, whose
  * answer (behind every MERGED packet it sent) exposes the gap, and the NACK
  * brings it back: exact, from the nearest holder, long before the deadline.
@@ -82,8 +82,8 @@ class EarlyTailTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Without FPGAs, C's first DATA chunk into B is lost: C's chunk
+ * @ingroup wan-training-tests
+ * @brief Without FPGAs, C's first DATA chunk into B is lost: C's chunk
  * ReorderWindow places later reveals it, B asks C once and the round ends
  * within a round trip of its planned T (the line's T, 31 ms, is shorter than
  * the 40 ms round trip to C).
@@ -118,8 +118,8 @@ class EarlyRevealTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A DATA chunk from the WAN is lost before B's FPGA, which holds HBM:
+ * @ingroup wan-training-tests
+ * @brief A DATA chunk from the WAN is lost before B's FPGA, which holds HBM:
  * the FPGA asks the sender itself and sums the repair, so B gets whole sums
  * and asks nobody; without in-network repair B recovers it end to end.
  */
@@ -169,8 +169,8 @@ class InNetworkRepairTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Twenty DATA chunks into B are lost; A and C answer B's requests
+ * @ingroup wan-training-tests
+ * @brief Twenty DATA chunks into B are lost; A and C answer B's requests
  * from a queue paced at RepairBudget x the stream rate: no two REPAIRs of
  * one island closer than a packet time / budget, every sum exact.
  */
@@ -221,8 +221,8 @@ class RepairBudgetTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A round's plan of arrivals must name every clique member.
+ * @ingroup wan-training-tests
+ * @brief A round's plan of arrivals must name every clique member.
  */
 class EarlyBadRoundTestCase : public TestCase
 {
@@ -250,8 +250,8 @@ class EarlyBadRoundTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Recovery that does not wait for the deadline.
+ * @ingroup wan-training-tests
+ * @brief Recovery that does not wait for the deadline.
  */
 class WanEarlyRepairTestSuite : public TestSuite
 {

@@ -16,7 +16,7 @@ using namespace ns3::wantest;
 namespace
 {
 
-/// \return true when a tree uses either direction of the link a-b
+/// @return true when a tree uses either direction of the link a-b
 bool
 UsesLink(const std::vector<WanHop>& tree, uint32_t a, uint32_t b)
 {
@@ -28,8 +28,8 @@ UsesLink(const std::vector<WanHop>& tree, uint32_t a, uint32_t b)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief Without faults every round takes the schedule's plan, a period
+ * @ingroup wan-training-tests
+ * @brief Without faults every round takes the schedule's plan, a period
  * apart, with one stream per clique member.
  */
 class PlanHealthyTestCase : public TestCase
@@ -81,8 +81,8 @@ class PlanHealthyTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A link down from 1.25 s to 2.0 s overlaps rounds 2 and 3 (period
+ * @ingroup wan-training-tests
+ * @brief A link down from 1.25 s to 2.0 s overlaps rounds 2 and 3 (period
  * 598.5 ms): re-planned without it, or failed.
  */
 class PlanLinkFaultTestCase : public TestCase
@@ -168,8 +168,8 @@ class PlanLinkFaultTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief An island away in round 0: its triangle runs as a pair, it alone.
+ * @ingroup wan-training-tests
+ * @brief An island away in round 0: its triangle runs as a pair, it alone.
  */
 class PlanAbsenceTestCase : public TestCase
 {
@@ -206,8 +206,8 @@ class PlanAbsenceTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Impossible experiment parameters are refused with one clear line.
+ * @ingroup wan-training-tests
+ * @brief Impossible experiment parameters are refused with one clear line.
  */
 class PlanBadInputTestCase : public TestCase
 {
@@ -237,8 +237,8 @@ class PlanBadInputTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-experiment-plan test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-experiment-plan test suite.
  */
 class WanExperimentPlanTestSuite : public TestSuite
 {

@@ -87,8 +87,8 @@ struct RoundEndLog
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief With FPGAs: exact sums, one merged stream in, and the round time
+ * @ingroup wan-training-tests
+ * @brief With FPGAs: exact sums, one merged stream in, and the round time
  * the planner computed within one packet time.
  */
 class IslandAggregatedRoundTestCase : public TestCase
@@ -134,8 +134,8 @@ class IslandAggregatedRoundTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Without FPGAs: the same sums, |C|-1 streams in.
+ * @ingroup wan-training-tests
+ * @brief Without FPGAs: the same sums, |C|-1 streams in.
  */
 class IslandUnaggregatedRoundTestCase : public TestCase
 {
@@ -164,8 +164,8 @@ class IslandUnaggregatedRoundTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Packets dropped on the post-aggregation hop come back through NACK
+ * @ingroup wan-training-tests
+ * @brief Packets dropped on the post-aggregation hop come back through NACK
  * and resend; the sum stays exact.
  */
 class IslandResendTestCase : public TestCase
@@ -192,8 +192,8 @@ class IslandResendTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief NACKs every 2 us, faster than a resend comes back: the FPGA resends
+ * @ingroup wan-training-tests
+ * @brief NACKs every 2 us, faster than a resend comes back: the FPGA resends
  * the same MERGED packet several times and each copy must count once.
  */
 class IslandShortNackDelayTestCase : public TestCase
@@ -222,8 +222,8 @@ class IslandShortNackDelayTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A scripted stream into island B (position 1 of a clique of three,
+ * @ingroup wan-training-tests
+ * @brief A scripted stream into island B (position 1 of a clique of three,
  * no peers' addresses, three chunks): reordered and resent MERGED packets,
  * a DATA and a REPAIR that repeat what a sum held, and packets it cannot
  * use.  Each contribution counts once, the sum is exact, the rest is
@@ -339,8 +339,8 @@ class IslandScriptedStreamTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The last MERGED packet is lost (no later packet shows the gap): at
+ * @ingroup wan-training-tests
+ * @brief The last MERGED packet is lost (no later packet shows the gap): at
  * the deadline ACCEPT gives its two contributions up, REREQUEST asks A and C
  * for the chunk and the sum is exact again.
  */
@@ -386,8 +386,8 @@ class IslandDeadlineTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Recovery is an enum attribute checked when set; AddRound refuses
+ * @ingroup wan-training-tests
+ * @brief Recovery is an enum attribute checked when set; AddRound refuses
  * rounds that cannot work.
  */
 class IslandConfigurationTestCase : public TestCase
@@ -452,8 +452,8 @@ class IslandConfigurationTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A round re-planned before it starts takes its new times; what must
+ * @ingroup wan-training-tests
+ * @brief A round re-planned before it starts takes its new times; what must
  * stay (clique, position, payload) and unknown rounds are refused.
  */
 class IslandReplaceRoundTestCase : public TestCase
@@ -505,8 +505,8 @@ class IslandReplaceRoundTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-island test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-island test suite.
  */
 class WanIslandApplicationTestSuite : public TestSuite
 {

@@ -34,10 +34,10 @@
 using namespace ns3;
 
 /**
- * \ingroup wan-training-tests
- * \param jitter the extra-delay random variable
- * \param reorder the Reorder attribute
- * \return a channel of the independent model (5 ms)
+ * @ingroup wan-training-tests
+ * @param jitter the extra-delay random variable
+ * @param reorder the Reorder attribute
+ * @return a channel of the independent model (5 ms)
  */
 Ptr<WanJitterChannel>
 IndependentChannel(Ptr<RandomVariableStream> jitter, bool reorder)
@@ -51,10 +51,10 @@ IndependentChannel(Ptr<RandomVariableStream> jitter, bool reorder)
 }
 
 /**
- * \ingroup wan-training-tests
- * \param stdDev the delay process's StdDev
- * \param tau its CorrelationTime
- * \return a channel of the correlated model (5 ms), exponential delays
+ * @ingroup wan-training-tests
+ * @param stdDev the delay process's StdDev
+ * @param tau its CorrelationTime
+ * @return a channel of the correlated model (5 ms), exponential delays
  */
 Ptr<WanJitterChannel>
 CorrelatedChannel(Time stdDev, Time tau)
@@ -69,23 +69,23 @@ CorrelatedChannel(Time stdDev, Time tau)
 }
 
 /**
- * \ingroup wan-training-tests
- * \brief Two nodes on a WanJitterChannel; packets of 100 bytes sent at fixed
+ * @ingroup wan-training-tests
+ * @brief Two nodes on a WanJitterChannel; packets of 100 bytes sent at fixed
  * times, their arrival recorded.
  */
 class JitterLink
 {
   public:
     /**
-     * \param jitter the extra-delay random variable
-     * \param reorder the Reorder attribute
+     * @param jitter the extra-delay random variable
+     * @param reorder the Reorder attribute
      */
     JitterLink(Ptr<RandomVariableStream> jitter, bool reorder)
         : JitterLink(IndependentChannel(jitter, reorder))
     {
     }
 
-    /// \param channel the channel, not yet attached
+    /// @param channel the channel, not yet attached
     explicit JitterLink(Ptr<WanJitterChannel> channel)
         : m_channel(channel)
     {
@@ -105,8 +105,8 @@ class JitterLink
     }
 
     /**
-     * \param count packets
-     * \param interval time between sends
+     * @param count packets
+     * @param interval time between sends
      */
     void Send(uint32_t count, Time interval)
     {
@@ -118,7 +118,7 @@ class JitterLink
         Simulator::Destroy();
     }
 
-    /// \return extra delays (arrival - send - transmission - Delay), seconds, in send order
+    /// @return extra delays (arrival - send - transmission - Delay), seconds, in send order
     std::vector<double> Extras() const
     {
         std::vector<double> extras;
@@ -131,7 +131,7 @@ class JitterLink
         return extras;
     }
 
-    /// \return packets that arrived before one sent earlier
+    /// @return packets that arrived before one sent earlier
     uint32_t Overtakes() const
     {
         uint32_t overtakes = 0;
@@ -142,25 +142,25 @@ class JitterLink
         return overtakes;
     }
 
-    /// \return packets received
+    /// @return packets received
     size_t Received() const
     {
         return m_order.size();
     }
 
-    /// \return the mean time a packet was held for FIFO order, seconds (all packets)
+    /// @return the mean time a packet was held for FIFO order, seconds (all packets)
     double MeanHold() const
     {
         return m_held / m_sent.size();
     }
 
-    /// \return the channel
+    /// @return the channel
     Ptr<WanJitterChannel> Channel() const
     {
         return m_channel;
     }
 
-    /// \return the random streams the channel used
+    /// @return the random streams the channel used
     int64_t Streams() const
     {
         return m_streams;
@@ -195,7 +195,7 @@ class JitterLink
     int64_t m_streams{0};                                //!< streams the channel used
 };
 
-/// \return mean and standard deviation
+/// @return mean and standard deviation
 std::pair<double, double>
 MeanAndSpread(const std::vector<double>& x)
 {
@@ -213,8 +213,8 @@ MeanAndSpread(const std::vector<double>& x)
 }
 
 /**
- * \ingroup wan-training-tests
- * \brief The extra delay follows the configured distribution.
+ * @ingroup wan-training-tests
+ * @brief The extra delay follows the configured distribution.
  */
 class JitterDistributionTestCase : public TestCase
 {
@@ -263,8 +263,8 @@ class JitterDistributionTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief FIFO mode never reorders; reorder mode does.
+ * @ingroup wan-training-tests
+ * @brief FIFO mode never reorders; reorder mode does.
  */
 class JitterOrderTestCase : public TestCase
 {
@@ -302,8 +302,8 @@ class JitterOrderTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Correlated model: FIFO by itself when the delay changes slower
+ * @ingroup wan-training-tests
+ * @brief Correlated model: FIFO by itself when the delay changes slower
  * than packets leave (dt >> 2 sigma^2 / tau), packets held otherwise.
  */
 class CorrelatedOrderTestCase : public TestCase
@@ -352,8 +352,8 @@ class CorrelatedOrderTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The FIFO hold at rising packet rates: bounded (about sigma^2 /
+ * @ingroup wan-training-tests
+ * @brief The FIFO hold at rising packet rates: bounded (about sigma^2 /
  * tau) under the correlated model, growing with the rate under independent
  * draws (the running maximum of more draws).
  */
@@ -399,8 +399,8 @@ class JitterHoldRateTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Nine cities, triangles with 32 GB of FPGA memory, 1 ms of
+ * @ingroup wan-training-tests
+ * @brief Nine cities, triangles with 32 GB of FPGA memory, 1 ms of
  * correlated jitter (exponential, 10 ms correlation time) on every core
  * link, two rounds: the inflation of the mean round time against the
  * jitter-free run at the same scale agrees within 1 percentage point at
@@ -417,9 +417,9 @@ class JitterScaleTestCase : public TestCase
 
   private:
     /**
-     * \param scale the time-preserving scale
-     * \param jitter with 1 ms of correlated jitter on the core, or none
-     * \return the measured T of each round, ms
+     * @param scale the time-preserving scale
+     * @param jitter with 1 ms of correlated jitter on the core, or none
+     * @return the measured T of each round, ms
      */
     std::vector<double> RoundTimes(double scale, bool jitter)
     {
@@ -479,8 +479,8 @@ class JitterScaleTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Independent model with ReverseJitter: each direction draws from its
+ * @ingroup wan-training-tests
+ * @brief Independent model with ReverseJitter: each direction draws from its
  * own stream, so one direction's delays do not depend on the other's packets
  * (what lets the ranks of a distributed run draw apart); without it both
  * draw from one stream.
@@ -495,9 +495,9 @@ class JitterDirectionStreamsTestCase : public TestCase
 
   private:
     /**
-     * \param reverse set ReverseJitter
-     * \param both send from both devices in turn (else from device 0 only)
-     * \return the extra delays of device 0's ten packets, seconds
+     * @param reverse set ReverseJitter
+     * @param both send from both devices in turn (else from device 0 only)
+     * @return the extra delays of device 0's ten packets, seconds
      */
     std::vector<double> Forward(bool reverse, bool both)
     {
@@ -564,8 +564,8 @@ class JitterDirectionStreamsTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The jitter channel's test suite.
+ * @ingroup wan-training-tests
+ * @brief The jitter channel's test suite.
  */
 class WanJitterChannelTestSuite : public TestSuite
 {

@@ -32,13 +32,13 @@ namespace wantest
 {
 
 /**
- * \ingroup wan-training-tests
- * \brief Drops the packets with the given arrival numbers (0 = first) on a device.
+ * @ingroup wan-training-tests
+ * @brief Drops the packets with the given arrival numbers (0 = first) on a device.
  */
 class DropNthErrorModel : public ErrorModel
 {
   public:
-    /// \param drops arrival numbers to drop
+    /// @param drops arrival numbers to drop
     explicit DropNthErrorModel(std::set<uint32_t> drops)
         : m_drops(std::move(drops))
     {
@@ -63,8 +63,8 @@ class DropNthErrorModel : public ErrorModel
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief How a LineClique run is set up.
+ * @ingroup wan-training-tests
+ * @brief How a LineClique run is set up.
  */
 struct LineCliqueOptions
 {
@@ -82,8 +82,8 @@ struct LineCliqueOptions
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief One clique round of the three islands A, B, C (values 1, 2, 3) of a
+ * @ingroup wan-training-tests
+ * @brief One clique round of the three islands A, B, C (values 1, 2, 3) of a
  * line (10 and 20 ms links), 100 chunks of 8936 bytes each, at packet level; run in the
  * constructor, torn down in the destructor.
  */
@@ -155,7 +155,7 @@ struct LineClique
         Simulator::Destroy();
     }
 
-    /// \return island c's round: its value, position and destination
+    /// @return island c's round: its value, position and destination
     WanIslandRound Round(Ptr<WanIslandApplication> app,
                          uint32_t c,
                          Ipv4Address group,

@@ -8,8 +8,8 @@
 using namespace ns3;
 
 /**
- * \ingroup wan-training-tests
- * \brief Linear programs solvable on paper.
+ * @ingroup wan-training-tests
+ * @brief Linear programs solvable on paper.
  */
 class LinearProgramOnPaperTestCase : public TestCase
 {
@@ -55,8 +55,8 @@ class LinearProgramOnPaperTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Infeasible and unbounded programs are reported as such.
+ * @ingroup wan-training-tests
+ * @brief Infeasible and unbounded programs are reported as such.
  */
 class LinearProgramStatusTestCase : public TestCase
 {
@@ -95,8 +95,8 @@ class LinearProgramStatusTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-linear-program test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-linear-program test suite.
  */
 class LinearProgramTestSuite : public TestSuite
 {

@@ -18,8 +18,8 @@ using namespace ns3;
 using namespace ns3::wantest;
 
 /**
- * \ingroup wan-training-tests
- * \brief Loss models: the long-run loss fraction, and bursts of the asked length.
+ * @ingroup wan-training-tests
+ * @brief Loss models: the long-run loss fraction, and bursts of the asked length.
  */
 class ImpairmentLossTestCase : public TestCase
 {
@@ -94,8 +94,8 @@ class ImpairmentLossTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Jitter distributions have the asked standard deviation.
+ * @ingroup wan-training-tests
+ * @brief Jitter distributions have the asked standard deviation.
  */
 class ImpairmentJitterTestCase : public TestCase
 {
@@ -148,8 +148,8 @@ class ImpairmentJitterTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Bad loss and jitter settings are refused, naming the link.
+ * @ingroup wan-training-tests
+ * @brief Bad loss and jitter settings are refused, naming the link.
  */
 class ImpairmentBadInputTestCase : public TestCase
 {
@@ -346,8 +346,8 @@ class ImpairmentBadInputTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Packet level: jitter on the core delays rounds but loses nothing;
+ * @ingroup wan-training-tests
+ * @brief Packet level: jitter on the core delays rounds but loses nothing;
  * loss on the core is counted.
  */
 class ImpairmentPacketLevelTestCase : public TestCase
@@ -407,8 +407,8 @@ class ImpairmentPacketLevelTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Loss on every link with re-requests: nothing lost, nothing counted
+ * @ingroup wan-training-tests
+ * @brief Loss on every link with re-requests: nothing lost, nothing counted
  * twice, for each of the four schedules; with "accept" the gaps are counted.
  */
 class ImpairmentRecoveryTestCase : public TestCase
@@ -494,8 +494,8 @@ class ImpairmentRecoveryTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The coded policies on the nine cities at 1% loss on every link:
+ * @ingroup wan-training-tests
+ * @brief The coded policies on the nine cities at 1% loss on every link:
  * parity is sent and counted, it rebuilds contributions, and what it cannot
  * rebuild is repaired: every sum exact.  Bad policies and layouts are refused.
  */
@@ -558,8 +558,8 @@ class ImpairmentCodedTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The link impairment test suite.
+ * @ingroup wan-training-tests
+ * @brief The link impairment test suite.
  */
 class WanLinkImpairmentTestSuite : public TestSuite
 {

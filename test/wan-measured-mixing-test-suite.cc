@@ -14,8 +14,8 @@ using namespace ns3;
 using namespace ns3::wantest;
 
 /**
- * \ingroup wan-training-tests
- * \brief An island's realised weights from the chunks it averaged: 1 / |C|
+ * @ingroup wan-training-tests
+ * @brief An island's realised weights from the chunks it averaged: 1 / |C|
  * exactly without loss, and by hand when chunks lack contributions.
  */
 class MeasuredWeightsTestCase : public TestCase
@@ -61,8 +61,8 @@ class MeasuredWeightsTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A round's realised matrix: a missing contribution changes its
+ * @ingroup wan-training-tests
+ * @brief A round's realised matrix: a missing contribution changes its
  * receiver's row only, islands that did not mix keep their state, and A of
  * the matrices rises above the planned one.
  */
@@ -127,8 +127,8 @@ class MeasuredMatrixTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Histograms that do not fit the clique, and rounds or islands out
+ * @ingroup wan-training-tests
+ * @brief Histograms that do not fit the clique, and rounds or islands out
  * of range, are refused with a clear message.
  */
 class MeasuredRefusalTestCase : public TestCase
@@ -171,8 +171,8 @@ class MeasuredRefusalTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-measured-mixing test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-measured-mixing test suite.
  */
 class WanMeasuredMixingTestSuite : public TestSuite
 {

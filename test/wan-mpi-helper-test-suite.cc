@@ -15,8 +15,8 @@ using namespace ns3;
 using namespace ns3::wantest;
 
 /**
- * \ingroup wan-training-tests
- * \brief Cities to ranks: whole regions, cities in turn, or a user's map;
+ * @ingroup wan-training-tests
+ * @brief Cities to ranks: whole regions, cities in turn, or a user's map;
  * the lookahead is the smallest delay of a cut core link; bad maps refused.
  */
 class MpiPartitionTestCase : public TestCase
@@ -86,8 +86,8 @@ class MpiPartitionTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The notice delay: the largest, over the pairs of ranks a core link
+ * @ingroup wan-training-tests
+ * @brief The notice delay: the largest, over the pairs of ranks a core link
  * joins, of their smallest cut-link delay; the null-message synchroniser
  * refuses ranks that share no link.
  */
@@ -140,8 +140,8 @@ class MpiNoticeDelayTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Without MPI started, the helper describes one rank: gathering
+ * @ingroup wan-training-tests
+ * @brief Without MPI started, the helper describes one rank: gathering
  * returns this process's text, sums its count; a synchroniser that does not
  * exist is refused, and without MPI in the build so is any.
  */
@@ -177,8 +177,8 @@ class MpiOneRankTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The MPI helper test suite.
+ * @ingroup wan-training-tests
+ * @brief The MPI helper test suite.
  */
 class WanMpiHelperTestSuite : public TestSuite
 {

@@ -103,8 +103,8 @@ struct LinkCopies
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief The three-island line: one unicast packet's delivery time by hand.
+ * @ingroup wan-training-tests
+ * @brief The three-island line: one unicast packet's delivery time by hand.
  */
 class NetworkDeliveryTestCase : public TestCase
 {
@@ -136,8 +136,8 @@ class NetworkDeliveryTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Source-specific trees: one copy per tree link, one packet per
+ * @ingroup wan-training-tests
+ * @brief Source-specific trees: one copy per tree link, one packet per
  * receiver, nothing elsewhere; on the nine-city topology too.
  */
 class MulticastTreeTestCase : public TestCase
@@ -200,8 +200,8 @@ class MulticastTreeTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Local delivery of multicast (WanEdgeRouting, static routing on
+ * @ingroup wan-training-tests
+ * @brief Local delivery of multicast (WanEdgeRouting, static routing on
  * routers): a stream reaches the sockets of the receivers' edge nodes (their
  * FPGAs) and nothing else: not its own edge node, not the routers it
  * crosses; and no edge node when edge delivery is off.
@@ -271,8 +271,8 @@ CountForward(Ptr<Ipv4MulticastRoute>, Ptr<const Packet>, const Ipv4Header&)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief Reverse-path forwarding: the (S,G) route matches only on the
+ * @ingroup wan-training-tests
+ * @brief Reverse-path forwarding: the (S,G) route matches only on the
  * interface facing S.
  */
 class ReversePathTestCase : public TestCase
@@ -339,8 +339,8 @@ CountLocal(Ptr<const Packet>, const Ipv4Header&, uint32_t iif)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief A router delivers link-local multicast (224.0.0.0/24: PIM's
+ * @ingroup wan-training-tests
+ * @brief A router delivers link-local multicast (224.0.0.0/24: PIM's
  * ALL-PIM-ROUTERS) locally, on the interface it came in by, and data
  * multicast never (WanRouterRouting).
  */
@@ -425,13 +425,13 @@ struct RouterPaths
 };
 
 /**
- * \brief Sends one packet per ordered pair of islands, a second apart, and
+ * @brief Sends one packet per ordered pair of islands, a second apart, and
  * records the routers each crossed.
- * \param net the network (installed)
- * \param start first second to use (the number of pairs sent before)
- * \param pairs filled with the (from, to) pair of each packet, packet k at k seconds
- * \param paths the recorder (connected by this call on the first use)
- * \param rx receptions
+ * @param net the network (installed)
+ * @param start first second to use (the number of pairs sent before)
+ * @param pairs filled with the (from, to) pair of each packet, packet k at k seconds
+ * @param paths the recorder (connected by this call on the first use)
+ * @param rx receptions
  */
 void
 SendEveryPair(const WanNetworkHelper& net,
@@ -470,8 +470,8 @@ SendEveryPair(const WanNetworkHelper& net,
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief Unicast packets cross the routers of the planner's path
+ * @ingroup wan-training-tests
+ * @brief Unicast packets cross the routers of the planner's path
  * (WanTopology::GetPath) for every ordered pair of islands, also while a
  * core link is down.
  */
@@ -479,9 +479,9 @@ class UnicastPathTestCase : public TestCase
 {
   public:
     /**
-     * \param name what topology
-     * \param topo the topology
-     * \param down a core link (a, b) to take down for a second pass, or a = b: none
+     * @param name what topology
+     * @param topo the topology
+     * @param down a core link (a, b) to take down for a second pass, or a = b: none
      */
     UnicastPathTestCase(const std::string& name,
                         const WanTopology& topo,
@@ -565,8 +565,8 @@ class UnicastPathTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Packet traces: which devices a selection names, ns-3's file names,
+ * @ingroup wan-training-tests
+ * @brief Packet traces: which devices a selection names, ns-3's file names,
  * one pcap record (PPP) per packet sent or received, and bad selections.
  */
 class NetworkTraceTestCase : public TestCase
@@ -579,10 +579,10 @@ class NetworkTraceTestCase : public TestCase
 
   private:
     /**
-     * \brief Traces the islands of a three-island line while island A sends
+     * @brief Traces the islands of a three-island line while island A sends
      * 1000 bytes to island C; the network is gone (its files closed) on return.
-     * \param prefix the trace files' prefix
-     * \return per island, its files' name without the extension
+     * @param prefix the trace files' prefix
+     * @return per island, its files' name without the extension
      */
     static std::vector<std::string> SendTraced(const std::string& prefix)
     {
@@ -656,8 +656,8 @@ class NetworkTraceTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Impossible network parameters are refused.
+ * @ingroup wan-training-tests
+ * @brief Impossible network parameters are refused.
  */
 class NetworkBadInputTestCase : public TestCase
 {
@@ -683,8 +683,8 @@ class NetworkBadInputTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The core links' queue disc: ns-3's FqCoDel by default, a FIFO of
+ * @ingroup wan-training-tests
+ * @brief The core links' queue disc: ns-3's FqCoDel by default, a FIFO of
  * the asked size on request, the access links untouched; a bad kind refused.
  */
 class CoreQueueTestCase : public TestCase
@@ -696,7 +696,7 @@ class CoreQueueTestCase : public TestCase
     }
 
   private:
-    /// \return the root queue disc on a device
+    /// @return the root queue disc on a device
     static Ptr<QueueDisc> Disc(Ptr<NetDevice> device)
     {
         return device->GetNode()->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(
@@ -741,8 +741,8 @@ class CoreQueueTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-network test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-network test suite.
  */
 class WanNetworkHelperTestSuite : public TestSuite
 {

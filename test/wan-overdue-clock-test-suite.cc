@@ -13,8 +13,8 @@
 using namespace ns3;
 
 /**
- * \ingroup wan-training-tests
- * \brief RFC 6298's averages, worked by hand.
+ * @ingroup wan-training-tests
+ * @brief RFC 6298's averages, worked by hand.
  */
 class MeanDeviationTestCase : public TestCase
 {
@@ -42,8 +42,8 @@ class MeanDeviationTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Planned completion times, the margin from measured lateness, and
+ * @ingroup wan-training-tests
+ * @brief Planned completion times, the margin from measured lateness, and
  * each chunk handed out once when overdue, the tail included.
  */
 class OverdueClockTestCase : public TestCase
@@ -96,8 +96,8 @@ class OverdueClockTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Impossible clocks are refused with a message.
+ * @ingroup wan-training-tests
+ * @brief Impossible clocks are refused with a message.
  */
 class OverdueClockRefusesTestCase : public TestCase
 {
@@ -132,8 +132,8 @@ class OverdueClockRefusesTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief When chunks are overdue at an island.
+ * @ingroup wan-training-tests
+ * @brief When chunks are overdue at an island.
  */
 class WanOverdueClockTestSuite : public TestSuite
 {

@@ -15,8 +15,8 @@
 using namespace ns3;
 
 /**
- * \ingroup wan-training-tests
- * \brief The stream layout by hand: 10 chunks, blocks of 4, 2 or 3 parities.
+ * @ingroup wan-training-tests
+ * @brief The stream layout by hand: 10 chunks, blocks of 4, 2 or 3 parities.
  */
 class ParityLayoutTestCase : public TestCase
 {
@@ -90,8 +90,8 @@ class ParityLayoutTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Parity rebuilds a lost merged chunk exactly: three peers (positions
+ * @ingroup wan-training-tests
+ * @brief Parity rebuilds a lost merged chunk exactly: three peers (positions
  * 0, 1, 3; the island is 2), one block of 4 chunks, one parity, values
  * (position + 1) x (chunk + 1).
  */
@@ -197,8 +197,8 @@ class ParityRebuildTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-parity test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-parity test suite.
  */
 class WanParityTestSuite : public TestSuite
 {

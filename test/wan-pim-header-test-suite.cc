@@ -16,7 +16,7 @@ using namespace ns3::wantest;
 namespace
 {
 
-/// \return the bytes with their checksum (bytes 2 and 3) made right again
+/// @return the bytes with their checksum (bytes 2 and 3) made right again
 std::vector<uint8_t>
 Resum(std::vector<uint8_t> bytes)
 {
@@ -38,8 +38,8 @@ TwoGroups()
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief Hello and Join/Prune in the RFC 7761 wire format, byte for byte,
+ * @ingroup wan-training-tests
+ * @brief Hello and Join/Prune in the RFC 7761 wire format, byte for byte,
  * and back.
  */
 class PimRoundTripTestCase : public TestCase
@@ -98,8 +98,8 @@ class PimRoundTripTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Bytes that are not a well-formed Hello or Join/Prune are refused,
+ * @ingroup wan-training-tests
+ * @brief Bytes that are not a well-formed Hello or Join/Prune are refused,
  * each with its reason, and leave the header as it was.
  */
 class PimMalformedTestCase : public TestCase
@@ -153,8 +153,8 @@ class PimMalformedTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The PIM message header (WanPimHeader).
+ * @ingroup wan-training-tests
+ * @brief The PIM message header (WanPimHeader).
  */
 class WanPimHeaderTestSuite : public TestSuite
 {

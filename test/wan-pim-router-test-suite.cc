@@ -89,8 +89,8 @@ CountTx(uint32_t* n, Ptr<const Packet>)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief The multicast routes that PIM joins program equal those that
+ * @ingroup wan-training-tests
+ * @brief The multicast routes that PIM joins program equal those that
  * WanNetworkHelper::InstallMulticastTree installs from the planner's trees
  * (same routers, same RPF input interfaces, same branches), on the nine
  * cities (the triangles' cliques and all-to-all) and on random WANs.
@@ -172,8 +172,8 @@ class PimRouterTreesTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief On the wire, on a line A - B - C of 10 ms links: a Join from C's
+ * @ingroup wan-training-tests
+ * @brief On the wire, on a line A - B - C of 10 ms links: a Join from C's
  * edge reaches B after 10 ms and A after 20 ms, and the stream of A's island
  * then reaches C's edge; a leave prunes the branch hop by hop at once; state
  * that is no longer refreshed (C stops) expires after the Join holdtime.
@@ -272,8 +272,8 @@ class PimRouterWireTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Messages that are not well-formed PIM, or not acceptable, are
+ * @ingroup wan-training-tests
+ * @brief Messages that are not well-formed PIM, or not acceptable, are
  * dropped and counted, and leave the state as it was.
  */
 class PimRouterMalformedTestCase : public TestCase
@@ -346,8 +346,8 @@ class PimRouterMalformedTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Timers that PIM cannot carry are refused with a one-line error.
+ * @ingroup wan-training-tests
+ * @brief Timers that PIM cannot carry are refused with a one-line error.
  */
 class PimRouterTimersTestCase : public TestCase
 {
@@ -378,8 +378,8 @@ class PimRouterTimersTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Trees built by PIM joins, a round ahead, cost the rounds nothing:
+ * @ingroup wan-training-tests
+ * @brief Trees built by PIM joins, a round ahead, cost the rounds nothing:
  * with no fault the round times and sums are those of the planner's static
  * trees (triangles at 0 GB, all-to-all at 32 GB), and the PIM messages are
  * counted.
@@ -436,8 +436,8 @@ class PimTreesNoFaultTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A link fails mid-round and nobody is told: BFD declares it, unicast
+ * @ingroup wan-training-tests
+ * @brief A link fails mid-round and nobody is told: BFD declares it, unicast
  * reconverges, and PIM moves every tree with state to the new RPF
  * neighbours (Join on the new, Prune on the old), within detection +
  * convergence + one join propagation; the later rounds run on time and every
@@ -485,8 +485,8 @@ class PimTreesLinkFailureTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief PIM router test suite.
+ * @ingroup wan-training-tests
+ * @brief PIM router test suite.
  */
 class WanPimRouterTestSuite : public TestSuite
 {

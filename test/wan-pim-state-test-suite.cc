@@ -29,7 +29,7 @@ struct PimNetwork
     std::vector<std::unique_ptr<WanPimState>> states; //!< per city
     std::vector<uint32_t> rpfOverride;                //!< per city: forced RPF (LOCAL: none)
 
-    /// \return the address standing for city c's source
+    /// @return the address standing for city c's source
     static Ipv4Address SourceOf(uint32_t c)
     {
         return Ipv4Address(0x0a000000u + c);
@@ -112,8 +112,8 @@ Line(uint32_t n)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief Joins build a branch hop by hop, refreshes keep it, a leave prunes
+ * @ingroup wan-training-tests
+ * @brief Joins build a branch hop by hop, refreshes keep it, a leave prunes
  * it at once, and state without refresh (or whose neighbour stops its
  * Hellos) expires; a changed RPF neighbour gets a Join and the old a Prune.
  */
@@ -217,8 +217,8 @@ class PimStateTimersTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Trees built by joins (every receiver joins towards the source along
+ * @ingroup wan-training-tests
+ * @brief Trees built by joins (every receiver joins towards the source along
  * its unicast path) equal the planner's multicast trees, on the nine cities
  * (every source, the triangles' cliques and all-to-all) and on random WANs.
  */
@@ -291,8 +291,8 @@ class PimStateTreesTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Groups outside SSM and impossible timers are refused.
+ * @ingroup wan-training-tests
+ * @brief Groups outside SSM and impossible timers are refused.
  */
 class PimStateBadInputTestCase : public TestCase
 {
@@ -318,8 +318,8 @@ class PimStateBadInputTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-pim-state test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-pim-state test suite.
  */
 class WanPimStateTestSuite : public TestSuite
 {

@@ -22,10 +22,10 @@ namespace
 {
 
 /**
- * \brief One round of the clique {A, B, C} on the line A-B-C, each sender's
+ * @brief One round of the clique {A, B, C} on the line A-B-C, each sender's
  * tree through B: A's stream A->B->C, B's B->A and B->C, C's C->B->A.
- * \param multicast trees (true) or unicast copies (no tree)
- * \return the plan
+ * @param multicast trees (true) or unicast copies (no tree)
+ * @return the plan
  */
 WanExperimentPlan
 LineCliquePlan(bool multicast)
@@ -63,8 +63,8 @@ LineCliquePlan(bool multicast)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief The planned work of each city, counted by hand on a three-city line.
+ * @ingroup wan-training-tests
+ * @brief The planned work of each city, counted by hand on a three-city line.
  */
 class RankBalancerLoadTestCase : public TestCase
 {
@@ -101,8 +101,8 @@ class RankBalancerLoadTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The busiest rank's work and the partition of least cost, by hand
+ * @ingroup wan-training-tests
+ * @brief The busiest rank's work and the partition of least cost, by hand
  * on the line: a cut stream costs both ranks, and the longer cut wins ties.
  */
 class RankBalancerPartitionTestCase : public TestCase
@@ -160,8 +160,8 @@ class RankBalancerPartitionTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Beyond the exhaustive search, moves and swaps from the start reach
+ * @ingroup wan-training-tests
+ * @brief Beyond the exhaustive search, moves and swaps from the start reach
  * the balance a hand count gives.
  */
 class RankBalancerLocalSearchTestCase : public TestCase
@@ -204,8 +204,8 @@ class RankBalancerLocalSearchTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Nine cities, the first round of triangles (the three regions'
+ * @ingroup wan-training-tests
+ * @brief Nine cities, the first round of triangles (the three regions'
  * triangles, no stream between regions): splitting a region costs more in
  * crossings than it gains in balance, so the balanced partition is the
  * region split with the longest cut.
@@ -254,8 +254,8 @@ class RankBalancerNineCityTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The rank balancer test suite.
+ * @ingroup wan-training-tests
+ * @brief The rank balancer test suite.
  */
 class WanRankBalancerTestSuite : public TestSuite
 {

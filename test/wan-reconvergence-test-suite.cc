@@ -80,8 +80,8 @@ RecordChange(std::vector<WanReconvergenceHelper::Change>* changes,
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief Triangle A-B (10 ms), A-C (20 ms), B-C (25 ms); probes from island A
+ * @ingroup wan-training-tests
+ * @brief Triangle A-B (10 ms), A-C (20 ms), B-C (25 ms); probes from island A
  * to island C every millisecond.  A-C is cut at 1 s without telling anyone:
  * BFD (10 ms x 3) detects it, the failure floods (35 ms: A's farthest router
  * without the link is C, via B) and after the 50 ms SPF delay the routes go
@@ -189,8 +189,8 @@ class ReconvergenceTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief An impossible SPF delay, or ranks for another number of cities, is
+ * @ingroup wan-training-tests
+ * @brief An impossible SPF delay, or ranks for another number of cities, is
  * refused with a message.
  */
 class ReconvergenceRefusesTestCase : public TestCase
@@ -232,8 +232,8 @@ class ReconvergenceRefusesTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Unicast reconvergence after BFD detection.
+ * @ingroup wan-training-tests
+ * @brief Unicast reconvergence after BFD detection.
  */
 class WanReconvergenceTestSuite : public TestSuite
 {

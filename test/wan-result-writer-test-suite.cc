@@ -19,7 +19,7 @@ using namespace ns3;
 namespace
 {
 
-/// \return a topology of two cities, A and B, one link
+/// @return a topology of two cities, A and B, one link
 WanTopology
 TwoCities()
 {
@@ -38,7 +38,7 @@ TwoCities()
     return topo;
 }
 
-/// \return a hand-made result: round 1 complete, round 2 never completed at B
+/// @return a hand-made result: round 1 complete, round 2 never completed at B
 WanExperimentResult
 HandResult()
 {
@@ -103,8 +103,8 @@ HandResult()
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief The JSON document holds every figure of a result, under the
+ * @ingroup wan-training-tests
+ * @brief The JSON document holds every figure of a result, under the
  * documented names, with rounds counted from 1 and a time that never came
  * as null.
  */
@@ -177,8 +177,8 @@ class ResultWriterJsonTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The CSV table holds the same figures, one per row, and a file name
+ * @ingroup wan-training-tests
+ * @brief The CSV table holds the same figures, one per row, and a file name
  * that says neither format is refused.
  */
 class ResultWriterCsvTestCase : public TestCase
@@ -236,8 +236,8 @@ class ResultWriterCsvTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A packet-level run's rounds hold its evictions (each counted in its
+ * @ingroup wan-training-tests
+ * @brief A packet-level run's rounds hold its evictions (each counted in its
  * own round) and the core links' queues: two rounds of triangles at scale
  * 1000 have no queue in round 1 and at most one packet waiting in round 2
  * (a packet an idle link sends at once does not count).
@@ -289,8 +289,8 @@ class ResultWriterRunTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Packet-level results as JSON and CSV (WanResultWriter).
+ * @ingroup wan-training-tests
+ * @brief Packet-level results as JSON and CSV (WanResultWriter).
  */
 class WanResultWriterTestSuite : public TestSuite
 {

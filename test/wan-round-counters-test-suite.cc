@@ -10,8 +10,8 @@
 using namespace ns3;
 
 /**
- * \ingroup wan-training-tests
- * \brief `+=` adds every counter, each to itself.
+ * @ingroup wan-training-tests
+ * @brief `+=` adds every counter, each to itself.
  */
 class RoundCountersSumTestCase : public TestCase
 {
@@ -69,8 +69,8 @@ class RoundCountersSumTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-round-counters test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-round-counters test suite.
  */
 class WanRoundCountersTestSuite : public TestSuite
 {

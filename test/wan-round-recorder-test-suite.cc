@@ -12,8 +12,8 @@ using namespace ns3;
 using namespace ns3::wantest;
 
 /**
- * \ingroup wan-training-tests
- * \brief The recorder gathers, from trace sources only, what each island
+ * @ingroup wan-training-tests
+ * @brief The recorder gathers, from trace sources only, what each island
  * received (the same records the islands keep), whether its sum is exact,
  * and the FPGAs' evictions and peak occupancy.
  */
@@ -79,8 +79,8 @@ class RecorderLineCliqueTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Exactness comes from the records: a wrong sum, a short count or a
+ * @ingroup wan-training-tests
+ * @brief Exactness comes from the records: a wrong sum, a short count or a
  * clique member that reported nothing makes an island's round inexact; a
  * later report of the same round replaces the earlier one.
  */
@@ -93,7 +93,7 @@ class RecorderExactnessTestCase : public TestCase
     }
 
   private:
-    /// \return island `city`'s record of round 2, clique 1 of {0, 1, 2}, 4 chunks
+    /// @return island `city`'s record of round 2, clique 1 of {0, 1, 2}, 4 chunks
     /// (island 3 is alone in clique 0)
     static WanIslandRecord Record(uint32_t city, double sum)
     {
@@ -139,8 +139,8 @@ class RecorderExactnessTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief When an island averaged a round: its completion when it first
+ * @ingroup wan-training-tests
+ * @brief When an island averaged a round: its completion when it first
  * reports a complete round, else the time of that first report; later
  * reports (a late arrival) change nothing.
  */
@@ -176,8 +176,8 @@ class RecorderMixedAtTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A distributed run's bookkeeping: what one recorder saved, merged
+ * @ingroup wan-training-tests
+ * @brief A distributed run's bookkeeping: what one recorder saved, merged
  * into another that holds the other islands, gives the records, mixing
  * times, evictions (summed), drops and peak (the larger) of both.
  */
@@ -237,8 +237,8 @@ class RecorderMergeTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-round-recorder test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-round-recorder test suite.
  */
 class WanRoundRecorderTestSuite : public TestSuite
 {

@@ -15,7 +15,7 @@ namespace
 
 using Arrival = WanSequenceTracker::Arrival;
 
-/// \return the arrival's name, for messages
+/// @return the arrival's name, for messages
 const char*
 Name(Arrival a)
 {
@@ -25,8 +25,8 @@ Name(Arrival a)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief In order, every number is a first copy and the window follows; a
+ * @ingroup wan-training-tests
+ * @brief In order, every number is a first copy and the window follows; a
  * copy of any earlier number is a duplicate, however far behind the window.
  */
 class SequenceDuplicateTestCase : public TestCase
@@ -57,8 +57,8 @@ class SequenceDuplicateTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Reordering and resends: a jump opens gaps, each fills once, and
+ * @ingroup wan-training-tests
+ * @brief Reordering and resends: a jump opens gaps, each fills once, and
  * the window moves only over what arrived.
  */
 class SequenceReorderTestCase : public TestCase
@@ -106,8 +106,8 @@ class SequenceReorderTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Each gap is asked for at most MaxNacks times, then abandoned; an
+ * @ingroup wan-training-tests
+ * @brief Each gap is asked for at most MaxNacks times, then abandoned; an
  * abandoned number that still arrives is taken once.
  */
 class SequenceNackCapTestCase : public TestCase
@@ -150,8 +150,8 @@ class SequenceNackCapTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A gap is asked for again only `interval` after it was last asked
+ * @ingroup wan-training-tests
+ * @brief A gap is asked for again only `interval` after it was last asked
  * for (new gaps at once); a sender's count exposes the tail, which no later
  * arrival shows.
  */
@@ -190,8 +190,8 @@ class SequenceNackIntervalTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A corrupt, far-off sequence number opens at most 65536 gaps.
+ * @ingroup wan-training-tests
+ * @brief A corrupt, far-off sequence number opens at most 65536 gaps.
  */
 class SequenceJumpTestCase : public TestCase
 {
@@ -217,8 +217,8 @@ class SequenceJumpTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-sequence-tracker test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-sequence-tracker test suite.
  */
 class WanSequenceTrackerTestSuite : public TestSuite
 {

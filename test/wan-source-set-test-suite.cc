@@ -13,8 +13,8 @@ namespace
 {
 
 /**
- * \param s a set
- * \return its positions, ascending, as ForEach gives them
+ * @param s a set
+ * @return its positions, ascending, as ForEach gives them
  */
 std::vector<uint32_t>
 PositionsOf(const WanSourceSet& s)
@@ -27,8 +27,8 @@ PositionsOf(const WanSourceSet& s)
 } // namespace
 
 /**
- * \ingroup wan-training-tests
- * \brief Positions on both sides of the 32 and 64 boundaries are held, told
+ * @ingroup wan-training-tests
+ * @brief Positions on both sides of the 32 and 64 boundaries are held, told
  * apart and counted; ForEach, the span and the words agree.
  */
 class SourceSetBitsTestCase : public TestCase
@@ -79,8 +79,8 @@ class SourceSetBitsTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Union, intersection and equality, also between sets of different
+ * @ingroup wan-training-tests
+ * @brief Union, intersection and equality, also between sets of different
  * widths, and equality whatever the order a set was built in.
  */
 class SourceSetAlgebraTestCase : public TestCase
@@ -139,8 +139,8 @@ class SourceSetAlgebraTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Conversion to and from the chunk header's bitmap (one element per
+ * @ingroup wan-training-tests
+ * @brief Conversion to and from the chunk header's bitmap (one element per
  * position).
  */
 class SourceSetBitmapTestCase : public TestCase
@@ -176,8 +176,8 @@ class SourceSetBitmapTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The set of clique positions: bits, algebra, bitmaps.
+ * @ingroup wan-training-tests
+ * @brief The set of clique positions: bits, algebra, bitmaps.
  */
 class WanSourceSetTestSuite : public TestSuite
 {

@@ -15,8 +15,8 @@ using namespace ns3;
 using namespace ns3::wantest;
 
 /**
- * \ingroup wan-training-tests
- * \brief The embedded nine-city topology: size, regions and hand-summed paths.
+ * @ingroup wan-training-tests
+ * @brief The embedded nine-city topology: size, regions and hand-summed paths.
  */
 class NineCityTopologyTestCase : public TestCase
 {
@@ -58,8 +58,8 @@ class NineCityTopologyTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A three-island line: paths and multicast trees by hand.
+ * @ingroup wan-training-tests
+ * @brief A three-island line: paths and multicast trees by hand.
  */
 class LineTopologyTestCase : public TestCase
 {
@@ -88,8 +88,8 @@ class LineTopologyTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Equal-latency paths break towards the lower city index.
+ * @ingroup wan-training-tests
+ * @brief Equal-latency paths break towards the lower city index.
  */
 class TieBreakTestCase : public TestCase
 {
@@ -120,8 +120,8 @@ class TieBreakTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Files: JSON and the CSV pair load, and JSON round-trips.
+ * @ingroup wan-training-tests
+ * @brief Files: JSON and the CSV pair load, and JSON round-trips.
  */
 class TopologyFileTestCase : public TestCase
 {
@@ -171,8 +171,8 @@ class TopologyFileTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Malformed topologies get one-line errors that name the problem.
+ * @ingroup wan-training-tests
+ * @brief Malformed topologies get one-line errors that name the problem.
  */
 class TopologyBadInputTestCase : public TestCase
 {
@@ -238,8 +238,8 @@ class TopologyBadInputTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief Every number of a topology has a range (wantext::bounds): a value
+ * @ingroup wan-training-tests
+ * @brief Every number of a topology has a range (wantext::bounds): a value
  * outside it is refused with the field, the value and the range, whether it
  * comes from JSON, CSV or the API; the ends of each range are accepted.
  */
@@ -262,7 +262,7 @@ class TopologyBoundsTestCase : public TestCase
                               "error '" << error << "' should mention '" << part << "'");
     }
 
-    /// \return two cities joined by one link with these extra fields
+    /// @return two cities joined by one link with these extra fields
     static std::string Json(const std::string& cityA, const std::string& link)
     {
         return R"({"cities":[{"code":"A")" + cityA +
@@ -369,8 +369,8 @@ class TopologyBoundsTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief A UTF-8 byte-order mark (what spreadsheet exports write) at the
+ * @ingroup wan-training-tests
+ * @brief A UTF-8 byte-order mark (what spreadsheet exports write) at the
  * start of cities.csv, core-links.csv or a JSON topology is ignored.
  */
 class TopologyByteOrderMarkTestCase : public TestCase
@@ -417,8 +417,8 @@ class TopologyByteOrderMarkTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-topology test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-topology test suite.
  */
 class WanTopologyTestSuite : public TestSuite
 {

@@ -22,9 +22,9 @@ namespace wantest
 {
 
 /**
- * \ingroup wan-training-tests
- * \param h a header
- * \return the bytes it serializes to
+ * @ingroup wan-training-tests
+ * @param h a header
+ * @return the bytes it serializes to
  */
 inline std::vector<uint8_t>
 SerializedBytes(const Header& h)
@@ -38,10 +38,10 @@ SerializedBytes(const Header& h)
 }
 
 /**
- * \ingroup wan-training-tests
- * \param bytes what a header is read from
- * \param h the header
- * \return the bytes its Deserialize read
+ * @ingroup wan-training-tests
+ * @param bytes what a header is read from
+ * @param h the header
+ * @return the bytes its Deserialize read
  */
 inline uint32_t
 DeserializeBytes(const std::vector<uint8_t>& bytes, Header& h)
@@ -53,9 +53,9 @@ DeserializeBytes(const std::vector<uint8_t>& bytes, Header& h)
 }
 
 /**
- * \ingroup wan-training-tests
- * \param action code expected to throw
- * \return the exception's message, or "" when nothing was thrown
+ * @ingroup wan-training-tests
+ * @param action code expected to throw
+ * @return the exception's message, or "" when nothing was thrown
  */
 template <typename Action>
 std::string
@@ -73,10 +73,10 @@ ErrorOf(Action action)
 }
 
 /**
- * \ingroup wan-training-tests
- * \param message an error message
- * \param part expected part of it
- * \return true when the message contains the part and is one line
+ * @ingroup wan-training-tests
+ * @param message an error message
+ * @param part expected part of it
+ * @return true when the message contains the part and is one line
  */
 inline bool
 Mentions(const std::string& message, const std::string& part)
@@ -85,10 +85,10 @@ Mentions(const std::string& message, const std::string& part)
 }
 
 /**
- * \ingroup wan-training-tests
- * \param texts a list of texts
- * \param k an index
- * \return the k-th text, or "" when the list is shorter (a failed size check
+ * @ingroup wan-training-tests
+ * @param texts a list of texts
+ * @param k an index
+ * @return the k-th text, or "" when the list is shorter (a failed size check
  *         does not stop a test case)
  */
 inline std::string
@@ -98,12 +98,12 @@ Nth(const std::vector<std::string>& texts, size_t k)
 }
 
 /**
- * \ingroup wan-training-tests
- * \brief A topology of islands named by the codes, each with 20 Gbps access,
+ * @ingroup wan-training-tests
+ * @brief A topology of islands named by the codes, each with 20 Gbps access,
  * joined in a line by 100 Gbps links of the given one-way latencies.
- * \param codes city codes, in line order
- * \param delaysMs latency of each link (one fewer than codes)
- * \return the topology
+ * @param codes city codes, in line order
+ * @param delaysMs latency of each link (one fewer than codes)
+ * @return the topology
  */
 inline WanTopology
 LineTopology(const std::vector<std::string>& codes, const std::vector<double>& delaysMs)
@@ -127,10 +127,10 @@ LineTopology(const std::vector<std::string>& codes, const std::vector<double>& d
 }
 
 /**
- * \ingroup wan-training-tests
- * \brief Islands A, B, C (20 Gbps access) joined by direct 100 Gbps links
+ * @ingroup wan-training-tests
+ * @brief Islands A, B, C (20 Gbps access) joined by direct 100 Gbps links
  * of 10 (A-B), 20 (A-C) and 25 ms (B-C).
- * \return the topology
+ * @return the topology
  */
 inline WanTopology
 TriangleTopology()
@@ -148,10 +148,10 @@ TriangleTopology()
 }
 
 /**
- * \ingroup wan-training-tests
- * \param path a pcap file
- * \param linkType set to the file's data link type (0 when it cannot be read)
- * \return the original length of each of its records
+ * @ingroup wan-training-tests
+ * @param path a pcap file
+ * @param linkType set to the file's data link type (0 when it cannot be read)
+ * @return the original length of each of its records
  */
 inline std::vector<uint32_t>
 PcapRecordLengths(const std::string& path, uint32_t& linkType)
@@ -178,9 +178,9 @@ PcapRecordLengths(const std::string& path, uint32_t& linkType)
 }
 
 /**
- * \ingroup wan-training-tests
- * \param topo a topology
- * \return every clique of its triangles schedule, then all its cities in one
+ * @ingroup wan-training-tests
+ * @param topo a topology
+ * @return every clique of its triangles schedule, then all its cities in one
  *         clique (the cliques whose trees the PIM tests build)
  */
 inline std::vector<std::vector<uint32_t>>

@@ -14,8 +14,8 @@ using namespace ns3;
 using namespace ns3::wantest;
 
 /**
- * \ingroup wan-training-tests
- * \brief Ranges: closed and open ends, NaN, and the message that names the
+ * @ingroup wan-training-tests
+ * @brief Ranges: closed and open ends, NaN, and the message that names the
  * field, the value and the range.
  */
 class TextRangeTestCase : public TestCase
@@ -60,8 +60,8 @@ class TextRangeTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The programs' parsing helpers: lists, numbers, joining, byte-order
+ * @ingroup wan-training-tests
+ * @brief The programs' parsing helpers: lists, numbers, joining, byte-order
  * marks.
  */
 class TextParsingTestCase : public TestCase
@@ -112,8 +112,8 @@ class TextParsingTestCase : public TestCase
 };
 
 /**
- * \ingroup wan-training-tests
- * \brief The wan-training-text test suite.
+ * @ingroup wan-training-tests
+ * @brief The wan-training-text test suite.
  */
 class WanTrainingTextTestSuite : public TestSuite
 {
