@@ -5,6 +5,10 @@
 #ifndef CLIQUE_EXPERIMENT_HELPER_H
 #define CLIQUE_EXPERIMENT_HELPER_H
 
+#include "wan-island-helper.h"
+#include "wan-network-helper.h"
+#include "wan-reconvergence-helper.h"
+
 #include "ns3/application-container.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/data-rate.h"
@@ -13,10 +17,7 @@
 #include "ns3/nstime.h"
 #include "ns3/round-planner.h"
 #include "ns3/wan-experiment-plan.h"
-#include "ns3/wan-island-helper.h"
 #include "ns3/wan-measured-mixing.h"
-#include "ns3/wan-network-helper.h"
-#include "ns3/wan-reconvergence-helper.h"
 #include "ns3/wan-round-counters.h"
 #include "ns3/wan-topology.h"
 

@@ -4,9 +4,10 @@
 
 #include "wan-bfd-helper.h"
 
+#include "wan-mpi-helper.h"
+
 #include "ns3/log.h"
 #include "ns3/wan-bfd-application.h"
-#include "ns3/wan-mpi-helper.h"
 
 namespace ns3
 {

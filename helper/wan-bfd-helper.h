@@ -5,9 +5,10 @@
 #ifndef WAN_BFD_HELPER_H
 #define WAN_BFD_HELPER_H
 
+#include "wan-network-helper.h"
+
 #include "ns3/application-container.h"
 #include "ns3/object-factory.h"
-#include "ns3/wan-network-helper.h"
 
 #include <string>
 

@@ -4,6 +4,10 @@
 
 #include "wan-network-helper.h"
 
+#include "wan-edge-routing-helper.h"
+#include "wan-mpi-helper.h"
+#include "wan-router-routing-helper.h"
+
 #include "ns3/boolean.h"
 #include "ns3/callback.h"
 #include "ns3/enum.h"
@@ -23,11 +27,8 @@
 #include "ns3/trace-helper.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/uinteger.h"
-#include "ns3/wan-edge-routing-helper.h"
 #include "ns3/wan-edge-routing.h"
 #include "ns3/wan-jitter-channel.h"
-#include "ns3/wan-mpi-helper.h"
-#include "ns3/wan-router-routing-helper.h"
 #include "ns3/wan-training-text.h"
 
 #include <cmath>

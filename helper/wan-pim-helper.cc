@@ -4,10 +4,11 @@
 
 #include "wan-pim-helper.h"
 
+#include "wan-mpi-helper.h"
+
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/wan-bfd-application.h"
-#include "ns3/wan-mpi-helper.h"
 #include "ns3/wan-pim-router.h"
 
 #include <algorithm>

@@ -4,13 +4,13 @@
 
 #include "wan-reconvergence-helper.h"
 
+#include "wan-mpi-helper.h"
 #include "wan-network-helper.h"
 
 #include "ns3/buffer.h"
 #include "ns3/log.h"
 #include "ns3/simple-net-device.h"
 #include "ns3/simulator.h"
-#include "ns3/wan-mpi-helper.h"
 #include "ns3/wan-training-text.h"
 
 #include <algorithm>

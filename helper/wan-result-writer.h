@@ -5,7 +5,8 @@
 #ifndef WAN_RESULT_WRITER_H
 #define WAN_RESULT_WRITER_H
 
-#include "ns3/clique-experiment-helper.h"
+#include "clique-experiment-helper.h"
+
 #include "ns3/wan-topology.h"
 
 #include <map>

@@ -5,8 +5,9 @@
 #ifndef WAN_BFD_SESSION_H
 #define WAN_BFD_SESSION_H
 
+#include "wan-bfd-header.h"
+
 #include "ns3/nstime.h"
-#include "ns3/wan-bfd-header.h"
 
 #include <cstdint>
 

@@ -5,13 +5,14 @@
 #ifndef WAN_JITTER_CHANNEL_H
 #define WAN_JITTER_CHANNEL_H
 
+#include "wan-delay-process.h"
+
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
-#include "ns3/wan-delay-process.h"
 
 #include <array>
 
