@@ -78,7 +78,7 @@ IsPending(const EventId& event)
  */
 template <typename E, typename C>
 Ptr<const AttributeAccessor>
-MakeEnumMemberAccessor(E C::*member)
+MakeEnumMemberAccessor(E C::* member)
 {
     return MakeAccessorHelper<EnumValueOf<E>>(member);
 }

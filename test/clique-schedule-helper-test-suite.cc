@@ -161,9 +161,7 @@ class ScheduleHelperSweepTestCase : public TestCase
                               true,
                               "negative memory");
         NS_TEST_EXPECT_MSG_EQ(
-            Mentions(ErrorOf([&]() {
-                         helper.Settings("core_gbps", {"100", "1e300"});
-                     }),
+            Mentions(ErrorOf([&]() { helper.Settings("core_gbps", {"100", "1e300"}); }),
                      "core_gbps must be from 0.001 to 100000 Gbps (got 1e+300 Gbps)"),
             true,
             "capacity out of range");

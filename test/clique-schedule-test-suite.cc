@@ -123,9 +123,8 @@ class ScheduleFileTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(Mentions(missing, "cannot open schedule file"), true, missing);
         std::string unknown = ErrorOf([&] { CliqueSchedule::Builtin("rings", line); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(unknown, "unknown schedule 'rings'"), true, unknown);
-        std::string direct = ErrorOf([&] {
-            CliqueSchedule("x", {{{0, 1}, {1, 2}}}).Validate(line);
-        });
+        std::string direct =
+            ErrorOf([&] { CliqueSchedule("x", {{{0, 1}, {1, 2}}}).Validate(line); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(direct, "island B appears twice"), true, direct);
     }
 };

@@ -605,9 +605,8 @@ class SchedulePlanTestCase : public TestCase
                                   true,
                                   error(c));
         }
-        std::string invalid = ErrorOf([&] {
-            RoundPlanner(topo, PlannerConfig{}).Plan(CliqueSchedule("x", {{{0, 1}}}));
-        });
+        std::string invalid = ErrorOf(
+            [&] { RoundPlanner(topo, PlannerConfig{}).Plan(CliqueSchedule("x", {{{0, 1}}})); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(invalid, "island C is missing"), true, invalid);
     }
 };

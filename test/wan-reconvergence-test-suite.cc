@@ -219,9 +219,7 @@ class ReconvergenceRefusesTestCase : public TestCase
             "too long");
         NS_TEST_EXPECT_MSG_EQ(reconvergence.GetSpfDelay(), MilliSeconds(50), "unchanged");
         const uint32_t devices = net.GetRouters().Get(0)->GetNDevices();
-        NS_TEST_EXPECT_MSG_EQ(ErrorOf([&]() {
-                                  reconvergence.Distribute({0, 1});
-                              }),
+        NS_TEST_EXPECT_MSG_EQ(ErrorOf([&]() { reconvergence.Distribute({0, 1}); }),
                               "reconvergence: 2 ranks given for 3 cities",
                               "a rank per city");
         NS_TEST_EXPECT_MSG_EQ(net.GetRouters().Get(0)->GetNDevices(),

@@ -341,11 +341,8 @@ class TopologyBoundsTestCase : public TestCase
                                      "a,b,one_way_ms,capacity_gbps\nA,B,1,1\n");
             },
             "cities.csv line 2: ingress_gbps must be from 0.001 to 100000 Gbps (got 0 Gbps)");
-        Expect(
-            [] {
-                LineTopology({"A", "B"}, {1000.5});
-            },
-            "latency of link A-B must be from 0 to 1000 ms (got 1000.5 ms)");
+        Expect([] { LineTopology({"A", "B"}, {1000.5}); },
+               "latency of link A-B must be from 0 to 1000 ms (got 1000.5 ms)");
         Expect([] { WanTopology::NineCity().SetAccessRate(1e15); },
                "access rate must be from 0.001 to 100000 Gbps (got 1e+06 Gbps)");
         Expect([] { WanTopology::NineCity().SetCoreCapacity(999e3); },
