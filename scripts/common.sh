@@ -86,7 +86,7 @@ wt_sudo() {
 wt_apt_updated=0
 wt_apt_update() {
     if [ "$wt_apt_updated" = 0 ]; then
-        wt_sudo apt-get update -qq
+        wt_sudo apt-get update -qq || wt_die "apt-get update failed"
         wt_apt_updated=1
     fi
 }
@@ -103,7 +103,15 @@ wt_install_packages() {
         wt_log "installing Debian packages: ${missing[*]}"
         command -v apt-get >/dev/null || wt_die "apt-get not found; install these packages by hand: ${missing[*]}"
         wt_apt_update
-        wt_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+        local log
+        log="$(mktemp)"
+        wt_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            "${missing[@]}" >"$log" 2>&1 || {
+            tail -n 20 "$log" >&2
+            rm -f "$log"
+            wt_die "apt-get install ${missing[*]} failed"
+        }
+        rm -f "$log"
     fi
 }
 
