@@ -40,6 +40,10 @@ export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$WT_CACHE}"
 export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 
 wt_log() { printf '[wan-training] %s\n' "$*" >&2; }
+# A step that fails where the scripts do not test it names itself, instead of
+# ending the script without a word (set -e).
+set -o errtrace
+trap 'wt_log "error: \"$BASH_COMMAND\" failed (exit $?, ${BASH_SOURCE[0]##*/} line $LINENO)"' ERR
 wt_die() {
     printf '[wan-training] error: %s\n' "$*" >&2
     exit 1
@@ -165,6 +169,7 @@ wt_obtain_ns3() {
     fi
     [ -n "$version" ] || wt_die "Debian's ns3 source package is not available from this machine's apt sources"
     local tarball
+    mkdir -p "$WT_DOWNLOADS"
     tarball="$(find "$WT_DOWNLOADS" -maxdepth 1 -name "ns3_${version%-*}.orig.tar.*" 2>/dev/null | head -n 1)"
     if [ -z "$tarball" ]; then
         wt_log "fetching ns-3 source (Debian ns3 $version) into $WT_DOWNLOADS"
