@@ -13,6 +13,8 @@
 #
 # Usage: scripts/benchmark-optimizer.sh [-h|--help] [N64_EVALUATIONS]
 #   N64_EVALUATIONS: annealing steps for N = 64 (default 20000, as for the others)
+
+# SPDX-License-Identifier: GPL-2.0-only
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -23,6 +23,8 @@
 # not a test.
 #
 # Usage: scripts/benchmark.sh [-h|--help]
+
+# SPDX-License-Identifier: GPL-2.0-only
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

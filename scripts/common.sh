@@ -1,6 +1,8 @@
 # Shared steps of scripts/setup.sh and scripts/test.sh (sourced, not run).
 # shellcheck shell=bash
 
+# SPDX-License-Identifier: GPL-2.0-only
+
 WT_MODULE_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WT_HOME="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
 WT_XDG_CACHE="${XDG_CACHE_HOME:-$WT_HOME/.cache}"

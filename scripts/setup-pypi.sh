@@ -15,6 +15,8 @@
 # Environment:
 #   WAN_TRAINING_CACHE  cache folder (default: ${XDG_CACHE_HOME:-$HOME/.cache}/wan-training)
 #   NS3_PYPI_VERSION    release of PyPI's ns3 package (default: 3.44.post0)
+
+# SPDX-License-Identifier: GPL-2.0-only
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

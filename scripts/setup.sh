@@ -21,6 +21,8 @@
 #   NS3_DIR             an existing ns-3 source tree to use instead of the cached one
 #   WAN_TRAINING_CACHE  cache folder (default: ${XDG_CACHE_HOME:-$HOME/.cache}/wan-training)
 #   NS3_VERSION         Debian source version of ns-3 to fetch (default: newest served)
+
+# SPDX-License-Identifier: GPL-2.0-only
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

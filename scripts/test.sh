@@ -17,6 +17,8 @@
 # Usage: scripts/test.sh [--only=source|pypi]
 #   --only=source   ns-3.37 from source only
 #   --only=pypi     ns-3.44 from PyPI only (no ns-3 compile)
+
+# SPDX-License-Identifier: GPL-2.0-only
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
