@@ -102,9 +102,8 @@ function(build_lib)
   if(BLIB_TEST_SOURCES)
     add_executable(test-runner ${CMAKE_CURRENT_SOURCE_DIR}/cmake/test-runner.cc ${BLIB_TEST_SOURCES})
     target_link_libraries(test-runner PRIVATE ${target})
-    # The suites' own code runs little and compiles two to four times faster
-    # unoptimised; the library they test keeps the build type's flags.
-    target_compile_options(test-runner PRIVATE ${wan_training_warnings} -O0)
+    # (CMakeLists.txt compiles the suites unoptimised, in both builds.)
+    target_compile_options(test-runner PRIVATE ${wan_training_warnings})
     set(test${BLIB_LIBNAME} test-runner PARENT_SCOPE)
   endif()
   set(lib${BLIB_LIBNAME} ${target} PARENT_SCOPE)

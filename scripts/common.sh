@@ -19,10 +19,12 @@ WT_NS3_MODULES="wan-training;core;network;internet;point-to-point;applications;c
 # module only (ns-3's own examples and test suites are not compiled), and no
 # precompiled headers (CMake rebuilds the header whenever it regenerates the
 # build, and ccache then misses every compile that includes it).
+# Line tables only for debug information (-g1: backtraces keep their file and
+# line, and the compiles take a quarter less time than with -g).
 WT_CONFIGURE_ARGS=(-G Ninja --enable-examples --enable-tests
     --filter-module-examples-and-tests=wan-training --enable-mpi
     "--enable-modules=$WT_NS3_MODULES" --enable-python-bindings --disable-werror
-    --disable-precompiled-headers)
+    --disable-precompiled-headers -- "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG")
 # Debian packages: build tools, the libraries the module links against, Open
 # MPI, and tshark (the packet-trace tests decode pcap files with it).
 WT_PACKAGES=(g++ cmake ninja-build ccache python3 python3-venv python3-dev pkg-config bzip2
