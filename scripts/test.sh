@@ -167,4 +167,4 @@ if [ ${#failed_labels[@]} -gt 0 ]; then
     echo "wan-training: failed on $(printf '%s, ' "${failed_labels[@]}" | sed 's/, $//')"
 fi
 echo "wan-training: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+[ "$failed" = 0 ] || exit 1
