@@ -43,12 +43,17 @@ passed=0
 failed=0
 label=""
 failed_labels=()
+# record STATUS WHAT: counts a check; each line says how long since the last.
+last_record=$SECONDS
 record() {
+    local took=$((SECONDS - last_record))
+    last_record=$SECONDS
     if [ "$1" = 0 ]; then
         passed=$((passed + 1))
+        wt_log "passed: $label: $2 (${took} s)"
     else
         failed=$((failed + 1))
-        wt_log "FAILED: $label: $2"
+        wt_log "FAILED: $label: $2 (${took} s)"
         case " ${failed_labels[*]} " in
         *" $label "*) ;;
         *) failed_labels+=("$label") ;;
@@ -159,8 +164,10 @@ summary=()
 for version in source pypi; do
     [ -z "$only" ] || [ "$only" = "$version" ] || continue
     before_passed=$passed before_failed=$failed
+    started=$SECONDS
+    last_record=$SECONDS
     "test_$version"
-    summary+=("wan-training: $label: $((passed - before_passed)) passed, $((failed - before_failed)) failed")
+    summary+=("wan-training: $label: $((passed - before_passed)) passed, $((failed - before_failed)) failed ($((SECONDS - started)) s)")
 done
 printf '%s\n' "${summary[@]}"
 if [ ${#failed_labels[@]} -gt 0 ]; then
