@@ -22,6 +22,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 namespace ns3
@@ -136,6 +137,31 @@ std::tuple<A...> ParametersOf(R (C::*)(A...));
 template <std::size_t I>
 using RouteInputParameter =
     std::tuple_element_t<I, decltype(ParametersOf(&Ipv4RoutingProtocol::RouteInput))>;
+
+/// @cond internal
+template <typename T, typename = void>
+struct ExtensiveOf
+{
+    static constexpr auto value = T::EXTENSIVE; // up to ns-3.41 (deprecated since)
+};
+
+template <typename T>
+struct ExtensiveOf<T, std::void_t<typename T::Duration>>
+{
+    static constexpr auto value = T::Duration::EXTENSIVE; // ns-3.42 and later
+};
+
+/// @endcond
+
+/**
+ * @ingroup wan-training
+ * @brief The EXTENSIVE test duration of TestCase (given as T, so that this
+ * header needs no test.h): an enum class member since ns-3.42, a plain enum
+ * before.  test.py and test-runner run such a case only when asked for
+ * (--fullness=EXTENSIVE).
+ */
+template <typename T>
+inline constexpr auto Extensive = ExtensiveOf<T>::value;
 
 } // namespace wancompat
 } // namespace ns3

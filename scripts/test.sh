@@ -5,17 +5,18 @@
 # example; one build, with MPI): checks the C++ sources against ns-3's style
 # (scripts/check_style.py, with the pinned clang-format), runs every
 # wan-training-* test suite through ns-3's test.py, every example that
-# test/examples-to-run.py marks to run, the pytest tests of the Python scripts
-# (test/python), and checks that distributed runs on 2 and 3 ranks give the
-# results of one process (scripts/distributed_check.py).  ns-3.44 from PyPI
-# (set up as scripts/setup-pypi.sh does): the same test suites through the
-# module's test-runner, the same examples and the same Python tests with the
+# test/examples-to-run.py marks to run, the Python tests of the bindings
+# (pytest -m bindings: the bindings against the C++ programs), and checks that
+# distributed runs on 2 and 3 ranks give the results of one process
+# (scripts/distributed_check.py).  ns-3.44 from PyPI (set up as
+# scripts/setup-pypi.sh does): the same test suites through the module's
+# test-runner, the same examples and every Python test (test/python) with the
 # wheel's bindings.  Prints each release's count and which release failed,
 # and ends with a line "wan-training: N passed, M failed".  Exits non-zero
 # when anything failed, a setup step included.
 #
 # Usage: scripts/test.sh [--only=source|pypi]
-#   --only=source   ns-3.37 from source only
+#   --only=source   ns-3.37 from source only (with every Python test)
 #   --only=pypi     ns-3.44 from PyPI only (no ns-3 compile)
 
 # SPDX-License-Identifier: GPL-2.0-only
@@ -28,7 +29,7 @@ source "$here/common.sh"
 only=""
 case "${1:-}" in
 -h | --help)
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
 --only=source | --only=pypi) only="${1#--only=}" ;;
@@ -85,11 +86,13 @@ run_examples() {
 
 # The Python tests with the programs of the folder $1 and the Python $2 run in
 # the background, beside the suites and examples (one core each);
-# finish_python_tests waits for them and reports.
+# finish_python_tests waits for them and reports.  Further arguments go to
+# pytest (-m bindings: the tests of the bindings only).
 start_python_tests() {
     python_log="$(mktemp)"
-    (cd "$WT_MODULE_DIR" && NS3_DIR="$1" "$2" -m pytest -q -p no:cacheprovider test/python) \
-        >"$python_log" 2>&1 &
+    python_what="Python tests (pytest${3:+ ${*:3}} test/python)"
+    (cd "$WT_MODULE_DIR" && NS3_DIR="$1" "$2" -m pytest -q -p no:cacheprovider --durations=5 \
+        "${@:3}" test/python) >"$python_log" 2>&1 &
     python_pid=$!
 }
 finish_python_tests() {
@@ -98,7 +101,7 @@ finish_python_tests() {
     cat "$python_log"
     rm -f "$python_log"
     # pytest exits 5 when it collects no test: that is a failure too.
-    record "$rc" "Python script tests (pytest test/python)"
+    record "$rc" "$python_what"
 }
 
 test_source() {
@@ -115,7 +118,13 @@ test_source() {
     rc=0
     wt_check_format || rc=$?
     record "$rc" "clang-format (ns-3 style)"
-    start_python_tests "$NS3_DIR" "$WT_PYTHON"
+    # Every Python test runs on ns-3 from PyPI; here the bindings' ones, or
+    # all of them when this is the only release tested.
+    if [ "$only" = source ]; then
+        start_python_tests "$NS3_DIR" "$WT_PYTHON"
+    else
+        start_python_tests "$NS3_DIR" "$WT_PYTHON" -m bindings
+    fi
 
     suites="$(cd "$NS3_DIR" && ./test.py --no-build --list 2>/dev/null |
         awk '$1 != "example" && $2 ~ /^wan-training-/ {print $2}' | sort -u)"

@@ -141,6 +141,7 @@ def test_csv_holds_the_same_document(tmp_path):
     assert read_packet_output(as_csv)["runs"] == read_packet_output(as_json)["runs"]
 
 
+@pytest.mark.bindings
 def test_bindings_give_the_same_run(tmp_path):
     from wan_training import ns, packet_run, read_packet_output
 

@@ -89,6 +89,7 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
+@pytest.mark.bindings
 def test_bindings_give_python_objects():
     from wan_training import evaluation_dict, ns
 
@@ -136,6 +137,7 @@ def test_survival_curves(tmp_path):
         same(line["y"], curve[name])
 
 
+@pytest.mark.bindings
 def test_paper_table_matches_the_cpp_example(tmp_path):
     run_script("paper_table.py", "--schedule", "triangles", "all-to-all", "--scale", "1000",
                "--jobs", "2", "--output", str(tmp_path))
