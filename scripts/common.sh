@@ -275,11 +275,34 @@ PY
 wt_install_python() {
     wt_make_venv "$WT_VENV"
     local missing=()
-    mapfile -t missing < <(wt_missing "$WT_PYTHON" "$(wt_cppyy_spec)" "${WT_PYTHON_PACKAGES[@]}" \
-        "$WT_CLANG_FORMAT")
+    mapfile -t missing < <(wt_missing "$WT_PYTHON" "$(wt_cppyy_spec)")
     [ ${#missing[@]} -eq 0 ] && return 0
     wt_log "installing from PyPI into $WT_VENV: ${missing[*]}"
     wt_pip "$WT_PYTHON" "${missing[@]}" || wt_die "pip install ${missing[*]} failed"
+}
+
+# wt_pip_start PYTHON LOG SPEC...: installs what PYTHON's environment lacks of
+# SPEC... in the background (output in LOG), while something else runs;
+# wt_pip_wait waits for it and stops with pip's last lines if it failed.
+wt_pip_start() {
+    local python="$1" log="$2"
+    shift 2
+    wt_pip_pid=""
+    mapfile -t wt_pip_missing < <(wt_missing "$python" "$@")
+    [ ${#wt_pip_missing[@]} -eq 0 ] && return 0
+    wt_pip_log="$log"
+    wt_log "installing from PyPI in the background: ${wt_pip_missing[*]} (log: $log)"
+    # The import checks that what was installed loads (cppyy compiles parts
+    # of itself on a first import).
+    (wt_pip "$python" "${wt_pip_missing[@]}" && "$python" -c 'import importlib.util, sys
+if importlib.util.find_spec("cppyy"):
+    import cppyy') >"$log" 2>&1 &
+    wt_pip_pid=$!
+}
+wt_pip_wait() {
+    [ -n "${wt_pip_pid:-}" ] || return 0
+    wait "$wt_pip_pid" || wt_die "pip install ${wt_pip_missing[*]} failed: $(tail -n 5 "$wt_pip_log")"
+    wt_pip_pid=""
 }
 
 # ./ns3 in the tree, with the tree's virtual environment first on PATH (its
@@ -453,14 +476,20 @@ wt_check_format() {
         --style-file "$NS3_DIR/.clang-format" "$WT_MODULE_DIR"
 }
 
-# Everything a command needs before it runs: packages, tree, link, configure, build.
+# Everything a command needs before it runs: packages, tree, link, configure,
+# build.  ns-3's configure looks for cppyy (the bindings), so it comes first;
+# the scripts' packages and clang-format install while ns-3 compiles.
 wt_prepare() {
     wt_install_packages
     wt_obtain_ns3
     wt_install_python
     wt_link_module
     wt_configure
-    wt_build
+    wt_pip_start "$WT_PYTHON" "$WT_CACHE/venv-pip.log" "${WT_PYTHON_PACKAGES[@]}" "$WT_CLANG_FORMAT"
+    local rc=0
+    wt_build || rc=$?
+    wt_pip_wait
+    [ "$rc" = 0 ] || wt_die "building ns-3 failed"
 }
 
 # --- ns-3 from PyPI (scripts/setup-pypi.sh) ---------------------------------
@@ -510,23 +539,16 @@ wt_prepare_pypi() {
         wt_log "installing ns3==$WT_PYPI_NS3 from PyPI"
         wt_pip "$WT_PYPI_PYTHON" --no-deps "ns3==$WT_PYPI_NS3" || wt_die "pip install ns3==$WT_PYPI_NS3 failed"
     fi
-    local cppyy missing=() pip_pid="" log="$WT_CACHE/pypi-pip.log"
+    local cppyy
     cppyy="$("$WT_PYPI_PYTHON" -c 'import importlib.metadata as m
 print(next((r for r in m.requires("ns3") or [] if r.startswith("cppyy")), "cppyy"))')"
-    mapfile -t missing < <(wt_missing "$WT_PYPI_PYTHON" "${cppyy// /}" "${WT_PYTHON_PACKAGES[@]}")
-    if [ ${#missing[@]} -gt 0 ]; then
-        wt_log "installing from PyPI in the background: ${missing[*]} (log: $log)"
-        (wt_pip "$WT_PYPI_PYTHON" "${missing[@]}" && "$WT_PYPI_PYTHON" -c 'import cppyy') >"$log" 2>&1 &
-        pip_pid=$!
-    fi
+    wt_pip_start "$WT_PYPI_PYTHON" "$WT_CACHE/pypi-pip.log" "${cppyy// /}" "${WT_PYTHON_PACKAGES[@]}"
     local rc=0
     wt_configure_pypi || rc=$?
     if [ "$rc" = 0 ]; then
         wt_log "building (jobs: $WT_JOBS)"
         cmake --build "$WT_PYPI_BUILD" -j "$WT_JOBS" || rc=$?
     fi
-    if [ -n "$pip_pid" ]; then
-        wait "$pip_pid" || wt_die "pip install ${missing[*]} failed: $(tail -n 5 "$log")"
-    fi
+    wt_pip_wait
     [ "$rc" = 0 ] || wt_die "building the module against ns-3 $WT_PYPI_NS3 failed"
 }
