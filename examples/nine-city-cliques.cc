@@ -14,6 +14,7 @@
  *   ./ns3 run nine-city-cliques -- --topology=my.json --scheduleFile=s.json --output=t.csv
  */
 
+#include "wan-option-rules.h"
 #include "wan-packet-trace-options.h"
 #include "wan-simulator-defaults.h"
 
@@ -25,6 +26,8 @@
 #include <map>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 using namespace ns3;
 namespace bounds = wantext::bounds;
@@ -224,7 +227,8 @@ AddPacketOptions(CommandLine& cmd, Options& o)
     cmd.AddValue("baselines", "Also simulate the no-multicast and no-FPGA baselines", o.baselines);
     o.traces.AddTo(cmd);
     cmd.AddValue("quiet",
-                 "Packet-level: no progress (simulated time, rounds done) on standard error",
+                 "Nothing on standard error but errors: no progress (simulated time, rounds "
+                 "done), no warnings of options that do nothing",
                  o.quiet);
     cmd.AddValue("crossTraffic",
                  "Packet-level: background traffic on every core link direction, share of "
@@ -293,6 +297,129 @@ CheckRanges(const Options& o)
     {
         throw std::invalid_argument("--reorder needs --jitterModel=independent");
     }
+}
+
+/// @return the impairment fields a link or city of the topology names (WanLinkImpairment::Field)
+uint32_t
+OwnImpairmentFields(const WanTopology& topo)
+{
+    uint32_t fields = 0;
+    for (const auto& l : topo.GetLinks())
+    {
+        fields |= l.impairmentFields;
+    }
+    for (uint32_t c = 0; c < topo.GetNCities(); ++c)
+    {
+        fields |= topo.GetCity(c).accessFields | topo.GetCity(c).postFields;
+    }
+    return fields;
+}
+
+/**
+ * @brief The options table: every option that only some runs use, whether
+ * it was set and whether this run uses it.  The packet level's options are
+ * refused without it; within it, an option another option turns off (a mode
+ * a sweep varies) gets a warning.
+ * @param o the options
+ * @param topo the topology of the runs
+ * @return the rules, for wanopt::CheckOptionRules
+ */
+std::vector<wanopt::OptionRule>
+OptionRules(const Options& o, const WanTopology& topo)
+{
+    const Options d;
+    const auto& imp = o.impairment;
+    const uint32_t own = OwnImpairmentFields(topo);
+    const bool loss = imp.lossRate > 0 || (own & WanLinkImpairment::LOSS_RATE);
+    const bool jitter = o.jitterMs > 0 || (own & WanLinkImpairment::JITTER);
+    const bool coded = o.recovery == "coded" || o.recovery == "coded+early";
+    const bool traced = o.traces.pcap || o.traces.ascii;
+    std::vector<wanopt::OptionRule> rules;
+    for (const auto& [option, changed] : std::vector<std::pair<const char*, bool>>{
+             {"--packetSchedule", o.packetSchedule != d.packetSchedule},
+             {"--lossRate", imp.lossRate != d.impairment.lossRate},
+             {"--lossBurst", imp.burstLength != d.impairment.burstLength},
+             {"--lossLinks", o.lossLinks != d.lossLinks},
+             {"--jitterMs", o.jitterMs != d.jitterMs},
+             {"--jitterDistribution", imp.jitterDistribution != d.impairment.jitterDistribution},
+             {"--jitterModel", imp.jitterModel != d.impairment.jitterModel},
+             {"--jitterCorrelationMs", o.jitterCorrelationMs != d.jitterCorrelationMs},
+             {"--reorder", imp.reorder != d.impairment.reorder},
+             {"--jitterLinks", o.jitterLinks != d.jitterLinks},
+             {"--recovery", o.recovery != d.recovery},
+             {"--parityBlock", o.parityBlock != d.parityBlock},
+             {"--parityChunks", o.parityChunks != d.parityChunks},
+             {"--linkFaults", o.linkFaults != d.linkFaults},
+             {"--faultPolicy", o.faultPolicy != d.faultPolicy},
+             {"--faultDetection", o.faultDetection != d.faultDetection},
+             {"--bfdIntervalMs", o.bfdIntervalMs != d.bfdIntervalMs},
+             {"--bfdMultiplier", o.bfdMultiplier != d.bfdMultiplier},
+             {"--mpi", o.mpi != d.mpi},
+             {"--partition", o.partition != d.partition},
+             {"--treeBuilding", o.treeBuilding != d.treeBuilding},
+             {"--fpgaFaults", o.fpgaFaults != d.fpgaFaults},
+             {"--away", o.away != d.away},
+             {"--packetHbmGB", o.packetHbmGB != d.packetHbmGB},
+             {"--scale", o.scale != d.scale},
+             {"--rounds", o.rounds != d.rounds},
+             {"--baselines", o.baselines != d.baselines},
+             {"--pcap", o.traces.pcap != d.traces.pcap},
+             {"--ascii", o.traces.ascii != d.traces.ascii},
+             {"--tracePrefix", o.traces.prefix != d.traces.prefix},
+             {"--traceLinks", o.traces.links != d.traces.links},
+             {"--crossTraffic", o.crossTraffic != d.crossTraffic},
+             {"--coreQueue", o.coreQueue != d.coreQueue},
+             {"--coreQueuePackets", o.coreQueuePackets != d.coreQueuePackets},
+             {"--packetOutput", o.packetOutput != d.packetOutput}})
+    {
+        rules.push_back({option, changed, o.packetLevel, "--packetLevel=true", true});
+    }
+    const auto within =
+        [&rules](const char* option, bool changed, bool applies, const std::string& needs) {
+            rules.push_back({option, changed, applies, needs, false});
+        };
+    const std::string anyLoss = "loss: --lossRate above 0 or a topology file's loss_rate";
+    const std::string anyJitter = "jitter: --jitterMs above 0 or a topology file's jitter_ms";
+    within("--lossBurst", imp.burstLength != d.impairment.burstLength, loss, anyLoss);
+    within("--lossLinks", o.lossLinks != d.lossLinks, imp.lossRate > 0, "--lossRate above 0");
+    within("--jitterDistribution",
+           imp.jitterDistribution != d.impairment.jitterDistribution,
+           jitter,
+           anyJitter);
+    within("--jitterModel", imp.jitterModel != d.impairment.jitterModel, jitter, anyJitter);
+    within("--jitterCorrelationMs",
+           o.jitterCorrelationMs != d.jitterCorrelationMs,
+           jitter && imp.IsCorrelated(),
+           anyJitter + ", with --jitterModel=correlated");
+    within("--jitterLinks", o.jitterLinks != d.jitterLinks, o.jitterMs > 0, "--jitterMs above 0");
+    within("--parityBlock",
+           o.parityBlock != d.parityBlock,
+           coded,
+           "--recovery=coded or coded+early");
+    within("--parityChunks",
+           o.parityChunks != d.parityChunks,
+           coded,
+           "--recovery=coded or coded+early");
+    within("--faultPolicy",
+           o.faultPolicy != d.faultPolicy,
+           !o.linkFaults.empty() && o.faultDetection == "oracle",
+           "--linkFaults, known in advance (--faultDetection=oracle)");
+    within("--bfdIntervalMs",
+           o.bfdIntervalMs != d.bfdIntervalMs,
+           o.faultDetection == "bfd",
+           "--faultDetection=bfd");
+    within("--bfdMultiplier",
+           o.bfdMultiplier != d.bfdMultiplier,
+           o.faultDetection == "bfd",
+           "--faultDetection=bfd");
+    within("--partition", o.partition != d.partition, o.mpi != "none", "--mpi=gtw or null");
+    within("--coreQueuePackets",
+           o.coreQueuePackets != d.coreQueuePackets,
+           o.coreQueue == "fifo",
+           "--coreQueue=fifo");
+    within("--tracePrefix", o.traces.prefix != d.traces.prefix, traced, "--pcap or --ascii");
+    within("--traceLinks", o.traces.links != d.traces.links, traced, "--pcap or --ascii");
+    return rules;
 }
 
 /// Splits "x@a-b" (or "x@a" when not a range) into x, a and b; throws naming the
@@ -513,6 +640,10 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
     WanResultWriter output(topo);
     std::cout << "\nPacket level (scale " << o.scale << ": D and rates / " << o.scale
               << ", times kept; FPGA memory " << o.packetHbmGB << " GB)\n";
+    for (const auto& line : topo.DescribeOwnImpairments())
+    {
+        std::cout << "  own impairment of " << line << "\n";
+    }
     for (const auto& name : names)
     {
         auto schedule = wantext::EndsWith(name, ".json") ? CliqueSchedule::LoadFile(name, topo)
@@ -582,6 +713,7 @@ Run(int argc, char* argv[])
         helper.SetTopology(WanTopology::LoadFile(o.topologyFile));
     }
     const auto& topo = helper.GetTopology();
+    wanopt::CheckOptionRules(OptionRules(o, topo), "nine-city-cliques", o.quiet, std::cerr);
     CheckPacketLevel(o, topo);
     if (!o.packetOutput.empty())
     {
@@ -603,11 +735,6 @@ Run(int argc, char* argv[])
 
     if (o.mpi != "none")
     {
-        if (!o.packetLevel)
-        {
-            throw std::invalid_argument("--mpi distributes the packet level: it needs "
-                                        "--packetLevel=true");
-        }
         WanMpiHelper::Enable(&argc, &argv, o.mpi);
         if (WanMpiHelper::GetRank() > 0)
         {

@@ -15,6 +15,7 @@
  *   ./ns3 run "wan-impairments --output=impairments.csv"
  */
 
+#include "wan-option-rules.h"
 #include "wan-packet-trace-options.h"
 #include "wan-simulator-defaults.h"
 
@@ -29,6 +30,8 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -128,6 +131,55 @@ Settings(const Options& o)
     return settings;
 }
 
+/**
+ * @brief The options table: the options that only some runs of the sweep
+ * use, whether each was set and whether any run uses it (a warning when
+ * none does: a campaign may share the option between sweeps).
+ * @param o the options
+ * @return the rules, for wanopt::CheckOptionRules
+ */
+std::vector<wanopt::OptionRule>
+OptionRules(const Options& o)
+{
+    const Options d;
+    const auto recoveries = wantext::SplitList(o.recovery);
+    const auto some = [&recoveries](std::initializer_list<const char*> policies) {
+        return std::any_of(recoveries.begin(), recoveries.end(), [&](const std::string& r) {
+            return std::find(policies.begin(), policies.end(), r) != policies.end();
+        });
+    };
+    const auto models = wantext::SplitList(o.jitterModels);
+    const bool jitter = o.jitterMs != "none";
+    const bool coded = some({"coded", "coded+early"});
+    const bool traced = o.traces.pcap || o.traces.ascii;
+    return {
+        {"--lossLinks", o.lossLinks != d.lossLinks, o.lossRates != "none", "--lossRate", false},
+        {"--jitterModel", o.jitterModels != d.jitterModels, jitter, "--jitterMs", false},
+        {"--jitterCorrelationMs",
+         o.jitterCorrelationMs != d.jitterCorrelationMs,
+         jitter && std::find(models.begin(), models.end(), "correlated") != models.end(),
+         "--jitterMs with --jitterModel=correlated",
+         false},
+        {"--parityBlock",
+         o.parityBlock != d.parityBlock,
+         coded,
+         "--recovery with coded or coded+early",
+         false},
+        {"--parityChunks",
+         o.parityChunks != d.parityChunks,
+         coded,
+         "--recovery with coded or coded+early",
+         false},
+        {"--maxRequests",
+         o.maxRequests != d.maxRequests,
+         some({"rerequest", "early", "coded", "coded+early"}),
+         "--recovery with rerequest, early, coded or coded+early",
+         false},
+        {"--tracePrefix", o.traces.prefix != d.traces.prefix, traced, "--pcap or --ascii", false},
+        {"--traceLinks", o.traces.links != d.traces.links, traced, "--pcap or --ascii", false},
+    };
+}
+
 /// One run's figures.
 struct Row
 {
@@ -212,8 +264,11 @@ RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter
             row.hbmGB = config.hbmBytes / 1e9;
             row.recovery = recovery;
             row.impairment = label;
-            std::cerr << "  " << name << ", " << recovery << ", " << label << " done\r"
-                      << std::flush;
+            if (!o.quiet)
+            {
+                std::cerr << "  " << name << ", " << recovery << ", " << label << " done\r"
+                          << std::flush;
+            }
             return row;
         };
         // Inflation of the time the islands average at (with accept, when
@@ -239,7 +294,10 @@ RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter
             }
         }
     }
-    std::cerr << "\n";
+    if (!o.quiet)
+    {
+        std::cerr << "\n";
+    }
     return rows;
 }
 
@@ -354,7 +412,10 @@ Run(int argc, char* argv[])
                  "Write every run's per-round results to this file (.json or .csv)",
                  o.packetOutput);
     o.traces.AddTo(cmd);
-    cmd.AddValue("quiet", "No progress of long runs on standard error", o.quiet);
+    cmd.AddValue("quiet",
+                 "Nothing on standard error but errors: no progress, no warnings of options "
+                 "that do nothing",
+                 o.quiet);
     cmd.Parse(argc, argv);
 
     // Everything is checked before the first run.
@@ -379,6 +440,7 @@ Run(int argc, char* argv[])
         }
     }
     const auto settings = Settings(o);
+    wanopt::CheckOptionRules(OptionRules(o), "wan-impairments", o.quiet, std::cerr);
     o.traces.Check(WanTopology::NineCity());
     if (!o.output.empty() && !wantext::EndsWith(o.output, ".csv"))
     {

@@ -155,6 +155,22 @@ WanNetworkHelper::SetImpairment(LinkClass linkClass, const WanLinkImpairment& im
     m_impairment[linkClass] = impairment;
 }
 
+WanLinkImpairment
+WanNetworkHelper::OwnOver(const WanLinkImpairment& own,
+                          uint32_t fields,
+                          LinkClass linkClass,
+                          const std::string& where) const
+{
+    const auto it = m_impairment.find(linkClass);
+    const auto merged =
+        own.Over(it == m_impairment.end() ? WanLinkImpairment{} : it->second, fields);
+    if (fields != 0)
+    {
+        merged.Validate(where);
+    }
+    return merged;
+}
+
 void
 WanNetworkHelper::SetLinkImpairment(const std::string& a,
                                     const std::string& b,
@@ -475,7 +491,13 @@ WanNetworkHelper::InstallCoreLink(const WanLink& link,
     p2p.SetDeviceAttribute("DataRate", StringValue(Rate(link.capacityBps)));
     p2p.SetChannelAttribute("Delay", TimeValue(Seconds(link.delay)));
     auto devices = p2p.Install(m_routers.Get(link.a), m_routers.Get(link.b));
-    Impair(devices, {0, 1}, link.impaired ? link.impairment : m_impairment[CORE], CORE);
+    Impair(devices,
+           {0, 1},
+           OwnOver(link.impairment,
+                   link.impairmentFields,
+                   CORE,
+                   "link " + m_topo.GetCity(link.a).code + "-" + m_topo.GetCity(link.b).code),
+           CORE);
     m_core[{link.a, link.b}] = devices.Get(0);
     m_core[{link.b, link.a}] = devices.Get(1);
     if (m_coreQueue == "fifo")
@@ -514,12 +536,13 @@ WanNetworkHelper::InstallCity(uint32_t c, PointToPointHelper& p2p, Ipv4AddressHe
 
     // Losses into the edge (the island's stream, and the WAN's streams to
     // the FPGA) and into the router; the merged stream into the island.
-    const auto& accessImp = city.accessImpaired ? city.access : m_impairment[ACCESS];
+    const auto accessImp =
+        OwnOver(city.access, city.accessFields, ACCESS, "city " + city.code + " access");
     Impair(access, {1}, accessImp, ACCESS);
     Impair(up, {0, 1}, accessImp, ACCESS);
     Impair(access,
            {0},
-           city.postImpaired ? city.post : m_impairment[POST_AGGREGATION],
+           OwnOver(city.post, city.postFields, POST_AGGREGATION, "city " + city.code + " post"),
            POST_AGGREGATION);
 
     m_access[c].Add(access);

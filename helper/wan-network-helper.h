@@ -366,6 +366,18 @@ class WanNetworkHelper
     /// Scaled rate as an ns-3 DataRate string.
     std::string Rate(double bps) const;
     /**
+     * @param own a link's own loss and jitter
+     * @param fields the fields of own that are the link's (WanLinkImpairment::Field bits)
+     * @param linkClass the link's class, which gives the other fields
+     * @param where the link, for the message
+     * @return the link's impairment; throws std::invalid_argument when the
+     *         fields do not go together (reorder with the correlated model)
+     */
+    WanLinkImpairment OwnOver(const WanLinkImpairment& own,
+                              uint32_t fields,
+                              LinkClass linkClass,
+                              const std::string& where) const;
+    /**
      * @brief Applies an impairment to a link's devices.
      * @param devices the two devices of the link
      * @param receivers which of the two receive through the error model

@@ -13,6 +13,7 @@
 #include "ns3/string.h"
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -20,6 +21,17 @@ namespace ns3
 
 void
 WanLinkImpairment::Validate(const std::string& where) const
+{
+    ValidateValues(where);
+    if (reorder && IsCorrelated())
+    {
+        throw std::invalid_argument(where + ": reorder needs the independent jitter model (a "
+                                            "correlated delay is one path's, which keeps order)");
+    }
+}
+
+void
+WanLinkImpairment::ValidateValues(const std::string& where) const
 {
     namespace bounds = wantext::bounds;
     bounds::kLossRate.Check(lossRate, where + ": loss rate");
@@ -39,11 +51,6 @@ WanLinkImpairment::Validate(const std::string& where) const
     }
     bounds::kJitterCorrelationMs.Check(jitterCorrelationSeconds * 1e3,
                                        where + ": jitter correlation time");
-    if (reorder && IsCorrelated())
-    {
-        throw std::invalid_argument(where + ": reorder needs the independent jitter model (a "
-                                            "correlated delay is one path's, which keeps order)");
-    }
 }
 
 bool
@@ -125,6 +132,64 @@ WanLinkImpairment::MakeJitter() const
     e->SetAttribute("Mean", DoubleValue(sd));
     e->SetAttribute("Bound", DoubleValue(0));
     return e;
+}
+
+WanLinkImpairment
+WanLinkImpairment::Over(const WanLinkImpairment& base, uint32_t fields) const
+{
+    WanLinkImpairment merged = base;
+    if (fields & LOSS_RATE)
+    {
+        merged.lossRate = lossRate;
+    }
+    if (fields & LOSS_BURST)
+    {
+        merged.burstLength = burstLength;
+    }
+    if (fields & JITTER)
+    {
+        merged.jitterSeconds = jitterSeconds;
+    }
+    if (fields & JITTER_DISTRIBUTION)
+    {
+        merged.jitterDistribution = jitterDistribution;
+    }
+    if (fields & JITTER_MODEL)
+    {
+        merged.jitterModel = jitterModel;
+    }
+    if (fields & JITTER_CORRELATION)
+    {
+        merged.jitterCorrelationSeconds = jitterCorrelationSeconds;
+    }
+    if (fields & REORDER)
+    {
+        merged.reorder = reorder;
+    }
+    return merged;
+}
+
+std::string
+WanLinkImpairment::Describe(uint32_t fields) const
+{
+    std::ostringstream text;
+    const char* sep = "";
+    auto item = [&](Field field, auto&&... parts) {
+        if (fields & field)
+        {
+            text << sep;
+            (text << ... << parts);
+            sep = ", ";
+        }
+    };
+    item(LOSS_RATE, "loss ", lossRate * 100, "%");
+    item(LOSS_BURST, "loss burst ", burstLength, " packets");
+    item(JITTER, "jitter ", jitterSeconds * 1e3, " ms");
+    item(JITTER_DISTRIBUTION, "jitter distribution ", jitterDistribution);
+    item(JITTER_MODEL, "jitter model ", jitterModel);
+    item(JITTER_CORRELATION, "jitter correlation ", jitterCorrelationSeconds * 1e3, " ms");
+    item(REORDER, "reorder ", reorder ? "true" : "false");
+    return text.str();
 }
 
 } // namespace ns3

@@ -10,6 +10,7 @@
 #include "ns3/ptr.h"
 #include "ns3/random-variable-stream.h"
 
+#include <cstdint>
 #include <string>
 
 namespace ns3
@@ -56,6 +57,14 @@ struct WanLinkImpairment
      * @param where the link or link class, for the message
      */
     void Validate(const std::string& where) const;
+
+    /**
+     * @brief Checks the values against their ranges and the names, as
+     * Validate does, but not how the fields go together (reorder with the
+     * model): for a link's own fields, which the link's class completes.
+     * @param where the link, for the message
+     */
+    void ValidateValues(const std::string& where) const;
     /** @return true when the link loses packets */
     bool HasLoss() const;
     /** @return true when the link delays packets at random */
@@ -71,6 +80,36 @@ struct WanLinkImpairment
      *         WanDelayProcess (one per link direction)
      */
     ObjectFactory MakeDelayProcess() const;
+
+    /**
+     * @brief The fields of an impairment, one bit each: those a topology file
+     * names for one link replace its link class's, the others stay the
+     * class's (Over).
+     */
+    enum Field : uint32_t
+    {
+        LOSS_RATE = 1U << 0,           //!< lossRate ("loss_rate")
+        LOSS_BURST = 1U << 1,          //!< burstLength ("loss_burst")
+        JITTER = 1U << 2,              //!< jitterSeconds ("jitter_ms")
+        JITTER_DISTRIBUTION = 1U << 3, //!< jitterDistribution ("jitter_distribution")
+        JITTER_MODEL = 1U << 4,        //!< jitterModel ("jitter_model")
+        JITTER_CORRELATION = 1U << 5,  //!< jitterCorrelationSeconds ("jitter_correlation_ms")
+        REORDER = 1U << 6,             //!< reorder ("reorder")
+        ALL_FIELDS = (1U << 7) - 1,    //!< every field
+    };
+
+    /**
+     * @param base the impairment of the link's class
+     * @param fields the fields to take from this one (Field bits)
+     * @return base, with those fields replaced by this one's
+     */
+    WanLinkImpairment Over(const WanLinkImpairment& base, uint32_t fields) const;
+
+    /**
+     * @param fields the fields to describe (Field bits)
+     * @return those fields as text, e.g. "loss 1%, jitter 0 ms"
+     */
+    std::string Describe(uint32_t fields) const;
 };
 
 } // namespace ns3

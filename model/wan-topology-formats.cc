@@ -50,37 +50,52 @@ NYC,BUE,53.88,100,geodesic
 AMS,FRA,2.23,100,geodesic
 )";
 
-/// @return true when a JSON object has any loss or jitter field
-bool
-Impaired(const json& obj)
+/// The loss and jitter fields of a link or city in a topology document.
+const std::pair<const char*, WanLinkImpairment::Field> kImpairmentKeys[] = {
+    {"loss_rate", WanLinkImpairment::LOSS_RATE},
+    {"loss_burst", WanLinkImpairment::LOSS_BURST},
+    {"jitter_ms", WanLinkImpairment::JITTER},
+    {"jitter_distribution", WanLinkImpairment::JITTER_DISTRIBUTION},
+    {"jitter_model", WanLinkImpairment::JITTER_MODEL},
+    {"jitter_correlation_ms", WanLinkImpairment::JITTER_CORRELATION},
+    {"reorder", WanLinkImpairment::REORDER},
+};
+
+/// @return the loss and jitter fields a JSON object names (WanLinkImpairment::Field bits)
+uint32_t
+ImpairmentFields(const json& obj)
 {
-    for (const char* key : {"loss_rate",
-                            "loss_burst",
-                            "jitter_ms",
-                            "jitter_distribution",
-                            "jitter_model",
-                            "jitter_correlation_ms",
-                            "reorder"})
+    uint32_t fields = 0;
+    for (const auto& [key, field] : kImpairmentKeys)
     {
         if (obj.contains(key))
         {
-            return true;
+            fields |= field;
         }
     }
-    return false;
+    return fields;
 }
 
-/// @return the loss and jitter fields of an impairment
+/// @return the named loss and jitter fields of an impairment
 json
-ImpairmentJson(const WanLinkImpairment& imp)
+ImpairmentJson(const WanLinkImpairment& imp, uint32_t fields)
 {
-    return {{"loss_rate", imp.lossRate},
-            {"loss_burst", imp.burstLength},
-            {"jitter_ms", imp.jitterSeconds * 1e3},
-            {"jitter_distribution", imp.jitterDistribution},
-            {"jitter_model", imp.jitterModel},
-            {"jitter_correlation_ms", imp.jitterCorrelationSeconds * 1e3},
-            {"reorder", imp.reorder}};
+    const json all = {{"loss_rate", imp.lossRate},
+                      {"loss_burst", imp.burstLength},
+                      {"jitter_ms", imp.jitterSeconds * 1e3},
+                      {"jitter_distribution", imp.jitterDistribution},
+                      {"jitter_model", imp.jitterModel},
+                      {"jitter_correlation_ms", imp.jitterCorrelationSeconds * 1e3},
+                      {"reorder", imp.reorder}};
+    json named = json::object();
+    for (const auto& [key, field] : kImpairmentKeys)
+    {
+        if (fields & field)
+        {
+            named[key] = all[key];
+        }
+    }
+    return named;
 }
 
 /// @return the number obj[key] in its range; throws naming `where` and the key
@@ -140,7 +155,9 @@ ImpairmentFromJson(const json& obj, const std::string& where)
         }
         imp.reorder = obj["reorder"].get<bool>();
     }
-    imp.Validate(where);
+    // The fields named are checked here; how they go with the link class's
+    // (reorder and the model) when the network is built.
+    imp.ValidateValues(where);
     return imp;
 }
 
@@ -150,16 +167,16 @@ CityImpairmentsFromJson(const json& c, const std::string& where, WanCity& city)
 {
     if (c.contains("access"))
     {
-        if (!c["access"].is_object() || !Impaired(c["access"]))
+        if (!c["access"].is_object() || ImpairmentFields(c["access"]) == 0)
         {
             throw std::invalid_argument(where + ": \"access\" needs loss or jitter fields");
         }
         city.access = ImpairmentFromJson(c["access"], where + " access");
-        city.accessImpaired = true;
+        city.accessFields = ImpairmentFields(c["access"]);
     }
     if (c.contains("post"))
     {
-        if (!c["post"].is_object() || !Impaired(c["post"]))
+        if (!c["post"].is_object() || ImpairmentFields(c["post"]) == 0)
         {
             throw std::invalid_argument(where + ": \"post\" needs loss or jitter fields");
         }
@@ -169,7 +186,7 @@ CityImpairmentsFromJson(const json& c, const std::string& where, WanCity& city)
             throw std::invalid_argument(where + " post: jitter would also delay the island's "
                                                 "outgoing stream; set it on access");
         }
-        city.postImpaired = true;
+        city.postFields = ImpairmentFields(c["post"]);
     }
 }
 
@@ -211,9 +228,9 @@ AddLinkFromJson(const json& l, uint32_t n, WanTopology& topo)
     const double delaySeconds = Number(l, "one_way_ms", where, bounds::kLatencyMs) * 1e-3;
     const double capacityBps = Number(l, "capacity_gbps", where, bounds::kRateGbps) * 1e9;
     topo.AddLink(a, b, delaySeconds, capacityBps);
-    if (Impaired(l))
+    if (const uint32_t fields = ImpairmentFields(l); fields != 0)
     {
-        topo.SetLinkImpairment(a, b, ImpairmentFromJson(l, where));
+        topo.SetLinkImpairment(a, b, ImpairmentFromJson(l, where), fields);
     }
 }
 
@@ -343,13 +360,13 @@ WanTopology::ToJson() const
                      {"lon", c.longitude},
                      {"ingress_gbps", c.ingressBps / 1e9},
                      {"egress_gbps", c.egressBps / 1e9}};
-        if (c.accessImpaired)
+        if (c.accessFields != 0)
         {
-            city["access"] = ImpairmentJson(c.access);
+            city["access"] = ImpairmentJson(c.access, c.accessFields);
         }
-        if (c.postImpaired)
+        if (c.postFields != 0)
         {
-            city["post"] = ImpairmentJson(c.post);
+            city["post"] = ImpairmentJson(c.post, c.postFields);
         }
         doc["cities"].push_back(city);
     }
@@ -360,9 +377,9 @@ WanTopology::ToJson() const
                      {"b", m_cities[l.b].code},
                      {"one_way_ms", l.delay * 1e3},
                      {"capacity_gbps", l.capacityBps / 1e9}};
-        if (l.impaired)
+        if (l.impairmentFields != 0)
         {
-            link.update(ImpairmentJson(l.impairment));
+            link.update(ImpairmentJson(l.impairment, l.impairmentFields));
         }
         doc["links"].push_back(link);
     }

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <tuple>
 
 namespace ns3
 {
@@ -39,13 +40,17 @@ WanTopology::AddCity(const WanCity& city)
     bounds::kRateGbps.Check(city.egressBps / 1e9, "egress rate of " + city.code);
     bounds::kLatitude.Check(city.latitude, "latitude of " + city.code);
     bounds::kLongitude.Check(city.longitude, "longitude of " + city.code);
-    if (city.accessImpaired)
+    for (const auto& [fields, imp, what] : {std::tuple{city.accessFields, &city.access, " access"},
+                                            std::tuple{city.postFields, &city.post, " post"}})
     {
-        city.access.Validate("city " + city.code + " access");
-    }
-    if (city.postImpaired)
-    {
-        city.post.Validate("city " + city.code + " post");
+        if (fields == WanLinkImpairment::ALL_FIELDS)
+        {
+            imp->Validate("city " + city.code + what);
+        }
+        else if (fields != 0)
+        {
+            imp->ValidateValues("city " + city.code + what);
+        }
     }
     m_cities.push_back(city);
     Invalidate();
@@ -189,9 +194,12 @@ WanTopology::WithoutLink(const std::string& a, const std::string& b) const
         }
         const auto& l = m_links[k];
         copy.AddLink(m_cities[l.a].code, m_cities[l.b].code, l.delay, l.capacityBps);
-        if (l.impaired)
+        if (l.impairmentFields != 0)
         {
-            copy.SetLinkImpairment(m_cities[l.a].code, m_cities[l.b].code, l.impairment);
+            copy.SetLinkImpairment(m_cities[l.a].code,
+                                   m_cities[l.b].code,
+                                   l.impairment,
+                                   l.impairmentFields);
         }
     }
     try
@@ -208,14 +216,55 @@ WanTopology::WithoutLink(const std::string& a, const std::string& b) const
 void
 WanTopology::SetLinkImpairment(const std::string& a,
                                const std::string& b,
-                               const WanLinkImpairment& impairment)
+                               const WanLinkImpairment& impairment,
+                               uint32_t fields)
 {
     const uint32_t i = FindCity(a);
     const uint32_t j = FindCity(b);
-    impairment.Validate("link " + a + "-" + b);
+    fields &= WanLinkImpairment::ALL_FIELDS;
+    if (fields == WanLinkImpairment::ALL_FIELDS)
+    {
+        impairment.Validate("link " + a + "-" + b);
+    }
+    else
+    {
+        // The core class completes the rest; the network checks the whole.
+        impairment.ValidateValues("link " + a + "-" + b);
+    }
     auto& link = m_links[GetLinkIndex(i, j)];
-    link.impaired = true;
+    link.impairmentFields = fields;
     link.impairment = impairment;
+}
+
+std::vector<std::string>
+WanTopology::DescribeOwnImpairments() const
+{
+    std::vector<std::string> lines;
+    auto line = [&lines](const std::string& what,
+                         const WanLinkImpairment& imp,
+                         uint32_t fields,
+                         const char* linkClass) {
+        if (fields != 0)
+        {
+            lines.push_back(what + ": " + imp.Describe(fields) +
+                            (fields == WanLinkImpairment::ALL_FIELDS
+                                 ? ""
+                                 : std::string(" (the rest: ") + linkClass + ")"));
+        }
+    };
+    for (const auto& l : m_links)
+    {
+        line("link " + m_cities[l.a].code + "-" + m_cities[l.b].code,
+             l.impairment,
+             l.impairmentFields,
+             "core");
+    }
+    for (const auto& c : m_cities)
+    {
+        line("city " + c.code + " access", c.access, c.accessFields, "access");
+        line("city " + c.code + " post", c.post, c.postFields, "post");
+    }
+    return lines;
 }
 
 uint32_t

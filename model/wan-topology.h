@@ -38,17 +38,20 @@ namespace ns3
  */
 struct WanCity
 {
-    std::string code;           //!< short unique code, e.g. "NYC"
-    std::string name;           //!< human-readable name
-    std::string region;         //!< region label used by the built-in schedules
-    double latitude{0};         //!< degrees (informational)
-    double longitude{0};        //!< degrees (informational)
-    double ingressBps{0};       //!< island access rate from the network, bit/s
-    double egressBps{0};        //!< island access rate into the network, bit/s
-    bool accessImpaired{false}; //!< its access links have their own loss and jitter
-    WanLinkImpairment access;   //!< loss and jitter of its access links, when impaired
-    bool postImpaired{false};   //!< its post-aggregation hop has its own loss
-    WanLinkImpairment post;     //!< loss of its post-aggregation hop, when impaired
+    std::string code;     //!< short unique code, e.g. "NYC"
+    std::string name;     //!< human-readable name
+    std::string region;   //!< region label used by the built-in schedules
+    double latitude{0};   //!< degrees (informational)
+    double longitude{0};  //!< degrees (informational)
+    double ingressBps{0}; //!< island access rate from the network, bit/s
+    double egressBps{0};  //!< island access rate into the network, bit/s
+    /// the fields its access links' own loss and jitter name (WanLinkImpairment::Field
+    /// bits; the others are the access class's; 0: none of their own)
+    uint32_t accessFields{0};
+    WanLinkImpairment access; //!< loss and jitter of its access links, the named fields
+    /// the fields its post-aggregation hop's own loss names (as accessFields)
+    uint32_t postFields{0};
+    WanLinkImpairment post; //!< loss of its post-aggregation hop, the named fields
 };
 
 /**
@@ -57,12 +60,14 @@ struct WanCity
  */
 struct WanLink
 {
-    uint32_t a{0};                //!< index of one end city
-    uint32_t b{0};                //!< index of the other end city
-    double delay{0};              //!< one-way propagation delay, seconds
-    double capacityBps{0};        //!< capacity of each direction, bit/s
-    bool impaired{false};         //!< the link has its own loss or jitter
-    WanLinkImpairment impairment; //!< its loss and jitter, when impaired
+    uint32_t a{0};         //!< index of one end city
+    uint32_t b{0};         //!< index of the other end city
+    double delay{0};       //!< one-way propagation delay, seconds
+    double capacityBps{0}; //!< capacity of each direction, bit/s
+    /// the fields its own loss and jitter name (WanLinkImpairment::Field bits; the
+    /// others are the core class's; 0: none of its own)
+    uint32_t impairmentFields{0};
+    WanLinkImpairment impairment; //!< its loss and jitter, the named fields
 };
 
 /**
@@ -189,15 +194,26 @@ class WanTopology
 
     /**
      * @brief Gives a core link its own loss and jitter, in place of those of
-     * all core links (see WanNetworkHelper::SetImpairment).
+     * all core links (see WanNetworkHelper::SetImpairment): the fields named
+     * replace the core class's, the others stay the class's.
      * @param a code of one end
      * @param b code of the other end
      * @param impairment loss and jitter; invalid values, unknown cities or a
      *        missing link throw std::invalid_argument
+     * @param fields the fields of impairment that are the link's own
+     *        (WanLinkImpairment::Field bits; a topology file's: those it names)
      */
     void SetLinkImpairment(const std::string& a,
                            const std::string& b,
-                           const WanLinkImpairment& impairment);
+                           const WanLinkImpairment& impairment,
+                           uint32_t fields = WanLinkImpairment::ALL_FIELDS);
+
+    /**
+     * @return one line per link and city with impairment fields of its own,
+     *         e.g. "link NYC-LON: jitter 0 ms (the rest: core)"; empty when
+     *         there is none
+     */
+    std::vector<std::string> DescribeOwnImpairments() const;
 
     /**
      * @param a code of one end

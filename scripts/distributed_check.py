@@ -196,7 +196,7 @@ def main(argv=None):
         "ranks 0 and 2 share no core link", ranks=3)
     for args_, expected in [
             (["--partition=NYC:0"], "partition: no rank for LAX"),
-            (["--packetLevel=false"], "--mpi distributes the packet level")]:
+            (["--packetLevel=false"], "--mpi does nothing here: it needs --packetLevel=true")]:
         failures += not refused(args.program, args_, expected)
     return 1 if failures else 0
 

@@ -5,19 +5,19 @@
 # example; one build, with MPI): checks the C++ sources against ns-3's style
 # (scripts/check_style.py, with the pinned clang-format), runs every
 # wan-training-* test suite through ns-3's test.py, every example that
-# test/examples-to-run.py marks to run, the Python tests of the bindings
-# (pytest -m bindings: the bindings against the C++ programs), and checks that
+# test/examples-to-run.py marks to run, the Python tests of the bindings and
+# of the programs' command lines (pytest -m "bindings or programs"), and checks that
 # distributed runs on 2 and 3 ranks give the results of one process
 # (scripts/distributed_check.py).  ns-3.44 from PyPI (set up as
 # scripts/setup-pypi.sh does): the same test suites through the module's
-# test-runner, the same examples and every Python test (test/python) with the
-# wheel's bindings.  Prints each release's count and which release failed,
+# test-runner, the same examples and every Python test but the programs'
+# (test/python) with the wheel's bindings.  Prints each release's count and which release failed,
 # and ends with a line "wan-training: N passed, M failed".  Exits non-zero
 # when anything failed, a setup step included.
 #
 # Usage: scripts/test.sh [--only=source|pypi]
 #   --only=source   ns-3.37 from source only (with every Python test)
-#   --only=pypi     ns-3.44 from PyPI only (no ns-3 compile)
+#   --only=pypi     ns-3.44 from PyPI only (no ns-3 compile; every Python test)
 
 # SPDX-License-Identifier: GPL-2.0-only
 set -euo pipefail
@@ -118,12 +118,12 @@ test_source() {
     rc=0
     wt_check_format || rc=$?
     record "$rc" "clang-format (ns-3 style)"
-    # Every Python test runs on ns-3 from PyPI; here the bindings' ones, or
-    # all of them when this is the only release tested.
+    # The bindings' tests run on both releases, the programs' command lines
+    # here, the rest on ns-3 from PyPI; all of them when one release is tested.
     if [ "$only" = source ]; then
         start_python_tests "$NS3_DIR" "$WT_PYTHON"
     else
-        start_python_tests "$NS3_DIR" "$WT_PYTHON" -m bindings
+        start_python_tests "$NS3_DIR" "$WT_PYTHON" -m "bindings or programs"
     fi
 
     suites="$(cd "$NS3_DIR" && ./test.py --no-build --list 2>/dev/null |
@@ -156,7 +156,11 @@ test_pypi() {
         return 0
     fi
 
-    start_python_tests "$WT_PYPI_BUILD" "$WT_PYPI_PYTHON"
+    if [ "$only" = pypi ]; then
+        start_python_tests "$WT_PYPI_BUILD" "$WT_PYPI_PYTHON"
+    else
+        start_python_tests "$WT_PYPI_BUILD" "$WT_PYPI_PYTHON" -m "not programs"
+    fi
     suites="$("$runner" --list | grep '^wan-training-' | sort -u)" || true
     [ -n "$suites" ] || record 1 "test-runner lists no wan-training test suite"
     for suite in $suites; do

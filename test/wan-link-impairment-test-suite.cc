@@ -6,6 +6,7 @@
 
 #include "ns3/clique-experiment-helper.h"
 #include "ns3/packet.h"
+#include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/wan-link-impairment.h"
 #include "ns3/wan-network-helper.h"
@@ -288,7 +289,12 @@ class ImpairmentBadInputTestCase : public TestCase
                        "reorder": true}]})";
         auto t = WanTopology::FromJson(good);
         const auto& link = t.GetLinks().at(0);
-        NS_TEST_EXPECT_MSG_EQ(link.impaired, true, "impaired from the file");
+        NS_TEST_EXPECT_MSG_EQ(
+            link.impairmentFields,
+            uint32_t{WanLinkImpairment::LOSS_RATE | WanLinkImpairment::LOSS_BURST |
+                     WanLinkImpairment::JITTER | WanLinkImpairment::JITTER_DISTRIBUTION |
+                     WanLinkImpairment::JITTER_MODEL | WanLinkImpairment::REORDER},
+            "the fields the file names");
         NS_TEST_EXPECT_MSG_EQ(link.impairment.lossRate, 0.01, "loss");
         NS_TEST_EXPECT_MSG_EQ(link.impairment.burstLength, 3, "burst");
         NS_TEST_EXPECT_MSG_EQ_TOL(link.impairment.jitterSeconds, 2e-3, 1e-15, "jitter");
@@ -312,13 +318,30 @@ class ImpairmentBadInputTestCase : public TestCase
                             .at(0)
                             .impairment;
         NS_TEST_EXPECT_MSG_EQ_TOL(c2.jitterCorrelationSeconds, 0.25, 1e-15, "written back");
+        // Reorder without a model: the core class's model completes the
+        // link, so the network refuses it with the correlated one and takes
+        // it with the independent one.
         std::string loose = R"({"cities": [{"code": "A"}, {"code": "B"}],
             "links": [{"a": "A", "b": "B", "one_way_ms": 10, "capacity_gbps": 100,
                        "jitter_ms": 1, "reorder": true}]})";
-        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { WanTopology::FromJson(loose); }),
+        const auto looseTopo = WanTopology::FromJson(loose);
+        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() {
+                                           WanNetworkHelper network(looseTopo);
+                                           network.Install();
+                                       }),
                                        "link A-B: reorder needs the independent jitter model"),
                               true,
-                              "reorder without the independent model in a file");
+                              "reorder with the core class's correlated model");
+        WanLinkImpairment independent;
+        independent.jitterModel = "independent";
+        NS_TEST_EXPECT_MSG_EQ(ErrorOf([&]() {
+                                  WanNetworkHelper network(looseTopo);
+                                  network.SetImpairment(WanNetworkHelper::CORE, independent);
+                                  network.Install();
+                              }),
+                              "",
+                              "reorder with the core class's independent model");
+        Simulator::Destroy();
 
         // A city's access links and post-aggregation hop.
         std::string cities = R"({"cities": [{"code": "A", "access": {"loss_rate": 0.02,
@@ -327,12 +350,16 @@ class ImpairmentBadInputTestCase : public TestCase
             "links": [{"a": "A", "b": "B", "one_way_ms": 10, "capacity_gbps": 100}]})";
         auto withCities = WanTopology::FromJson(cities);
         const auto& a0 = withCities.GetCity(0);
-        NS_TEST_EXPECT_MSG_EQ(a0.accessImpaired, true, "access from the file");
+        NS_TEST_EXPECT_MSG_EQ(a0.accessFields,
+                              uint32_t{WanLinkImpairment::LOSS_RATE | WanLinkImpairment::JITTER},
+                              "access from the file");
         NS_TEST_EXPECT_MSG_EQ(a0.access.lossRate, 0.02, "access loss");
         NS_TEST_EXPECT_MSG_EQ_TOL(a0.access.jitterSeconds, 1e-3, 1e-15, "access jitter");
-        NS_TEST_EXPECT_MSG_EQ(a0.postImpaired, true, "post from the file");
+        NS_TEST_EXPECT_MSG_EQ(a0.postFields,
+                              uint32_t{WanLinkImpairment::LOSS_RATE},
+                              "post from the file");
         NS_TEST_EXPECT_MSG_EQ(a0.post.lossRate, 0.03, "post loss");
-        NS_TEST_EXPECT_MSG_EQ(withCities.GetCity(1).accessImpaired, false, "B untouched");
+        NS_TEST_EXPECT_MSG_EQ(withCities.GetCity(1).accessFields, 0U, "B untouched");
         auto citiesBack = WanTopology::FromJson(withCities.ToJson());
         NS_TEST_EXPECT_MSG_EQ(citiesBack.GetCity(0).post.lossRate, 0.03, "round trip");
         std::string postJitter = R"({"cities": [{"code": "A", "post": {"jitter_ms": 1}},
@@ -342,6 +369,93 @@ class ImpairmentBadInputTestCase : public TestCase
             Mentions(ErrorOf([&]() { WanTopology::FromJson(postJitter); }), "city A post: jitter"),
             true,
             "jitter after the FPGA in a file");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief A link's own impairment field replaces only that field: the others
+ * stay its class's.  By hand: Over and Describe, a file's named fields written
+ * back alone; at packet level, the nine cities with "jitter_ms": 0 on every
+ * core link keep the core class's 1% loss (the whole class replaced, as when
+ * every field is named, they lose nothing).
+ */
+class ImpairmentOwnFieldsTestCase : public TestCase
+{
+  public:
+    ImpairmentOwnFieldsTestCase()
+        : TestCase("a link's own impairment fields replace only those fields of its class")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        WanLinkImpairment base;
+        base.lossRate = 0.01;
+        base.burstLength = 4;
+        base.jitterSeconds = 2e-3;
+        WanLinkImpairment own;
+        own.jitterSeconds = 0;
+        own.lossRate = 0.5; // not named below: ignored
+        const auto merged = own.Over(base, WanLinkImpairment::JITTER);
+        NS_TEST_EXPECT_MSG_EQ(merged.lossRate, 0.01, "loss from the class");
+        NS_TEST_EXPECT_MSG_EQ(merged.burstLength, 4, "burst from the class");
+        NS_TEST_EXPECT_MSG_EQ(merged.jitterSeconds, 0, "jitter of its own");
+        const auto all = own.Over(base, WanLinkImpairment::ALL_FIELDS);
+        NS_TEST_EXPECT_MSG_EQ(all.lossRate, 0.5, "every field its own");
+        NS_TEST_EXPECT_MSG_EQ(all.burstLength, 1, "every field its own (burst)");
+        NS_TEST_EXPECT_MSG_EQ(own.Describe(WanLinkImpairment::JITTER), "jitter 0 ms", "text");
+        NS_TEST_EXPECT_MSG_EQ(
+            base.Describe(WanLinkImpairment::LOSS_RATE | WanLinkImpairment::LOSS_BURST),
+            "loss 1%, loss burst 4 packets",
+            "text of two fields");
+
+        // A file that names only the jitter: the loss stays the class's.
+        std::string jitterOnly = R"({"cities": [{"code": "A"}, {"code": "B"}],
+            "links": [{"a": "A", "b": "B", "one_way_ms": 10, "capacity_gbps": 100,
+                       "jitter_ms": 0}]})";
+        const auto topo = WanTopology::FromJson(jitterOnly);
+        NS_TEST_EXPECT_MSG_EQ(topo.GetLinks().at(0).impairmentFields,
+                              uint32_t{WanLinkImpairment::JITTER},
+                              "only the jitter named");
+        NS_TEST_EXPECT_MSG_EQ(topo.DescribeOwnImpairments().size(), 1, "one line");
+        NS_TEST_EXPECT_MSG_EQ(topo.DescribeOwnImpairments().at(0),
+                              "link A-B: jitter 0 ms (the rest: core)",
+                              "which link and what");
+        const auto back = WanTopology::FromJson(topo.ToJson());
+        NS_TEST_EXPECT_MSG_EQ(back.GetLinks().at(0).impairmentFields,
+                              uint32_t{WanLinkImpairment::JITTER},
+                              "written back with the jitter alone");
+        NS_TEST_EXPECT_MSG_EQ(WanTopology::NineCity().DescribeOwnImpairments().size(),
+                              0,
+                              "none of their own");
+
+        // Packet level: every core link names its jitter (0 ms), the core
+        // class loses 1% of packets.
+        auto run = [](uint32_t fields) {
+            auto nine = WanTopology::NineCity();
+            WanLinkImpairment noJitter;
+            const auto links = nine.GetLinks(); // a copy: the loop changes the topology
+            for (const auto& l : links)
+            {
+                nine.SetLinkImpairment(nine.GetCity(l.a).code,
+                                       nine.GetCity(l.b).code,
+                                       noJitter,
+                                       fields);
+            }
+            CliqueExperimentHelper experiment(nine, PlannerConfig{});
+            experiment.SetScale(1000);
+            experiment.SetRounds(1);
+            WanLinkImpairment loss;
+            loss.lossRate = 0.01;
+            experiment.SetImpairment(WanNetworkHelper::CORE, loss);
+            return experiment.Run(CliqueSchedule::Triangles(nine)).lostPackets.at("core");
+        };
+        NS_TEST_EXPECT_MSG_GT(run(WanLinkImpairment::JITTER), 0, "the class's loss kept");
+        NS_TEST_EXPECT_MSG_EQ(run(WanLinkImpairment::ALL_FIELDS),
+                              0,
+                              "every field named: the link's own, lossless");
     }
 };
 
@@ -570,6 +684,7 @@ class WanLinkImpairmentTestSuite : public TestSuite
         AddTestCase(new ImpairmentLossTestCase);
         AddTestCase(new ImpairmentJitterTestCase);
         AddTestCase(new ImpairmentBadInputTestCase);
+        AddTestCase(new ImpairmentOwnFieldsTestCase);
         AddTestCase(new ImpairmentPacketLevelTestCase);
         AddTestCase(new ImpairmentRecoveryTestCase);
         AddTestCase(new ImpairmentCodedTestCase);

@@ -1,0 +1,246 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""No option is silently a no-op: every option of nine-city-cliques and
+wan-impairments, set to a value other than its default, changes what a run
+prints or writes where the option applies, and is refused or warned of where
+it does not.
+
+Each program's options are read from its --PrintHelp, so that an option added
+without a case here fails the test."""
+
+import glob
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+
+# A small table (pairs without FPGA memory) and a small packet-level run.
+TABLE = {"schedule": "pairs", "hbmGB": "0"}
+PACKET = dict(TABLE, packetSchedule="pairs", scale="10000", rounds="1", baselines="false")
+OFF = {"packetLevel": "false"}
+# Parity blocks need more chunks per stream than scale 10000 gives; the core
+# queues need load to tell a FIFO from FQ-CoDel.
+CODED = {"recovery": "coded", "scale": "1000"}
+LOADED = {"packetSchedule": "all-to-all", "packetHbmGB": "32", "crossTraffic": "0.9"}
+# The table and the default packet-level run (which --packetLevel=false drops).
+DEFAULT_RUN = {"_base": "table"}
+
+# option: (value, where it applies, where it does not or None when it always
+# applies).  "Where" is a change of the base arguments: the table alone for
+# OFF, the small packet-level run otherwise; a value None drops an argument.
+NINE_CITY = {
+    # The table.
+    "topology": ("{topology}", OFF, None),
+    "schedule": ("triangles", OFF, None),
+    "scheduleFile": ("{schedule_file}", OFF, None),
+    "payload": ("2e9", OFF, None),
+    "accessGbps": ("10", OFF, None),
+    "coreGbps": ("5", OFF, None),
+    "multicast": ("false", OFF, None),
+    "aggregation": ("false", OFF, None),
+    "hbmGB": ("32", OFF, None),
+    "coreReserve": ("0.9", OFF, None),
+    "jitterAllowanceMs": ("20", dict(OFF, schedule="triangles"), None),
+    "lineRateWindowUs": ("0.01", dict(OFF, schedule="triangles"), None),
+    "computeMs": ("100", OFF, None),
+    "stalenessMs": ("100", OFF, None),
+    "h0": ("false", OFF, None),
+    "normalise": ("false", OFF, None),
+    "forgetting": ("0.5", OFF, None),
+    "target": ("0.2,0.1,0.1,0.1,0.1,0.1,0.1,0.1,0.1", OFF, None),
+    "output": ("table.csv", OFF, None),
+    # The packet level.
+    "packetLevel": ("false", DEFAULT_RUN, None),
+    "packetSchedule": ("all-to-all", {}, OFF),
+    "lossRate": ("0.2", {}, OFF),
+    "lossBurst": ("3", {"lossRate": "0.2"}, {}),
+    "lossLinks": ("access", {"lossRate": "0.2"}, {}),
+    "jitterMs": ("1", {}, OFF),
+    "jitterDistribution": ("uniform", {"jitterMs": "1"}, {}),
+    "jitterModel": ("independent", {"jitterMs": "1"}, {}),
+    "jitterCorrelationMs": ("1", {"jitterMs": "1"}, {"jitterMs": "1", "jitterModel": "independent"}),
+    "reorder": ("true", {"jitterMs": "10", "jitterModel": "independent"}, {"jitterMs": "1"}),
+    "jitterLinks": ("access", {"jitterMs": "1"}, {}),
+    "recovery": ("rerequest", {"lossRate": "0.2"}, OFF),
+    "parityBlock": ("16", CODED, {"recovery": "early"}),
+    "parityChunks": ("2", CODED, {}),
+    "linkFaults": ("NYC-LON@0.01-0.5", {}, OFF),
+    "faultPolicy": ("fail", {"linkFaults": "NYC-LON@0.01-0.5"}, {}),
+    "faultDetection": ("bfd", {}, OFF),
+    "bfdIntervalMs": ("5", {"faultDetection": "bfd"}, {}),
+    "bfdMultiplier": ("5", {"faultDetection": "bfd"}, {}),
+    "mpi": ("gtw", {}, OFF),
+    "partition": ("city", {"mpi": "gtw"}, {}),
+    "treeBuilding": ("pim", {}, OFF),
+    "fpgaFaults": ("LON@0.01", {}, OFF),
+    "away": ("LON@0", {}, OFF),
+    "packetHbmGB": ("32", {}, OFF),
+    "scale": ("5000", {}, dict(OFF, scale=None)),
+    "rounds": ("2", {}, dict(OFF, rounds=None)),
+    "baselines": ("false", {"baselines": None}, dict(OFF, baselines=None)),
+    "pcap": ("true", {}, OFF),
+    "ascii": ("true", {}, OFF),
+    "tracePrefix": ("traces", {"pcap": "true"}, {}),
+    "traceLinks": ("core", {"pcap": "true"}, {}),
+    "quiet": ("true", {"bfdIntervalMs": "5"}, None),
+    "crossTraffic": ("0.3", {}, OFF),
+    "coreQueue": ("fifo", LOADED, OFF),
+    "coreQueuePackets": ("5", dict(LOADED, coreQueue="fifo"), {}),
+    "packetOutput": ("packets.json", {}, OFF),
+}
+
+IMPAIRMENTS_BASE = {"schedule": "pairs", "lossRate": "0.01", "jitterMs": "none",
+                    "crossTraffic": "none", "recovery": "accept", "rounds": "1",
+                    "scale": "10000"}
+IMPAIRMENTS = {
+    "schedule": ("triangles", {}, None),
+    "lossRate": ("0.05", {}, None),
+    "lossLinks": ("core", {}, {"lossRate": "none"}),
+    "jitterMs": ("1", {}, None),
+    "jitterModel": ("independent", {"jitterMs": "1"}, {}),
+    "crossTraffic": ("0.3", {}, None),
+    "coreQueue": ("fifo", {"schedule": "all-to-all", "crossTraffic": "0.9"}, None),
+    "coreReserve": ("0.9", {}, None),
+    "jitterCorrelationMs": ("1000", {"jitterMs": "1"}, {}),
+    "recovery": ("rerequest", {}, None),
+    "parityBlock": ("16", CODED, {}),
+    "parityChunks": ("2", CODED, {}),
+    "scale": ("5000", {}, None),
+    "rounds": ("2", {}, None),
+    "maxRequests": ("1", {"recovery": "rerequest", "lossRate": "0.2"}, {}),
+    "output": ("table.csv", {}, None),
+    "packetOutput": ("packets.json", {}, None),
+    "pcap": ("true", {}, None),
+    "ascii": ("true", {}, None),
+    "tracePrefix": ("traces", {"pcap": "true"}, {}),
+    "traceLinks": ("core", {"pcap": "true"}, {}),
+    "quiet": ("true", {}, None),
+}
+
+PROGRAMS = {
+    "nine-city-cliques": (NINE_CITY, PACKET),
+    "wan-impairments": (IMPAIRMENTS, IMPAIRMENTS_BASE),
+}
+
+TOPOLOGY = """{"cities": [{"code": "A", "region": "r"}, {"code": "B", "region": "r"},
+                          {"code": "C", "region": "s"}],
+               "links": [{"a": "A", "b": "B", "one_way_ms": 10, "capacity_gbps": 100},
+                         {"a": "B", "b": "C", "one_way_ms": 20, "capacity_gbps": 100}]}"""
+SCHEDULE = """{"name": "mine", "rounds": [
+    [["NYC", "LAX", "BUE", "LON"], ["AMS", "FRA"], ["TYO", "SEO", "SIN"]]]}"""
+
+
+def program_path(name):
+    """The program's executable in the build the tests run on (NS3_DIR): the
+    module's standalone build (bin/) or an ns-3 tree."""
+    from wan_training import ns3_dir
+
+    root = ns3_dir()
+    candidates = [os.path.join(root, "bin", name)] + sorted(glob.glob(os.path.join(
+        root, "build", "contrib", "wan-training", "examples", "ns3*-%s-*" % name)))
+    for path in candidates:
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    pytest.skip("%s is not built in %s" % (name, root))
+
+
+def options_of(path):
+    """The program's own options, from its --PrintHelp."""
+    text = subprocess.run([path, "--PrintHelp"], capture_output=True, text=True,
+                          timeout=60).stdout
+    own = text.split("Program Options:", 1)[1].split("General Arguments:", 1)[0]
+    return re.findall(r"^\s+--(\w+):", own, re.MULTILINE)
+
+
+def arguments(base, change, option=None, value=None):
+    args = dict(base)
+    if change.get("packetLevel") == "false" or change.get("_base") == "table":
+        args = dict(TABLE)  # no packet-level option set
+    for key, v in change.items():
+        if key == "_base":
+            continue
+        if v is None:
+            args.pop(key, None)
+        else:
+            args[key] = v
+    if option is not None:
+        args[option] = value
+    return ["--%s=%s" % kv for kv in sorted(args.items())]
+
+
+def run(path, args, folder):
+    """Runs the program in its own folder: what it prints (both streams, the
+    event counts and times as they are) and the names of the files it wrote."""
+    os.makedirs(folder)
+    done = subprocess.run([path] + args, cwd=folder, capture_output=True, text=True,
+                          timeout=600)
+    files = sorted(os.listdir(folder))
+    return done.returncode, done.stdout, done.stderr, files
+
+
+def named(option, stderr):
+    """The error is about the option: it is the first option the line names."""
+    first = re.search(r"--(\w+)", stderr)
+    return first is not None and first.group(1) == option
+
+
+@pytest.mark.programs
+@pytest.mark.parametrize("program", sorted(PROGRAMS))
+def test_every_option_changes_the_run_or_is_refused_or_warned(program, tmp_path):
+    cases, base = PROGRAMS[program]
+    path = program_path(program)
+    assert sorted(options_of(path)) == sorted(cases), \
+        "options without a case here, or cases of options that are gone"
+    (tmp_path / "topology.json").write_text(TOPOLOGY)
+    (tmp_path / "schedule.json").write_text(SCHEDULE)
+    files = {"topology": str(tmp_path / "topology.json"),
+             "schedule_file": str(tmp_path / "schedule.json")}
+
+    jobs = {}
+    for option, (value, applies, not_applies) in cases.items():
+        value = value.format(**files)
+        jobs[(option, "base")] = arguments(base, applies)
+        jobs[(option, "applies")] = arguments(base, applies, option, value)
+        if not_applies is not None:
+            jobs[(option, "not")] = arguments(base, not_applies, option, value)
+    # Runs with the same arguments run once.
+    unique = sorted({tuple(a) for a in jobs.values()})
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        outcomes = dict(zip(unique, pool.map(
+            lambda i_args: run(path, list(i_args[1]), str(tmp_path / ("run%d" % i_args[0]))),
+            enumerate(unique))))
+
+    silent = []
+    for option in cases:
+        base_run = outcomes[tuple(jobs[(option, "base")])]
+        assert base_run[0] == 0, (option, jobs[(option, "base")], base_run[2])
+        assert "does nothing here" not in base_run[2] or option == "quiet", (option, base_run[2])
+        rc, out, err, written = outcomes[tuple(jobs[(option, "applies")])]
+        refused = rc != 0 and named(option, err)
+        changed = rc == 0 and (out, err, written) != base_run[1:] and \
+            "--%s does nothing" % option not in err
+        if not (changed or refused):
+            silent.append("%s=%s changes nothing where it applies (%s)"
+                          % (option, cases[option][0], " ".join(jobs[(option, "applies")])))
+        if (option, "not") in jobs:
+            rc, out, err, written = outcomes[tuple(jobs[(option, "not")])]
+            said = (rc != 0 and named(option, err)) or \
+                (rc == 0 and "warning: --%s does nothing here" % option in err)
+            if not said:
+                silent.append("%s is neither refused nor warned of where it does nothing (%s)"
+                              % (option, " ".join(jobs[(option, "not")])))
+    assert not silent, "\n".join(silent)
+
+
+@pytest.mark.programs
+def test_quiet_prints_nothing_but_errors(tmp_path):
+    path = program_path("wan-impairments")
+    args = arguments(IMPAIRMENTS_BASE, {"parityBlock": "16"}, "quiet", "true")
+    rc, out, err, _ = run(path, args, str(tmp_path / "quiet"))
+    assert rc == 0 and err == "", err
+    rc, out, err, _ = run(path, args + ["--scale=0.5"], str(tmp_path / "error"))
+    assert rc == 1 and err.startswith("wan-impairments: error: --scale"), err
