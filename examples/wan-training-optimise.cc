@@ -14,6 +14,7 @@
  *   ./ns3 run "wan-training-optimise --synthetic=32 --regions=4 --evaluations=5000"
  */
 
+#include "wan-option-rules.h"
 #include "wan-training-tool-options.h"
 
 #include "ns3/core-module.h"
@@ -23,6 +24,7 @@
 #include <iomanip>
 #include <iostream>
 #include <tuple>
+#include <vector>
 
 using namespace ns3;
 namespace po = wantool::po;
@@ -136,6 +138,34 @@ LoadTopology(const po::variables_map& vm)
                                         vm["topologySeed"].as<uint32_t>());
 }
 
+/**
+ * @brief The options table: the options only some runs use, whether each was
+ * given and whether this run uses it.  Without --synthetic its options are
+ * refused; the search's budget options are warned of when the search chosen
+ * does not use them.
+ * @param vm the parsed options
+ * @return the rules, for wanopt::CheckOptionRules
+ */
+std::vector<wanopt::OptionRule>
+OptionRules(const po::variables_map& vm)
+{
+    const auto given = [&vm](const char* option) { return !vm[option].defaulted(); };
+    const bool synthetic = vm["synthetic"].as<int64_t>() != 0;
+    const auto search = vm["search"].as<std::string>();
+    return {
+        {"--regions", given("regions"), synthetic, "--synthetic", true},
+        {"--topologySeed", given("topologySeed"), synthetic, "--synthetic", true},
+        {"--exhaustiveLimit", given("exhaustiveLimit"), search == "auto", "--search=auto", false},
+        {"--evaluations",
+         given("evaluations"),
+         search != "exhaustive",
+         "--search=annealing or auto",
+         false},
+        {"--seed", given("seed"), search != "exhaustive", "--search=annealing or auto", false},
+        {"--name", given("name"), !vm["output"].as<std::string>().empty(), "--output", false},
+    };
+}
+
 /// Sets the search's bounds and budget from the options.
 void
 ConfigureSearch(CliqueScheduleHelper& helper, const po::variables_map& vm)
@@ -228,6 +258,7 @@ Run(const po::variables_map& vm)
     // Every option is checked before the long work starts.
     const PlannerConfig config = wantool::CapabilityConfig(vm);
     const auto out = CheckOutputs(vm);
+    wanopt::CheckOptionRules(OptionRules(vm), "wan-training-optimise", false, std::cerr);
     const WanTopology topo = LoadTopology(vm);
     CliqueScheduleHelper helper(topo, config);
     ConfigureSearch(helper, vm);

@@ -275,7 +275,8 @@ PY
 wt_install_python() {
     wt_make_venv "$WT_VENV"
     local missing=()
-    mapfile -t missing < <(wt_missing "$WT_PYTHON" "$(wt_cppyy_spec)")
+    mapfile -t missing < <(wt_missing "$WT_PYTHON" "$(wt_cppyy_spec)" "${WT_PYTHON_PACKAGES[@]}" \
+        "$WT_CLANG_FORMAT")
     [ ${#missing[@]} -eq 0 ] && return 0
     wt_log "installing from PyPI into $WT_VENV: ${missing[*]}"
     wt_pip "$WT_PYTHON" "${missing[@]}" || wt_die "pip install ${missing[*]} failed"
@@ -476,20 +477,17 @@ wt_check_format() {
         --style-file "$NS3_DIR/.clang-format" "$WT_MODULE_DIR"
 }
 
-# Everything a command needs before it runs: packages, tree, link, configure,
-# build.  ns-3's configure looks for cppyy (the bindings), so it comes first;
-# the scripts' packages and clang-format install while ns-3 compiles.
+# Everything a command needs before it runs: packages, tree, the virtual
+# environment (ns-3's configure looks for cppyy), link, configure, build.
+# (Installing the scripts' packages while ns-3 compiles was measured slower
+# from nothing: they take the compiler's cores.)
 wt_prepare() {
     wt_install_packages
     wt_obtain_ns3
     wt_install_python
     wt_link_module
     wt_configure
-    wt_pip_start "$WT_PYTHON" "$WT_CACHE/venv-pip.log" "${WT_PYTHON_PACKAGES[@]}" "$WT_CLANG_FORMAT"
-    local rc=0
-    wt_build || rc=$?
-    wt_pip_wait
-    [ "$rc" = 0 ] || wt_die "building ns-3 failed"
+    wt_build
 }
 
 # --- ns-3 from PyPI (scripts/setup-pypi.sh) ---------------------------------

@@ -21,7 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 
-from wan_training import run_tasks, write_csv  # noqa: E402  (no ns-3 loaded here)
+from wan_training import run_tasks, warn_unused_options, write_csv  # noqa: E402  (no ns-3 loaded here)
 
 def run_one(hbm_gb, evaluations, max_period, seed):
     """The optimizer's best schedule and the built-ins' J at one memory size."""
@@ -129,6 +129,11 @@ def main(argv=None):
 
     tasks = [(h, args.evaluations, args.max_period, args.seed) for h in args.hbm_gb]
     rows = run_tasks(run_one, tasks, args.jobs)
+    # The annealing's options do nothing where every space was enumerated.
+    annealed = any(r["search"] == "annealing" for r in rows)
+    warn_unused_options(parser, args, [
+        (option, dest, annealed, "a space too large to enumerate (a larger --maxPeriod)")
+        for option, dest in (("--evaluations", "evaluations"), ("--seed", "seed"))])
     jitter_rows = run_tasks(memory_for_jitter, [(j,) for j in args.jitter_ms], args.jobs)
 
     csv_path = os.path.join(args.output, "hbm-sweep.csv")

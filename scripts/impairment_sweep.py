@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 # None of these loads ns-3 here.
 from wan_training import (mean_ci, parse_schedule_memory, run_tasks,  # noqa: E402
-                          write_sweep)
+                          warn_unused_options, write_sweep)
 
 POLICIES = ("accept", "rerequest", "early", "coded", "coded+early")
 # The policy a coded one adds parity to: its lossless run is the baseline, so
@@ -217,6 +217,15 @@ def main(argv=None):
         parser.error("--lossBurst must be at least 1 and the memory non-negative")
     if not 1 <= args.parity_chunks <= args.parity_block:
         parser.error("--parityChunks must be from 1 to --parityBlock")
+    coded = any(p in UNCODED for p in args.policies)
+    warn_unused_options(parser, args, [
+        ("--lossBurst", "bursts", bool(args.loss), "--lossRate"),
+        ("--jitterModel", "models", bool(args.jitter_ms), "--jitterMs"),
+        ("--maxRequests", "max_requests", any(p != "accept" for p in args.policies),
+         "a --recovery other than accept"),
+        ("--parityBlock", "parity_block", coded, "--recovery coded or coded+early"),
+        ("--parityChunks", "parity_chunks", coded, "--recovery coded or coded+early"),
+    ])
     os.makedirs(args.output, exist_ok=True)
 
     common = (args.scale, args.rounds, args.max_requests, args.parity_block, args.parity_chunks)

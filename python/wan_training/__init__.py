@@ -199,6 +199,16 @@ def run_tasks(function, tasks, jobs):
         return [f.result() for f in futures]
 
 
+def warn_unused_options(parser, args, rules):
+    """A script's options table: each rule is (option, dest, applies, needs).  An
+    option set to other than its default that no run of the script uses is
+    warned of on standard error, one line each, as the programs do."""
+    for option, dest, applies, needs in rules:
+        if getattr(args, dest) != parser.get_default(dest) and not applies:
+            print("%s: warning: %s does nothing here: it needs %s" % (parser.prog, option, needs),
+                  file=sys.stderr)
+
+
 def mean_ci(values):
     """Mean and the half-width of its 95% confidence interval (Student's t;
     0 for a single value, infinite when a value is)."""

@@ -244,3 +244,32 @@ def test_quiet_prints_nothing_but_errors(tmp_path):
     assert rc == 0 and err == "", err
     rc, out, err, _ = run(path, args + ["--scale=0.5"], str(tmp_path / "error"))
     assert rc == 1 and err.startswith("wan-impairments: error: --scale"), err
+
+
+@pytest.mark.programs
+def test_optimiser_refuses_or_warns_of_options_its_search_does_not_use(tmp_path):
+    path = program_path("wan-training-optimise")
+    small = ["--maxPeriod=1", "--search=exhaustive"]
+    rc, out, err, _ = run(path, small + ["--regions=8"], str(tmp_path / "regions"))
+    assert rc == 1 and "error: --regions does nothing here: it needs --synthetic" in err, err
+    rc, out, err, _ = run(path, small + ["--seed=7"], str(tmp_path / "seed"))
+    assert rc == 0 and "warning: --seed does nothing here: it needs --search=annealing" in err, err
+    rc, out, err, _ = run(path, small, str(tmp_path / "plain"))
+    assert rc == 0 and "does nothing" not in err, err
+
+
+@pytest.mark.programs
+def test_impairment_sweep_warns_of_options_no_run_uses(tmp_path):
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts",
+                          "impairment_sweep.py")
+    done = subprocess.run([sys.executable, script, "--schedule", "pairs:0", "--lossRate",
+                           "--jitterMs", "--recovery", "accept", "--runs", "1", "--scale",
+                           "10000", "--rounds", "1", "--lossBurst", "4", "--parityBlock", "16",
+                           "--output", str(tmp_path)], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    warned = [line for line in done.stderr.splitlines() if "does nothing here" in line]
+    assert warned == [
+        "impairment_sweep.py: warning: --lossBurst does nothing here: it needs --lossRate",
+        "impairment_sweep.py: warning: --parityBlock does nothing here: it needs --recovery "
+        "coded or coded+early"], done.stderr

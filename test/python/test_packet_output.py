@@ -48,6 +48,7 @@ def printed_runs(text):
     return runs
 
 
+@pytest.mark.programs
 def test_json_equals_the_printed_figures(tmp_path):
     from wan_training import PACKET_OUTPUT_VERSION, read_packet_output
 
@@ -87,6 +88,7 @@ def test_json_equals_the_printed_figures(tmp_path):
             assert len(r["core_links"]) == 22
 
 
+@pytest.mark.programs
 def test_measured_mixing_reads_back(tmp_path):
     """A, T and J measured beside the planned ones, and each island's held
     chunks and row of the realised mixing matrix, in both formats and as
@@ -131,6 +133,7 @@ def test_measured_mixing_reads_back(tmp_path):
         assert sum(island["mixing"].values()) == pytest.approx(1)
 
 
+@pytest.mark.programs
 def test_csv_holds_the_same_document(tmp_path):
     from wan_training import read_packet_output
 
@@ -157,6 +160,7 @@ def test_bindings_give_the_same_run(tmp_path):
     assert mine == cpp
 
 
+@pytest.mark.programs
 def test_a_file_name_that_says_no_format_is_refused(tmp_path):
     done = run_example("--packetOutput=%s" % (tmp_path / "packets.txt"), check=False)
     assert done.returncode == 1

@@ -14,6 +14,11 @@ import struct
 import subprocess
 import sys
 
+import pytest
+
+# The programs' traces: the same C++ on every release (conftest.py).
+pytestmark = pytest.mark.programs
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 DISSECTOR = os.path.join(ROOT, "wireshark", "wan-training.lua")
@@ -279,7 +284,7 @@ def test_wan_impairments_traces_each_run(tmp_path):
     assert kinds.count("0") == kinds.count("1") == CHUNKS
     from wan_training import ns3_dir
 
-    for program in ("nine-city-cliques --packetLevel=false", "wan-impairments"):
+    for program in ("nine-city-cliques --packetSchedule=pairs", "wan-impairments"):
         for option, message in (("--traceLinks=core,XYZ", 'cannot trace "XYZ"'),
                                 ("--pcap --tracePrefix=%s/none/x" % tmp_path, "no folder")):
             done = subprocess.run([os.path.join(ns3_dir(), "ns3"), "run", "--no-build",

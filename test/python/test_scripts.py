@@ -342,6 +342,7 @@ def test_impairment_sweep_matches_the_cpp_example(tmp_path):
     assert [r["lost_packets"] for r in mine] == [r["lost_packets"] for r in theirs]
 
 
+@pytest.mark.programs
 def test_sem_campaign(tmp_path):
     campaign = tmp_path / "campaign"
     run_script("sem_campaign.py", "--lossRate", "0.01", "--campaign", str(campaign),
