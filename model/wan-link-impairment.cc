@@ -138,34 +138,19 @@ WanLinkImpairment
 WanLinkImpairment::Over(const WanLinkImpairment& base, uint32_t fields) const
 {
     WanLinkImpairment merged = base;
-    if (fields & LOSS_RATE)
-    {
-        merged.lossRate = lossRate;
-    }
-    if (fields & LOSS_BURST)
-    {
-        merged.burstLength = burstLength;
-    }
-    if (fields & JITTER)
-    {
-        merged.jitterSeconds = jitterSeconds;
-    }
-    if (fields & JITTER_DISTRIBUTION)
-    {
-        merged.jitterDistribution = jitterDistribution;
-    }
-    if (fields & JITTER_MODEL)
-    {
-        merged.jitterModel = jitterModel;
-    }
-    if (fields & JITTER_CORRELATION)
-    {
-        merged.jitterCorrelationSeconds = jitterCorrelationSeconds;
-    }
-    if (fields & REORDER)
-    {
-        merged.reorder = reorder;
-    }
+    auto take = [&](Field field, auto member) {
+        if (fields & field)
+        {
+            merged.*member = this->*member;
+        }
+    };
+    take(LOSS_RATE, &WanLinkImpairment::lossRate);
+    take(LOSS_BURST, &WanLinkImpairment::burstLength);
+    take(JITTER, &WanLinkImpairment::jitterSeconds);
+    take(JITTER_DISTRIBUTION, &WanLinkImpairment::jitterDistribution);
+    take(JITTER_MODEL, &WanLinkImpairment::jitterModel);
+    take(JITTER_CORRELATION, &WanLinkImpairment::jitterCorrelationSeconds);
+    take(REORDER, &WanLinkImpairment::reorder);
     return merged;
 }
 
