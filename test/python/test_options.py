@@ -249,7 +249,9 @@ def test_quiet_prints_nothing_but_errors(tmp_path):
 @pytest.mark.programs
 def test_optimiser_refuses_or_warns_of_options_its_search_does_not_use(tmp_path):
     path = program_path("wan-training-optimise")
-    small = ["--maxPeriod=1", "--search=exhaustive"]
+    (tmp_path / "topology.json").write_text(TOPOLOGY)
+    small = ["--topology=%s" % (tmp_path / "topology.json"), "--maxPeriod=1",
+             "--search=exhaustive"]
     rc, out, err, _ = run(path, small + ["--regions=8"], str(tmp_path / "regions"))
     assert rc == 1 and "error: --regions does nothing here: it needs --synthetic" in err, err
     rc, out, err, _ = run(path, small + ["--seed=7"], str(tmp_path / "seed"))
