@@ -282,30 +282,6 @@ wt_install_python() {
     wt_pip "$WT_PYTHON" "${missing[@]}" || wt_die "pip install ${missing[*]} failed"
 }
 
-# wt_pip_start PYTHON LOG SPEC...: installs what PYTHON's environment lacks of
-# SPEC... in the background (output in LOG), while something else runs;
-# wt_pip_wait waits for it and stops with pip's last lines if it failed.
-wt_pip_start() {
-    local python="$1" log="$2"
-    shift 2
-    wt_pip_pid=""
-    mapfile -t wt_pip_missing < <(wt_missing "$python" "$@")
-    [ ${#wt_pip_missing[@]} -eq 0 ] && return 0
-    wt_pip_log="$log"
-    wt_log "installing from PyPI in the background: ${wt_pip_missing[*]} (log: $log)"
-    # The import checks that what was installed loads (cppyy compiles parts
-    # of itself on a first import).
-    (wt_pip "$python" "${wt_pip_missing[@]}" && "$python" -c 'import importlib.util, sys
-if importlib.util.find_spec("cppyy"):
-    import cppyy') >"$log" 2>&1 &
-    wt_pip_pid=$!
-}
-wt_pip_wait() {
-    [ -n "${wt_pip_pid:-}" ] || return 0
-    wait "$wt_pip_pid" || wt_die "pip install ${wt_pip_missing[*]} failed: $(tail -n 5 "$wt_pip_log")"
-    wt_pip_pid=""
-}
-
 # ./ns3 in the tree, with the tree's virtual environment first on PATH (its
 # Python has cppyy for the bindings).
 wt_ns3() { (cd "$NS3_DIR" && VIRTUAL_ENV="$WT_VENV" PATH="$WT_VENV/bin:$PATH" ./ns3 "$@"); }
@@ -537,16 +513,23 @@ wt_prepare_pypi() {
         wt_log "installing ns3==$WT_PYPI_NS3 from PyPI"
         wt_pip "$WT_PYPI_PYTHON" --no-deps "ns3==$WT_PYPI_NS3" || wt_die "pip install ns3==$WT_PYPI_NS3 failed"
     fi
-    local cppyy
+    local cppyy missing=() pip_pid="" log="$WT_CACHE/pypi-pip.log"
     cppyy="$("$WT_PYPI_PYTHON" -c 'import importlib.metadata as m
 print(next((r for r in m.requires("ns3") or [] if r.startswith("cppyy")), "cppyy"))')"
-    wt_pip_start "$WT_PYPI_PYTHON" "$WT_CACHE/pypi-pip.log" "${cppyy// /}" "${WT_PYTHON_PACKAGES[@]}"
+    mapfile -t missing < <(wt_missing "$WT_PYPI_PYTHON" "${cppyy// /}" "${WT_PYTHON_PACKAGES[@]}")
+    if [ ${#missing[@]} -gt 0 ]; then
+        wt_log "installing from PyPI in the background: ${missing[*]} (log: $log)"
+        (wt_pip "$WT_PYPI_PYTHON" "${missing[@]}" && "$WT_PYPI_PYTHON" -c 'import cppyy') >"$log" 2>&1 &
+        pip_pid=$!
+    fi
     local rc=0
     wt_configure_pypi || rc=$?
     if [ "$rc" = 0 ]; then
         wt_log "building (jobs: $WT_JOBS)"
         cmake --build "$WT_PYPI_BUILD" -j "$WT_JOBS" || rc=$?
     fi
-    wt_pip_wait
+    if [ -n "$pip_pid" ]; then
+        wait "$pip_pid" || wt_die "pip install ${missing[*]} failed: $(tail -n 5 "$log")"
+    fi
     [ "$rc" = 0 ] || wt_die "building the module against ns-3 $WT_PYPI_NS3 failed"
 }

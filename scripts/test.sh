@@ -87,8 +87,10 @@ run_examples() {
 # The Python tests with the programs of the folder $1 and the Python $2 run in
 # the background, beside the suites and examples (one core each);
 # finish_python_tests waits for them and reports.  Further arguments go to
-# pytest (-m bindings: the tests of the bindings only).
+# pytest (-m MARKS: the tests of this release), unless one release is tested:
+# then every test runs on it.
 start_python_tests() {
+    [ -z "$only" ] || set -- "$1" "$2"
     python_log="$(mktemp)"
     python_what="Python tests (pytest${3:+ ${*:3}} test/python)"
     (cd "$WT_MODULE_DIR" && NS3_DIR="$1" "$2" -m pytest -q -p no:cacheprovider --durations=5 \
@@ -118,13 +120,9 @@ test_source() {
     rc=0
     wt_check_format || rc=$?
     record "$rc" "clang-format (ns-3 style)"
-    # The bindings' tests run on both releases, the programs' command lines
-    # here, the rest on ns-3 from PyPI; all of them when one release is tested.
-    if [ "$only" = source ]; then
-        start_python_tests "$NS3_DIR" "$WT_PYTHON"
-    else
-        start_python_tests "$NS3_DIR" "$WT_PYTHON" -m "bindings or programs"
-    fi
+    # The bindings' tests run on both releases, the programs' tests here, the
+    # rest on ns-3 from PyPI.
+    start_python_tests "$NS3_DIR" "$WT_PYTHON" -m "bindings or programs"
 
     suites="$(cd "$NS3_DIR" && ./test.py --no-build --list 2>/dev/null |
         awk '$1 != "example" && $2 ~ /^wan-training-/ {print $2}' | sort -u)"
@@ -156,11 +154,7 @@ test_pypi() {
         return 0
     fi
 
-    if [ "$only" = pypi ]; then
-        start_python_tests "$WT_PYPI_BUILD" "$WT_PYPI_PYTHON"
-    else
-        start_python_tests "$WT_PYPI_BUILD" "$WT_PYPI_PYTHON" -m "not programs"
-    fi
+    start_python_tests "$WT_PYPI_BUILD" "$WT_PYPI_PYTHON" -m "not programs"
     suites="$("$runner" --list | grep '^wan-training-' | sort -u)" || true
     [ -n "$suites" ] || record 1 "test-runner lists no wan-training test suite"
     for suite in $suites; do
