@@ -53,6 +53,19 @@ WanLinkImpairment::ValidateValues(const std::string& where) const
                                        where + ": jitter correlation time");
 }
 
+void
+WanLinkImpairment::ValidateOwn(const std::string& where, uint32_t fields) const
+{
+    if (fields == ALL_FIELDS)
+    {
+        Validate(where);
+    }
+    else if (fields != 0)
+    {
+        ValidateValues(where);
+    }
+}
+
 bool
 WanLinkImpairment::IsCorrelated() const
 {

@@ -65,6 +65,15 @@ struct WanLinkImpairment
      * @param where the link, for the message
      */
     void ValidateValues(const std::string& where) const;
+
+    /**
+     * @brief Checks a link's own fields: all of them as Validate does, some
+     * of them as ValidateValues does (the link's class completes them and
+     * the network checks the whole), none not at all.
+     * @param where the link, for the message
+     * @param fields the link's own fields (Field bits)
+     */
+    void ValidateOwn(const std::string& where, uint32_t fields) const;
     /** @return true when the link loses packets */
     bool HasLoss() const;
     /** @return true when the link delays packets at random */

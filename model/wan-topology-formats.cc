@@ -167,16 +167,18 @@ CityImpairmentsFromJson(const json& c, const std::string& where, WanCity& city)
 {
     if (c.contains("access"))
     {
-        if (!c["access"].is_object() || ImpairmentFields(c["access"]) == 0)
+        const uint32_t fields = c["access"].is_object() ? ImpairmentFields(c["access"]) : 0;
+        if (fields == 0)
         {
             throw std::invalid_argument(where + ": \"access\" needs loss or jitter fields");
         }
         city.access = ImpairmentFromJson(c["access"], where + " access");
-        city.accessFields = ImpairmentFields(c["access"]);
+        city.accessFields = fields;
     }
     if (c.contains("post"))
     {
-        if (!c["post"].is_object() || ImpairmentFields(c["post"]) == 0)
+        const uint32_t fields = c["post"].is_object() ? ImpairmentFields(c["post"]) : 0;
+        if (fields == 0)
         {
             throw std::invalid_argument(where + ": \"post\" needs loss or jitter fields");
         }
@@ -186,7 +188,7 @@ CityImpairmentsFromJson(const json& c, const std::string& where, WanCity& city)
             throw std::invalid_argument(where + " post: jitter would also delay the island's "
                                                 "outgoing stream; set it on access");
         }
-        city.postFields = ImpairmentFields(c["post"]);
+        city.postFields = fields;
     }
 }
 

@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
-#include <tuple>
 
 namespace ns3
 {
@@ -40,18 +39,8 @@ WanTopology::AddCity(const WanCity& city)
     bounds::kRateGbps.Check(city.egressBps / 1e9, "egress rate of " + city.code);
     bounds::kLatitude.Check(city.latitude, "latitude of " + city.code);
     bounds::kLongitude.Check(city.longitude, "longitude of " + city.code);
-    for (const auto& [fields, imp, what] : {std::tuple{city.accessFields, &city.access, " access"},
-                                            std::tuple{city.postFields, &city.post, " post"}})
-    {
-        if (fields == WanLinkImpairment::ALL_FIELDS)
-        {
-            imp->Validate("city " + city.code + what);
-        }
-        else if (fields != 0)
-        {
-            imp->ValidateValues("city " + city.code + what);
-        }
-    }
+    city.access.ValidateOwn("city " + city.code + " access", city.accessFields);
+    city.post.ValidateOwn("city " + city.code + " post", city.postFields);
     m_cities.push_back(city);
     Invalidate();
     return static_cast<uint32_t>(m_cities.size() - 1);
@@ -222,15 +211,7 @@ WanTopology::SetLinkImpairment(const std::string& a,
     const uint32_t i = FindCity(a);
     const uint32_t j = FindCity(b);
     fields &= WanLinkImpairment::ALL_FIELDS;
-    if (fields == WanLinkImpairment::ALL_FIELDS)
-    {
-        impairment.Validate("link " + a + "-" + b);
-    }
-    else
-    {
-        // The core class completes the rest; the network checks the whole.
-        impairment.ValidateValues("link " + a + "-" + b);
-    }
+    impairment.ValidateOwn("link " + a + "-" + b, fields);
     auto& link = m_links[GetLinkIndex(i, j)];
     link.impairmentFields = fields;
     link.impairment = impairment;
