@@ -35,6 +35,11 @@ def main(argv=None):
     parser.add_argument("--campaign", default="results/sem-campaign", help="campaign folder")
     parser.add_argument("--output", default="results", help="output folder (default results)")
     args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    bad = [p for p in args.loss if not 0 <= p < 1]
+    if bad:
+        parser.error("--lossRate %g is outside [0, 1)" % bad[0])
     try:
         import sem
     except ModuleNotFoundError:
@@ -56,7 +61,12 @@ def main(argv=None):
         "pcap": [""],
         "ascii": [""],
     }
-    campaign.run_missing_simulations(sem.list_param_combinations(params), runs=args.runs)
+    try:
+        campaign.run_missing_simulations(sem.list_param_combinations(params), runs=args.runs)
+    except Exception as error:  # SEM reports a failed run with the program's stderr
+        errors = [line[len("Stderr: "):] for line in str(error).splitlines()
+                  if line.startswith("Stderr: ")]
+        sys.exit("%s: %s" % (parser.prog, errors[0] if errors else str(error).strip()))
 
     rows = []
     for result in campaign.db.get_complete_results(params):

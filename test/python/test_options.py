@@ -275,3 +275,37 @@ def test_impairment_sweep_warns_of_options_no_run_uses(tmp_path):
         "impairment_sweep.py: warning: --lossBurst does nothing here: it needs --lossRate",
         "impairment_sweep.py: warning: --parityBlock does nothing here: it needs --recovery "
         "coded or coded+early"], done.stderr
+
+
+@pytest.mark.programs
+def test_sem_campaign_options_change_the_campaign_or_are_refused(tmp_path):
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts",
+                          "sem_campaign.py")
+
+    def campaign(*args):
+        return subprocess.run([sys.executable, script, *args], capture_output=True, text=True,
+                              timeout=600)
+
+    # Every option away from its default: the schedule, the loss rates, two
+    # RngRun values per setting, the campaign and output folders.
+    done = campaign("--schedule", "pairs", "--lossRate", "0.02", "--runs", "2", "--campaign",
+                    str(tmp_path / "db"), "--output", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "db" / "db.json").exists()  # SEM names it after the folder
+    with open(tmp_path / "out" / "sem-campaign.csv") as f:
+        rows = [line.split(",") for line in f.read().splitlines()]
+    header, rows = rows[0], rows[1:]
+    column = {name: k for k, name in enumerate(header)}
+    assert sorted((r[column["schedule"]], r[column["impairment"]]) for r in rows) == [
+        ("pairs", "loss 2%"), ("pairs", "loss 2%"), ("pairs", "none"), ("pairs", "none")]
+    assert len({r[column["RngRun"]] for r in rows}) == 2
+    # Values that no run can use are refused with one line naming the option,
+    # before SEM starts; a program's own refusal comes back as its one line.
+    for args, message in [
+            (["--runs", "0"], "sem_campaign.py: error: --runs must be at least 1"),
+            (["--lossRate", "0.1", "1.5"], "sem_campaign.py: error: --lossRate 1.5 is outside [0, 1)"),
+            (["--schedule", "bogus"], "sem_campaign.py: wan-impairments: error: unknown schedule "
+             "'bogus' (built-in: pairs, regional, triangles, all-to-all)")]:
+        done = campaign(*args, "--campaign", str(tmp_path / "bad"), "--output", str(tmp_path))
+        assert done.returncode != 0
+        assert done.stderr.splitlines()[-1] == message, done.stderr
