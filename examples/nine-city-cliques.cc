@@ -49,6 +49,7 @@ struct Options
     double payloadBytes{1e9};
     std::string accessGbps;
     std::string coreGbps;
+    double edgeGbps{PlannerConfig().edgeBps / 1e9};
     bool multicast{true};
     bool aggregation{true};
     std::string hbmGB{"0,32"};
@@ -114,6 +115,10 @@ AddTableOptions(CommandLine& cmd, Options& o)
     cmd.AddValue("coreGbps",
                  "Capacity of every core link, Gbps (empty: the topology's)",
                  o.coreGbps);
+    cmd.AddValue("edgeGbps",
+                 "Rate of every island's edge port (router to the FPGA's edge node), Gbps: "
+                 "a clique of k islands runs at most at edgeGbps / (k - 1)",
+                 o.edgeGbps);
     cmd.AddValue("multicast", "Replicate inside the network (false: unicast copies)", o.multicast);
     cmd.AddValue("aggregation", "Sum inbound streams on the edge FPGA", o.aggregation);
     cmd.AddValue("hbmGB", "FPGA memory sizes to compare, GB (comma list)", o.hbmGB);
@@ -264,6 +269,7 @@ CheckRanges(const Options& o)
     bounds::kJitterMs.Check(o.jitterAllowanceMs, "--jitterAllowanceMs");
     bounds::kLineRateWindowUs.Check(o.lineRateWindowUs, "--lineRateWindowUs");
     bounds::kLossRate.Check(o.coreReserve, "--coreReserve");
+    bounds::kRateGbps.Check(o.edgeGbps, "--edgeGbps");
     for (const auto& [text, option] :
          {std::pair{o.accessGbps, "--accessGbps"}, std::pair{o.coreGbps, "--coreGbps"}})
     {
@@ -518,6 +524,7 @@ Config(const Options& o)
     config.jitterAllowance = o.jitterAllowanceMs / 1e3;
     config.lineRateWindow = o.lineRateWindowUs / 1e6;
     config.coreReserve = o.coreReserve;
+    config.edgeBps = o.edgeGbps * 1e9;
     if (!o.accessGbps.empty())
     {
         config.accessBps = wantext::ParseNumber(o.accessGbps, "--accessGbps") * 1e9;

@@ -28,6 +28,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -197,6 +198,7 @@ struct Row
     double disagreement{0};         //!< A planned
     double disagreementMeasured{0}; //!< A of the realised mixing
     double objectiveMeasured{0};    //!< J measured (T measured x A measured), ms-error
+    std::string scaleWarning;       //!< how the scale changes the run (WanScaleCheck)
 };
 
 /// Sums a run's rounds and islands.
@@ -264,6 +266,7 @@ RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter
             row.hbmGB = config.hbmBytes / 1e9;
             row.recovery = recovery;
             row.impairment = label;
+            row.scaleWarning = result.scaleWarning;
             if (!o.quiet)
             {
                 std::cerr << "  " << name << ", " << recovery << ", " << label << " done\r"
@@ -301,7 +304,10 @@ RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter
     return rows;
 }
 
-/// Prints the rows as a table.
+/// Prints the rows as a table: T plan (the planner's), T mixed (when the
+/// slowest island averaged: the round's T, which J uses), its inflation over
+/// the lossless run, and last in (the slowest island's last contribution,
+/// late ones after it averaged included).
 void
 PrintRows(const std::vector<Row>& rows)
 {
@@ -313,11 +319,12 @@ PrintRows(const std::vector<Row>& rows)
     }
     std::cout << std::left << std::setw(12) << "schedule" << std::setw(6) << "HBM" << std::setw(12)
               << "recovery" << std::setw(width) << "impairment" << std::right << std::setw(10)
-              << "T plan ms" << std::setw(11) << "T meas ms" << std::setw(11) << "inflation"
-              << std::setw(9) << "expected" << std::setw(10) << "delivered" << std::setw(6)
-              << "late" << std::setw(11) << "requested" << std::setw(10) << "recovered"
-              << std::setw(8) << "rebuilt" << std::setw(9) << "given up" << std::setw(8) << "lost"
-              << std::setw(8) << "A plan" << std::setw(8) << "A meas" << std::setw(9) << "J meas"
+              << "T plan ms" << std::setw(11) << "T mixed ms" << std::setw(11) << "inflation"
+              << std::setw(11) << "last in ms" << std::setw(9) << "expected" << std::setw(10)
+              << "delivered" << std::setw(6) << "late" << std::setw(11) << "requested"
+              << std::setw(10) << "recovered" << std::setw(8) << "rebuilt" << std::setw(9)
+              << "given up" << std::setw(8) << "lost" << std::setw(8) << "A plan" << std::setw(8)
+              << "A meas" << std::setw(9) << "J meas"
               << "  sums\n";
     std::cout << std::fixed;
     for (const auto& r : rows)
@@ -325,14 +332,26 @@ PrintRows(const std::vector<Row>& rows)
         std::cout << std::left << std::setw(12) << r.schedule << std::setw(6)
                   << std::setprecision(0) << r.hbmGB << std::setw(12) << r.recovery
                   << std::setw(width) << r.impairment << std::right << std::setprecision(1)
-                  << std::setw(10) << r.plannedMs << std::setw(11) << r.measuredMs << std::setw(10)
-                  << r.inflation << "%" << std::setw(9) << r.counts.expected << std::setw(10)
-                  << r.counts.delivered << std::setw(6) << r.counts.late << std::setw(11)
-                  << r.counts.requested << std::setw(10) << r.counts.recovered << std::setw(8)
-                  << r.counts.rebuilt << std::setw(9) << r.counts.givenUp << std::setw(8) << r.lost
-                  << std::setprecision(3) << std::setw(8) << r.disagreement << std::setw(8)
-                  << r.disagreementMeasured << std::setprecision(1) << std::setw(9)
-                  << r.objectiveMeasured << "  " << (r.exact ? "exact" : "NOT exact") << "\n";
+                  << std::setw(10) << r.plannedMs << std::setw(11) << r.mixedMs << std::setw(10)
+                  << r.inflation << "%" << std::setw(11) << r.measuredMs << std::setw(9)
+                  << r.counts.expected << std::setw(10) << r.counts.delivered << std::setw(6)
+                  << r.counts.late << std::setw(11) << r.counts.requested << std::setw(10)
+                  << r.counts.recovered << std::setw(8) << r.counts.rebuilt << std::setw(9)
+                  << r.counts.givenUp << std::setw(8) << r.lost << std::setprecision(3)
+                  << std::setw(8) << r.disagreement << std::setw(8) << r.disagreementMeasured
+                  << std::setprecision(1) << std::setw(9) << r.objectiveMeasured << "  "
+                  << (r.exact ? "exact" : "NOT exact") << "\n";
+    }
+    // What the scale changes, once per schedule and impairment: the figures
+    // of those rows are not the full-scale network's.
+    std::set<std::string> said;
+    for (const auto& r : rows)
+    {
+        const auto note = r.schedule + ", " + r.impairment + ": " + r.scaleWarning;
+        if (!r.scaleWarning.empty() && said.insert(note).second)
+        {
+            std::cout << "scale: " << note << "\n";
+        }
     }
 }
 
@@ -343,7 +362,7 @@ WriteCsv(const std::string& path, const std::vector<Row>& rows)
     std::ostringstream out;
     out << "schedule,hbm_gb,recovery,impairment,planned_ms,measured_ms,inflation_percent,expected,"
            "delivered,late,requested,recovered,given_up,packets_lost,exact,disagreement,"
-           "disagreement_measured,objective_measured_ms_error,rebuilt,parity_sent\n";
+           "disagreement_measured,objective_measured_ms_error,rebuilt,parity_sent,mixed_ms\n";
     out << std::setprecision(6);
     for (const auto& r : rows)
     {
@@ -352,7 +371,8 @@ WriteCsv(const std::string& path, const std::vector<Row>& rows)
             << "," << r.counts.delivered << "," << r.counts.late << "," << r.counts.requested << ","
             << r.counts.recovered << "," << r.counts.givenUp << "," << r.lost << ","
             << (r.exact ? 1 : 0) << "," << r.disagreement << "," << r.disagreementMeasured << ","
-            << r.objectiveMeasured << "," << r.counts.rebuilt << "," << r.counts.paritySent << "\n";
+            << r.objectiveMeasured << "," << r.counts.rebuilt << "," << r.counts.paritySent << ","
+            << r.mixedMs << "\n";
     }
     wantext::WriteFile(path, out.str());
 }

@@ -27,7 +27,7 @@ namespace po = boost::program_options;
 /**
  * @brief Declares the planner's capability options: --payload, --hbmGB,
  * --jitterAllowanceMs, --lineRateWindowUs,
- * --accessGbps, --coreGbps, --multicast, --aggregation.
+ * --accessGbps, --coreGbps, --edgeGbps, --multicast, --aggregation.
  * @param options the tool's options
  */
 inline void
@@ -50,6 +50,8 @@ AddCapabilityOptions(po::options_description& options)
          "access rate of every island, Gbps (default: the topology's)")
         ("coreGbps", po::value<double>(),
          "capacity of every core link, Gbps (default: the topology's)")
+        ("edgeGbps", po::value<double>()->default_value(ns3::PlannerConfig().edgeBps / 1e9),
+         "rate of every island's edge port (router to the FPGA's edge node), Gbps")
         ("multicast", po::value<bool>()->default_value(true)->implicit_value(true),
          "replicate inside the network (false: unicast copies from each sender)")
         ("aggregation", po::value<bool>()->default_value(true)->implicit_value(true),
@@ -88,6 +90,7 @@ CapabilityConfig(const po::variables_map& vm)
     config.lineRateWindow =
         Bounded<double>(vm, "lineRateWindowUs", bounds::kLineRateWindowUs) / 1e6;
     config.coreReserve = Bounded<double>(vm, "coreReserve", bounds::kLossRate);
+    config.edgeBps = Bounded<double>(vm, "edgeGbps", bounds::kRateGbps) * 1e9;
     config.multicast = vm["multicast"].as<bool>();
     config.aggregation = vm["aggregation"].as<bool>();
     if (vm.count("accessGbps"))

@@ -40,6 +40,7 @@
 #include "ns3/wan-parity-code.h"
 #include "ns3/wan-pim-router.h"
 #include "ns3/wan-pim-state.h"
+#include "ns3/wan-scale-check.h"
 #include "ns3/wan-training-compat.h"
 #include "ns3/wan-training-text.h"
 
@@ -235,6 +236,35 @@ struct SimulatorSession
     SimulatorSession(const SimulatorSession&) = delete;
     SimulatorSession& operator=(const SimulatorSession&) = delete;
 };
+
+/// @return the largest jitter (standard deviation) on any link: a class's, or
+/// a link's or an access link's own
+double
+LargestJitter(const WanTopology& topo,
+              const std::map<WanNetworkHelper::LinkClass, WanLinkImpairment>& classes)
+{
+    double sigma = 0;
+    for (const auto& [linkClass, impairment] : classes)
+    {
+        sigma = std::max(sigma, impairment.jitterSeconds);
+    }
+    for (const auto& link : topo.GetLinks())
+    {
+        if (link.impairmentFields & WanLinkImpairment::JITTER)
+        {
+            sigma = std::max(sigma, link.impairment.jitterSeconds);
+        }
+    }
+    for (uint32_t c = 0; c < topo.GetNCities(); ++c)
+    {
+        const auto& city = topo.GetCity(c);
+        if (city.accessFields & WanLinkImpairment::JITTER)
+        {
+            sigma = std::max(sigma, city.access.jitterSeconds);
+        }
+    }
+    return sigma;
+}
 
 /// @return an application's unsigned integer attribute
 uint64_t
@@ -674,6 +704,14 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     }
     result.plannedMs = plan.roundTime * 1e3;
     result.disagreement = plan.disagreement;
+    const auto& config = m_planner.GetConfig();
+    if (config.aggregation && config.hbmBytes == 0)
+    {
+        result.scaleWarning =
+            WanScaleCheck::JitterAgainstWindow(LargestJitter(m_planner.GetTopology(), m_impairment),
+                                               config.lineRateWindow,
+                                               m_scale);
+    }
 
     SimulatorSession session;
     WanNetworkHelper net(m_planner.GetTopology());
@@ -849,6 +887,7 @@ void
 CliqueExperimentHelper::BuildNetwork(WanNetworkHelper& net) const
 {
     net.SetScale(m_scale);
+    net.SetEdgeRate(m_planner.GetConfig().edgeBps);
     net.SetCoreQueue(m_coreQueue, m_coreQueuePackets);
     net.SetEdgeMulticastDelivery(m_planner.GetConfig().aggregation);
     for (const auto& [linkClass, impairment] : m_impairment)
@@ -1619,6 +1658,8 @@ CliqueExperimentHelper::Collect(const WanExperimentPlan& plan,
             continue;
         }
         rr.plannedMs = round.plan.roundTime * 1e3;
+        rr.scaleLagMs = m_planner.ScaleLag(round, m_scale) * 1e3;
+        result.scaleLagMs = std::max(result.scaleLagMs, rr.scaleLagMs);
         for (const auto& cp : round.plan.cliques)
         {
             if (cp.members.size() < 2)
@@ -1676,6 +1717,18 @@ CliqueExperimentHelper::Format(const WanExperimentResult& result, const WanTopol
     {
         s << "  infeasible: " << result.reason << "\n";
         return s.str();
+    }
+    if (!result.scaleWarning.empty())
+    {
+        s << "  scale: " << result.scaleWarning << "\n";
+    }
+    if (result.scaleLagMs > 0)
+    {
+        // Frames are the scale times longer on every link: store and forward
+        // delays every last frame more than at full scale.
+        s << "  scale: up to " << std::setprecision(2) << result.scaleLagMs
+          << " ms of a round's measured T is store and forward of frames the scale made longer"
+          << std::setprecision(1) << "\n";
     }
     std::map<uint32_t, WanRoundCounters> perCity; // over the rounds
     for (const auto& r : result.rounds)

@@ -81,6 +81,8 @@ struct WanRoundResult
     double idleMs{0};     //!< GPU idle time added: measured minus planned T (>= 0)
     uint32_t round{0};    //!< round number
     double plannedMs{0};  //!< the planner's T of this round
+    double scaleLagMs{0}; //!< what the run's scale adds to this round's T
+                          //!< (WanExperimentPlanner::ScaleLag)
     double measuredMs{0}; //!< slowest island's completion
     double mixedMs{0};    //!< slowest island's mixedMs: the round's measured T for J
     std::vector<WanIslandRoundResult> islands; //!< per city
@@ -125,10 +127,14 @@ struct WanFpgaFailureResult
 
 struct WanExperimentResult
 {
-    std::string schedule;                        //!< schedule name
-    bool feasible{false};                        //!< the planner found a T
-    std::string reason;                          //!< why not
-    double plannedMs{0};                         //!< the planner's schedule T
+    std::string schedule;     //!< schedule name
+    bool feasible{false};     //!< the planner found a T
+    std::string reason;       //!< why not
+    double plannedMs{0};      //!< the planner's schedule T
+    double scaleLagMs{0};     //!< the most the run's scale adds to a round's T (its frames
+                              //!< store and forward the scale times longer)
+    std::string scaleWarning; //!< how the scale changes what the run measures
+                              //!< (WanScaleCheck; "" when it does not)
     std::vector<WanRoundResult> rounds;          //!< per simulated round
     std::map<std::string, uint64_t> evictions;   //!< FPGA evictions by cause
     uint64_t peakSlots{0};                       //!< most HBM slots in use at one FPGA

@@ -23,6 +23,7 @@
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
 #include "ns3/queue-size.h"
+#include "ns3/round-planner.h"
 #include "ns3/string.h"
 #include "ns3/trace-helper.h"
 #include "ns3/traffic-control-helper.h"
@@ -49,7 +50,8 @@ const Ipv4Mask kLinkMask("255.255.255.252");
 } // namespace
 
 WanNetworkHelper::WanNetworkHelper(const WanTopology& topo)
-    : m_topo(topo)
+    : m_topo(topo),
+      m_edgeBps(PlannerConfig().edgeBps)
 {
     m_topo.Validate();
 }

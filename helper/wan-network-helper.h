@@ -64,8 +64,9 @@ class WanNetworkHelper
     explicit WanNetworkHelper(const WanTopology& topo);
 
     /**
-     * @param bps rate of the local link between router and edge node, > 0
-     *        (default 400 Gbps, so that it never binds)
+     * @param bps rate of the local link between router and edge node (the
+     *        FPGA's port), > 0; default PlannerConfig::edgeBps (400 Gbps),
+     *        which the planner counts the streams through
      */
     void SetEdgeRate(double bps);
     /**
@@ -390,7 +391,7 @@ class WanNetworkHelper
                 LinkClass linkClass);
 
     WanTopology m_topo;                       //!< topology
-    double m_edgeBps{400e9};                  //!< router-edge rate
+    double m_edgeBps;                         //!< router-edge rate
     uint32_t m_mtu{9000};                     //!< device MTU
     std::string m_coreQueue{"fq-codel"};      //!< queue disc of the core devices
     uint32_t m_coreQueuePackets{1000};        //!< its size, when a FIFO

@@ -86,6 +86,7 @@ RoundPlanner::RoundPlanner(const WanTopology& topo, const PlannerConfig& config)
     wantext::bounds::kLossRate.Check(config.coreReserve, "core reserve");
     wantext::bounds::kFrameBytes.Check(config.frameBytes, "frame size");
     wantext::bounds::kLineRateWindowUs.Check(config.lineRateWindow * 1e6, "line-rate window");
+    wantext::bounds::kRateGbps.Check(config.edgeBps / 1e9, "edge port rate");
     if (config.accessBps)
     {
         m_topo.SetAccessRate(*config.accessBps);
@@ -206,6 +207,11 @@ RoundPlanner::SetCliqueRate(CliquePlan& cp,
                  "ingress " + city.code + " " + Gbps(city.ingressBps) +
                      (streamsIn > 1 ? " / " + std::to_string(streamsIn) + " streams" : ""));
     }
+    // Each member's edge port carries the k - 1 streams to it (and, without
+    // multicast, the k - 1 copies it sends): the FPGA sums what has crossed it.
+    consider(m_config.edgeBps / (k - 1),
+             "edge port " + Gbps(m_config.edgeBps) +
+                 (k > 2 ? " / " + std::to_string(k - 1) + " streams" : ""));
     std::sort(hops.begin(), hops.end());
     hops.erase(std::unique(hops.begin(), hops.end()), hops.end());
     for (const auto& hop : hops)
@@ -526,6 +532,14 @@ RoundPlanner::PacketDelay(uint32_t sender, uint32_t receiver, uint32_t copy) con
     // The edge links (the sender's up to its router, the receiver's down to
     // its FPGA) are on every path: they add the same to every sender.
     return delay;
+}
+
+double
+RoundPlanner::GetFrameDelay(uint32_t sender, uint32_t receiver) const
+{
+    const double bits = 8 * m_config.frameBytes;
+    return PacketDelay(sender, receiver, 0) + 2 * bits / m_config.edgeBps +
+           bits / m_topo.GetCity(receiver).ingressBps;
 }
 
 std::vector<double>

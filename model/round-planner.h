@@ -43,6 +43,11 @@ struct PlannerConfig
     std::optional<double> accessBps;
     /// Override of every core link's capacity, bit/s; > 0 when set.
     std::optional<double> coreCapacityBps;
+    /// Rate of every island's edge port, bit/s, each direction: the link
+    /// between the island's WAN router and its edge node (where the FPGA
+    /// sits).  Every stream to a member of a clique crosses it, so a clique of
+    /// k islands runs at most at edgeBps / (k - 1); 1 Mbps to 100 Tbps.
+    double edgeBps{400e9};
     /// Share of every core link direction's capacity left to other traffic,
     /// [0, 1): the streams split the rest.
     double coreReserve{0};
@@ -186,6 +191,18 @@ class RoundPlanner
      */
     std::vector<double> PacketSkew(const CliqueSchedule::Clique& members) const;
 
+    /**
+     * @brief Store and forward of one frame (frameBytes) on its way from an
+     * island to a peer, beyond the sender's own link (whose time is part of
+     * the serialization D / r): its serialization on both edge ports, on the
+     * core links of its path (the branch of the sender's multicast tree, or
+     * the unicast route) and on the receiver's ingress.  A packet-level run
+     * at scale S adds (S - 1) times this to the last frame's arrival.
+     * @param sender city index
+     * @param receiver city index
+     * @return seconds
+     */
+    double GetFrameDelay(uint32_t sender, uint32_t receiver) const;
     /** @return the network, with the overrides applied */
     const WanTopology& GetTopology() const;
     /** @return the configuration */

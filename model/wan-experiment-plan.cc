@@ -250,6 +250,32 @@ WanExperimentPlanner::Plan(const CliqueSchedule& schedule) const
     return plan;
 }
 
+double
+WanExperimentPlanner::ScaleLag(const WanPlannedRound& round, double scale) const
+{
+    const auto& links = round.routes ? *round.routes : GetTopology();
+    double finish = round.plan.roundTime;
+    for (const auto& cp : round.plan.cliques)
+    {
+        for (size_t jj = 0; jj < cp.members.size(); ++jj)
+        {
+            const auto sender = cp.members[jj];
+            for (auto receiver : cp.members)
+            {
+                if (receiver == sender)
+                {
+                    continue;
+                }
+                const double last = cp.offsets[jj] + links.GetPathDelay(sender, receiver) +
+                                    cp.serialization +
+                                    (scale - 1) * m_planner.GetFrameDelay(sender, receiver);
+                finish = std::max(finish, last);
+            }
+        }
+    }
+    return finish - round.plan.roundTime;
+}
+
 void
 WanExperimentPlanner::PlanFrom(WanExperimentPlan& plan,
                                const CliqueSchedule& schedule,

@@ -164,6 +164,18 @@ class WanExperimentPlanner
      *         rounds when the schedule has no T)
      */
     WanExperimentPlan Plan(const CliqueSchedule& schedule) const;
+
+    /**
+     * @brief What a packet-level run at a time-preserving scale adds to a
+     * round's T: its frames are the scale times longer, so each store and
+     * forward on a sender's way to a peer (RoundPlanner::GetFrameDelay)
+     * takes (scale - 1) times more than at full scale.
+     * @param round a planned round (not failed)
+     * @param scale the scale, >= 1
+     * @return max over its senders j and receivers i of (s_j + l_ji + tau_c
+     *         + (scale - 1) x frame delay_ji), less the round's T, seconds
+     */
+    double ScaleLag(const WanPlannedRound& round, double scale) const;
     /**
      * @brief Re-plans a plan's rounds from one on around core links the
      * network reported down (a fault detected at run time, not known in

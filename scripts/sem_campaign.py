@@ -83,7 +83,7 @@ def main(argv=None):
     write_csv(path, rows)
     for r in rows:
         print("%-10s %-12s RngRun %s  T %s ms  inflation %s%%  exact %s" % (
-            r["schedule"], r["impairment"], r["RngRun"], r["measured_ms"],
+            r["schedule"], r["impairment"], r["RngRun"], r["mixed_ms"],
             r["inflation_percent"], r["exact"]))
     print("written: %s" % path)
     return rows

@@ -221,6 +221,55 @@ class ContentionPlanTestCase : public TestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief The edge port (router to the FPGA's edge node) carries every stream
+ * to a member: a clique of k runs at most at the port's rate / (k - 1).
+ */
+class EdgePortPlanTestCase : public TestCase
+{
+  public:
+    EdgePortPlanTestCase()
+        : TestCase("edge port: a clique of k shares it among k - 1 inbound streams")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Four islands on a line (10 ms hops), 20 Gbps access, 100 Gbps core:
+        // with the default 400 Gbps port, the access rate binds (three streams
+        // in need 60 Gbps).
+        auto topo = LineTopology({"A", "B", "C", "D"}, {10, 10, 10});
+        PlannerConfig config;
+        config.hbmBytes = 32e9;
+        auto plan = RoundPlanner(topo, config).PlanRound({{0, 1, 2, 3}});
+        NS_TEST_ASSERT_MSG_EQ(plan.feasible, true, "feasible");
+        NS_TEST_EXPECT_MSG_EQ(plan.cliques[0].rateBps, 20e9, "access-bound");
+        // A 45 Gbps port: three streams in at 15 Gbps each; 1 GB in 533.3 ms
+        // after the last first byte (30 ms, D -> A): T = 563.3 ms.
+        config.edgeBps = 45e9;
+        plan = RoundPlanner(topo, config).PlanRound({{0, 1, 2, 3}});
+        NS_TEST_ASSERT_MSG_EQ(plan.feasible, true, "feasible");
+        NS_TEST_EXPECT_MSG_EQ_TOL(plan.cliques[0].rateBps, 15e9, 1, "port / 3");
+        NS_TEST_EXPECT_MSG_EQ(plan.cliques[0].rateBinding,
+                              "edge port 45 Gbps / 3 streams",
+                              "the port binds");
+        NS_TEST_EXPECT_MSG_EQ_TOL(plan.roundTime, 0.030 + 8.0 / 15, 1e-9, "T");
+        // A pair sends one stream through each port: the access rate binds.
+        config.edgeBps = 30e9;
+        plan = RoundPlanner(topo, config).PlanRound({{0, 1}, {2, 3}});
+        NS_TEST_EXPECT_MSG_EQ(plan.cliques[0].rateBps, 20e9, "one stream per port");
+        config.edgeBps = 10e9;
+        plan = RoundPlanner(topo, config).PlanRound({{0, 1}, {2, 3}});
+        NS_TEST_EXPECT_MSG_EQ(plan.cliques[1].rateBinding, "edge port 10 Gbps", "pair");
+        config.edgeBps = 0;
+        NS_TEST_EXPECT_MSG_EQ(ErrorOf([&] { RoundPlanner(topo, config); }).find("edge port rate"),
+                              0,
+                              "a port of 0 Gbps is refused");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief The baselines: no multicast splits egress, no FPGA splits ingress.
  */
 class BaselinePlanTestCase : public TestCase
@@ -626,6 +675,7 @@ class RoundPlannerTestSuite : public TestSuite
         AddTestCase(new TrianglePlanTestCase);
         AddTestCase(new ContentionPlanTestCase);
         AddTestCase(new BaselinePlanTestCase);
+        AddTestCase(new EdgePortPlanTestCase);
         AddTestCase(new AllToAllMemoryTestCase);
         AddTestCase(new JitterAllowanceTestCase);
         AddTestCase(new PacketSkewTestCase);

@@ -204,11 +204,11 @@ class ResultWriterCsvTestCase : public TestCase
         {
             ++rows;
         }
-        // run: 20 scalars (the label has its column; 4 of PIM), 2 evictions, 3
-        // losses, no parameters, no route change; per round: 8 scalars, 2
-        // evictions, 21 island scalars (the city is the subject), 2 held and 2
-        // mixing, 2 links x 5 figures.
-        NS_TEST_EXPECT_MSG_EQ(rows, 20 + 2 + 3 + 2 * (8 + 2 + 21 + 2 + 2 + 2 * 5), "figures");
+        // run: 22 scalars (the label has its column; 4 of PIM, 2 of the
+        // scale), 2 evictions, 3 losses, no parameters, no route change; per
+        // round: 9 scalars, 2 evictions, 21 island scalars (the city is the
+        // subject), 2 held and 2 mixing, 2 links x 5 figures.
+        NS_TEST_EXPECT_MSG_EQ(rows, 22 + 2 + 3 + 2 * (9 + 2 + 21 + 2 + 2 + 2 * 5), "figures");
         for (const char* expected : {"1,\"pair, hand\",,run,,evictions.timeout,2\n",
                                      "1,\"pair, hand\",1,island,B,repeats,3\n",
                                      "1,\"pair, hand\",,run,,disagreement_measured,0.625\n",

@@ -1,0 +1,212 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-training-test-utils.h"
+
+#include "ns3/test.h"
+#include "ns3/wan-agreement-check.h"
+#include "ns3/wan-topology-generator.h"
+#include "ns3/wan-training-compat.h"
+
+#include <sstream>
+
+using namespace ns3;
+using namespace ns3::wantest;
+
+namespace
+{
+
+WanTopology
+Generated(WanTopologyGenerator::Kind kind, uint32_t cities, uint32_t seed)
+{
+    WanTopologyGenerator::Settings s;
+    s.kind = kind;
+    s.cities = cities;
+    s.seed = seed;
+    return WanTopologyGenerator::Generate(s);
+}
+
+/// @return what disagrees with the planner, with no warning of its own,
+/// among the built-in schedules on the WAN ("" when nothing)
+std::string
+Disagreements(const WanTopology& topo, const std::string& label)
+{
+    std::ostringstream s;
+    for (const auto& row : WanAgreementCheck().Run(topo, label))
+    {
+        if (row.verdict == "DISAGREES" || (row.feasible && !row.exact))
+        {
+            s << label << " " << row.schedule << ": planned " << row.plannedMs << " ms, measured "
+              << row.measuredMs << " ms, scale lag " << row.scaleLagMs << " ms, exact " << row.exact
+              << "; ";
+        }
+    }
+    return s.str();
+}
+
+} // namespace
+
+/**
+ * @ingroup wan-training-tests
+ * @brief The long, contended WAN: a ring of 24 islands whose all-to-all
+ * sends 23 streams into every edge port.  The planner counts them (the
+ * port's 400 Gbps / 23 binds, not the 20 Gbps access) and the packet level
+ * agrees: every sum exact, T within 2%.
+ */
+class RingAgreementTestCase : public TestCase
+{
+  public:
+    RingAgreementTestCase()
+        : TestCase("ring of 24 with chords: every schedule agrees with the planner")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto topo = Generated(WanTopologyGenerator::RING, 24, 5);
+        const auto rows = WanAgreementCheck().Run(topo, "ring-24-5");
+        NS_TEST_ASSERT_MSG_EQ(rows.size(), 4, "pairs, regional, triangles, all-to-all");
+        const auto& all = rows[3];
+        NS_TEST_EXPECT_MSG_EQ(all.schedule, "all-to-all", "last");
+        NS_TEST_EXPECT_MSG_EQ(all.hbmGB, 32, "all-to-all needs memory");
+        // 1 GB at 400 / 23 Gbps: 460 ms of serialization after the last first byte.
+        NS_TEST_EXPECT_MSG_GT(all.plannedMs, 460, "the port binds");
+        for (const auto& row : rows)
+        {
+            NS_TEST_EXPECT_MSG_EQ(row.verdict,
+                                  "agrees",
+                                  row.schedule << ": planned " << row.plannedMs << " ms, measured "
+                                               << row.measuredMs << " ms, lag " << row.scaleLagMs
+                                               << " ms, exact " << row.exact);
+        }
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief A chain of 16: the longest paths (15 hops), so the scale's store and
+ * forward is the largest part of the difference.
+ */
+class ChainAgreementTestCase : public TestCase
+{
+  public:
+    ChainAgreementTestCase()
+        : TestCase("chain of 16: every schedule agrees or is warned of")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NS_TEST_EXPECT_MSG_EQ(
+            Disagreements(Generated(WanTopologyGenerator::CHAIN, 16, 2), "chain-16-2"),
+            "",
+            "every schedule agrees or is warned of");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief The verdict, by hand: a round planned at 500 ms with 4 ms of scale
+ * lag agrees up to 514 ms (2% + 4 ms) and down to 490 ms; beyond, it
+ * disagrees unless the planner warned of it; an inexact sum never agrees.
+ */
+class JudgeTestCase : public TestCase
+{
+  public:
+    JudgeTestCase()
+        : TestCase("verdicts by hand: 2% plus the scale lag, both ways")
+    {
+    }
+
+  private:
+    static std::string Verdict(double measuredMs, bool exact, bool warned)
+    {
+        WanExperimentResult result;
+        result.exact = exact;
+        WanRoundResult r;
+        r.plannedMs = 500;
+        r.scaleLagMs = 4;
+        r.measuredMs = measuredMs;
+        if (warned)
+        {
+            r.warnings.emplace_back("arrivals differ");
+        }
+        result.rounds.push_back(r);
+        result.scaleLagMs = 4;
+        WanAgreementRow row;
+        WanAgreementCheck::Judge(result, 0.02, row);
+        return row.verdict;
+    }
+
+    void DoRun() override
+    {
+        NS_TEST_EXPECT_MSG_EQ(Verdict(500, true, false), "agrees", "as planned");
+        NS_TEST_EXPECT_MSG_EQ(Verdict(513.9, true, false), "agrees", "2% + 4 ms");
+        NS_TEST_EXPECT_MSG_EQ(Verdict(514.1, true, false), "DISAGREES", "beyond");
+        NS_TEST_EXPECT_MSG_EQ(Verdict(490.1, true, false), "agrees", "2% early");
+        NS_TEST_EXPECT_MSG_EQ(Verdict(489.9, true, false), "DISAGREES", "earlier");
+        NS_TEST_EXPECT_MSG_EQ(Verdict(600, true, true), "warned", "the planner said so");
+        NS_TEST_EXPECT_MSG_EQ(Verdict(500, false, false), "DISAGREES", "a sum not exact");
+        NS_TEST_EXPECT_MSG_EQ(ErrorOf([] { WanAgreementCheck(1000, 0); }),
+                              "the tolerance must be between 0 and 1 (got 0)",
+                              "tolerance");
+        // The nine cities' pairs: the headers the planner does not count
+        // (0.7%) are all that is left once the scale lag is taken off.
+        const auto row =
+            WanAgreementCheck().RunSchedule(WanTopology::NineCity(), "nine-city", "pairs");
+        NS_TEST_EXPECT_MSG_EQ(row.verdict, "agrees", "within 2%");
+        NS_TEST_EXPECT_MSG_GT(row.excessPercent, 0.3, "headers");
+        NS_TEST_EXPECT_MSG_LT(row.excessPercent, 1.2, "and little else");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief One WAN of each shape at 32 to 40 cities (EXTENSIVE: a few minutes).
+ */
+class ShapesAgreementTestCase : public TestCase
+{
+  public:
+    ShapesAgreementTestCase()
+        : TestCase("one WAN of each shape, 32 to 40 cities")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (auto [kind, cities] : {std::pair{WanTopologyGenerator::RING, 40u},
+                                    std::pair{WanTopologyGenerator::GRID, 36u},
+                                    std::pair{WanTopologyGenerator::GEOMETRIC, 32u},
+                                    std::pair{WanTopologyGenerator::CHAIN, 40u}})
+        {
+            const auto label = WanTopologyGenerator::KindName(kind) + "-" + std::to_string(cities);
+            NS_TEST_EXPECT_MSG_EQ(Disagreements(Generated(kind, cities, 11), label),
+                                  "",
+                                  "every schedule agrees or is warned of");
+        }
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief Suite of WanAgreementCheck on generated WANs.
+ */
+class WanAgreementCheckTestSuite : public TestSuite
+{
+  public:
+    WanAgreementCheckTestSuite()
+        : TestSuite("wan-training-agreement", Type::SYSTEM)
+    {
+        AddTestCase(new RingAgreementTestCase);
+        AddTestCase(new ChainAgreementTestCase);
+        AddTestCase(new JudgeTestCase);
+        AddTestCase(new ShapesAgreementTestCase, wancompat::Extensive<TestCase>);
+    }
+};
+
+/// The suite's one instance.
+static WanAgreementCheckTestSuite g_wanAgreementCheckTestSuite;

@@ -1,0 +1,70 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/test.h"
+#include "ns3/wan-scale-check.h"
+
+using namespace ns3;
+
+/**
+ * @ingroup wan-training-tests
+ * @brief Jitter against the line-rate window, by hand: 1 ms of jitter and a
+ * 5 us window (50 us at scale 10, 5 ms at 1000).
+ */
+class JitterWindowTestCase : public TestCase
+{
+  public:
+    JitterWindowTestCase()
+        : TestCase("jitter against the line-rate window: when the scale changes "
+                   "the answer")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 5 ms at scale 1000 absorbs most of 1 ms, 5 us does not: warned, and
+        // the scale that gives the full-scale answer is 1 ms / 50 us = 20.
+        const auto text = WanScaleCheck::JitterAgainstWindow(1e-3, 5e-6, 1000);
+        NS_TEST_EXPECT_MSG_EQ(text,
+                              "jitter of 1 ms against the FPGAs' line-rate window of 5 ms at "
+                              "scale 1000 (5 us at full scale): the scaled window absorbs skew "
+                              "the full-scale one does not, so late contributions, partial sums "
+                              "and A depend on the scale (at scale 20 or below the window is at "
+                              "most a tenth of the jitter, as at full scale; or give the FPGAs "
+                              "memory)",
+                              "scale 1000");
+        NS_TEST_EXPECT_MSG_NE(WanScaleCheck::JitterAgainstWindow(1e-3, 5e-6, 100), "", "0.5 ms");
+        // 50 us and 100 us: a tenth of the jitter, as 5 us is.
+        NS_TEST_EXPECT_MSG_EQ(WanScaleCheck::JitterAgainstWindow(1e-3, 5e-6, 10), "", "scale 10");
+        NS_TEST_EXPECT_MSG_EQ(WanScaleCheck::JitterAgainstWindow(1e-3, 5e-6, 20), "", "scale 20");
+        NS_TEST_EXPECT_MSG_NE(WanScaleCheck::JitterAgainstWindow(1e-3, 5e-6, 21), "", "scale 21");
+        // Jitter well inside the window at full scale: absorbed at every scale.
+        NS_TEST_EXPECT_MSG_EQ(WanScaleCheck::JitterAgainstWindow(0.5e-6, 5e-6, 1000), "", "small");
+        NS_TEST_EXPECT_MSG_EQ(WanScaleCheck::JitterAgainstWindow(0, 5e-6, 1000), "", "none");
+        NS_TEST_EXPECT_MSG_EQ(WanScaleCheck::JitterAgainstWindow(1e-3, 5e-6, 1), "", "full scale");
+        // 20 us of jitter: no scale above 1 keeps the window a tenth of it.
+        NS_TEST_EXPECT_MSG_NE(
+            WanScaleCheck::JitterAgainstWindow(20e-6, 5e-6, 100).find("(give the FPGAs memory)"),
+            std::string::npos,
+            "memory is the only remedy");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief Suite of WanScaleCheck.
+ */
+class WanScaleCheckTestSuite : public TestSuite
+{
+  public:
+    WanScaleCheckTestSuite()
+        : TestSuite("wan-training-scale-check", Type::UNIT)
+    {
+        AddTestCase(new JitterWindowTestCase);
+    }
+};
+
+/// The suite's one instance.
+static WanScaleCheckTestSuite g_wanScaleCheckTestSuite;
