@@ -469,6 +469,16 @@ WanNetworkHelper::Install()
     stack.Install(m_edges);
     InternetStackHelper hosts;
     hosts.Install(m_islands);
+    // A stream crosses every router of its path: on a long WAN (a 64-city
+    // chain) more than ns-3's default TTL of 64 allows.  The WAN's hosts and
+    // nodes send with the largest, 255 (PIM and BFD set their own 1 and 255).
+    for (const auto* nodes : {&m_routers, &m_edges, &m_islands})
+    {
+        for (uint32_t i = 0; i < nodes->GetN(); ++i)
+        {
+            nodes->Get(i)->GetObject<Ipv4>()->SetAttribute("DefaultTtl", UintegerValue(255));
+        }
+    }
 
     Ipv4AddressHelper address("10.0.0.0", "255.255.255.252");
     PointToPointHelper p2p;

@@ -91,7 +91,9 @@ Time
 WanReconvergenceHelper::FloodingDelay(uint32_t a, uint32_t b) const
 {
     const auto& topo = m_net.GetTopology();
-    const auto rest = topo.WithoutLink(topo.GetCity(a).code, topo.GetCity(b).code);
+    // A link BFD declared down may be a bridge (a false alarm under loss):
+    // the flooding reaches the part that is left.
+    const auto rest = topo.WithoutLink(topo.GetCity(a).code, topo.GetCity(b).code, false);
     double longest = 0;
     for (uint32_t c = 0; c < rest.GetNCities(); ++c)
     {

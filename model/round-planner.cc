@@ -586,6 +586,21 @@ RoundPlanner::CheckPacketSkew(RoundPlan& plan) const
         for (size_t ii = 0; ii < cp.members.size(); ++ii)
         {
             const double skew = cp.skewSeconds[ii];
+            const double chunk = frameBits / cp.rateBps; // one frame's time at r_c
+            if (m_config.hbmBytes == 0 && skew <= m_config.lineRateWindow * (1 + 1e-9) &&
+                skew > chunk * (1 + 1e-9))
+            {
+                // Within the window, but chunk k is still open when chunk
+                // k + 1 arrives: two slots of the small on-chip table at once.
+                plan.warnings.push_back(
+                    "arrivals at " + m_topo.GetCity(cp.members[ii]).code + " in " +
+                    CliqueName(m_topo, cp.members) + " differ by " + Us(skew) +
+                    " at the packet level, more than a chunk's " + Us(chunk) + " at " +
+                    Gbps(cp.rateBps) +
+                    ": successive chunks overlap in the FPGA's line-rate window, and a hash "
+                    "conflict between them splits a chunk into partial sums");
+                continue;
+            }
             if (m_config.hbmBytes > 0 || skew <= m_config.lineRateWindow * (1 + 1e-9))
             {
                 continue;

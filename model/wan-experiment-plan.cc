@@ -345,7 +345,28 @@ WanExperimentPlanner::Replan(WanExperimentPlan& plan,
     std::optional<WanTopology> routes;
     for (const auto& [a, b] : down)
     {
-        routes = (routes ? *routes : topo).WithoutLink(topo.GetCity(a).code, topo.GetCity(b).code);
+        routes = (routes ? *routes : topo)
+                     .WithoutLink(topo.GetCity(a).code, topo.GetCity(b).code, false);
+    }
+    try
+    {
+        if (routes)
+        {
+            routes->Validate();
+        }
+    }
+    catch (const std::invalid_argument& partition)
+    {
+        // Detection can declare a bridge down (BFD under loss): no round can
+        // be planned until it is back; they keep their start and fail.
+        for (uint32_t k = from; k < plan.rounds.size(); ++k)
+        {
+            auto& r = plan.rounds[k];
+            r.failed = true;
+            r.streams.clear();
+            r.note = note + ": failed, the network is partitioned (" + partition.what() + ")";
+        }
+        return;
     }
     PlanFrom(plan, schedule, m_planner.Plan(schedule), from, plan.rounds[from].start, routes, note);
 }

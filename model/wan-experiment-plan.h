@@ -180,7 +180,10 @@ class WanExperimentPlanner
      * @brief Re-plans a plan's rounds from one on around core links the
      * network reported down (a fault detected at run time, not known in
      * advance): their trees, rates and offsets avoid the links, and their
-     * starts follow on from the first one's.
+     * starts follow on from the first one's.  When the links down cut the
+     * network in two (BFD declaring a bridge down under loss), the rounds
+     * from `from` on fail instead, with the partition in their note, until a
+     * later Replan finds the network whole again.
      * @param plan the plan being run; its rounds from `from` on are replaced
      * @param schedule its schedule
      * @param from the first round to re-plan (none when past the last)

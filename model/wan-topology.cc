@@ -167,7 +167,7 @@ WanTopology::GetRegions() const
 }
 
 WanTopology
-WanTopology::WithoutLink(const std::string& a, const std::string& b) const
+WanTopology::WithoutLink(const std::string& a, const std::string& b, bool connected) const
 {
     const uint32_t gone = GetLinkIndex(FindCity(a), FindCity(b));
     WanTopology copy;
@@ -190,6 +190,10 @@ WanTopology::WithoutLink(const std::string& a, const std::string& b) const
                                    l.impairment,
                                    l.impairmentFields);
         }
+    }
+    if (!connected)
+    {
+        return copy;
     }
     try
     {

@@ -218,11 +218,16 @@ class WanTopology
     /**
      * @param a code of one end
      * @param b code of the other end
+     * @param connected whether the rest must be connected (false: a city cut
+     *        off has no path, GetPathDelay infinite, as routing sees a
+     *        partition)
      * @return a copy of this topology without the core link a-b; throws
-     *         std::invalid_argument when there is no such link or when the
-     *         rest is disconnected
+     *         std::invalid_argument when there is no such link or, when
+     *         connected is true, when the rest is disconnected
      */
-    WanTopology WithoutLink(const std::string& a, const std::string& b) const;
+    WanTopology WithoutLink(const std::string& a,
+                            const std::string& b,
+                            bool connected = true) const;
 
     /**
      * @brief Checks that there are at least two cities and that the graph is

@@ -8,6 +8,8 @@
 #include "ns3/mixing-analysis.h"
 #include "ns3/test.h"
 
+#include <sstream>
+
 using namespace ns3;
 using namespace ns3::wantest;
 
@@ -55,6 +57,10 @@ class LinkFaultTestCase : public TestCase
             CliqueExperimentHelper experiment(topo, PlannerConfig{});
             experiment.SetScale(1000);
             experiment.SetRounds(6);
+            // Known in advance, trees from the planner: the comparison whose
+            // rounds are planned around the outage before they start.
+            experiment.SetFaultDetection("oracle");
+            experiment.SetTreeBuilding("planner");
             experiment.SetFaultPolicy(policy);
             experiment.AddLinkFault("NYC", "LON", 1.25, 2.0);
             auto r = experiment.Run(triangles);
@@ -203,6 +209,7 @@ class DetectedLinkFaultTestCase : public TestCase
         oracle.SetScale(1000);
         oracle.SetRounds(6);
         oracle.SetRecovery("early");
+        oracle.SetFaultDetection("oracle");
         oracle.AddLinkFault("NYC", "LON", 0.9, 2.0);
         auto o = oracle.Run(CliqueSchedule::Triangles(topo));
         NS_TEST_EXPECT_MSG_EQ(o.routeChanges.empty(), true, "no detection");
@@ -284,6 +291,66 @@ class FpgaFaultTestCase : public TestCase
             }
         }
         NS_TEST_EXPECT_MSG_GT(requested, 0, "the lost slots were re-requested");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief BFD under heavy loss declares a bridge down (a false alarm): the
+ * network looks cut in two.  The run goes on: unicast routes leave the cut-off
+ * island out, the rounds after the notification fail with the partition in
+ * their note, and no error ends the run.
+ */
+class DetectedPartitionTestCase : public TestCase
+{
+  public:
+    DetectedPartitionTestCase()
+        : TestCase("BFD declares a bridge down under loss: later rounds fail, the run goes on")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // A - B - C on 10 ms links that lose 30% of their packets: the BFD
+        // sessions come up, then three packets in a row are lost (one chance
+        // in 37 every 10 ms) and an end looks cut off.
+        const auto topo = LineTopology({"A", "B", "C"}, {10, 10});
+        WanLinkImpairment loss;
+        loss.lossRate = 0.3;
+        CliqueExperimentHelper experiment(topo, PlannerConfig{});
+        experiment.SetImpairment(WanNetworkHelper::CORE, loss);
+        experiment.SetScale(1000);
+        experiment.SetRounds(10);
+        experiment.SetRecovery("accept");
+        experiment.SetFaultDetection("bfd");
+        WanExperimentResult r;
+        const auto error = ErrorOf([&] { r = experiment.Run(CliqueSchedule::Triangles(topo)); });
+        NS_TEST_ASSERT_MSG_EQ(error, "", "the run ends without an error");
+        NS_TEST_ASSERT_MSG_EQ(r.rounds.size(), 10, "ten rounds");
+        NS_TEST_EXPECT_MSG_GT(r.routeChanges.size(), 0, "BFD declared B-C down");
+        uint32_t partitioned = 0;
+        for (const auto& round : r.rounds)
+        {
+            if (round.failed)
+            {
+                NS_TEST_EXPECT_MSG_EQ(Mentions(round.note, "the network is partitioned"),
+                                      true,
+                                      round.note);
+                ++partitioned;
+            }
+        }
+        std::ostringstream seen;
+        for (const auto& c : r.routeChanges)
+        {
+            seen << c.link << (c.up ? " up " : " down ") << c.convergedS << " s from round "
+                 << c.replannedFrom << "; ";
+        }
+        for (const auto& round : r.rounds)
+        {
+            seen << "round " << round.round << ": " << round.note << "; ";
+        }
+        NS_TEST_EXPECT_MSG_GT(partitioned, 0, "a round after the notice failed: " << seen.str());
     }
 };
 
@@ -437,6 +504,7 @@ class CliqueExperimentFaultsTestSuite : public TestSuite
         AddTestCase(new DetectedLinkFaultTestCase);
         AddTestCase(new FpgaFaultTestCase);
         AddTestCase(new DetectedFpgaFaultTestCase);
+        AddTestCase(new DetectedPartitionTestCase);
         AddTestCase(new IslandAbsenceTestCase);
         AddTestCase(new FaultBadInputTestCase);
     }

@@ -257,6 +257,9 @@ class ResultWriterRunTestCase : public TestCase
         CliqueExperimentHelper experiment(topo, PlannerConfig{});
         experiment.SetScale(1000);
         experiment.SetRounds(2);
+        // No BFD or PIM packets in the core queues: only the streams wait there.
+        experiment.SetFaultDetection("oracle");
+        experiment.SetTreeBuilding("planner");
         const auto result = experiment.Run(CliqueSchedule::Builtin("triangles", topo));
         NS_TEST_ASSERT_MSG_EQ(result.rounds.size(), 2, "two rounds");
         for (const auto& [cause, total] : result.evictions)

@@ -269,7 +269,7 @@ def evaluation_dict(evaluation):
 PACKET_OUTPUT_SCHEMA = "wan-training-packet-output"
 PACKET_OUTPUT_VERSION = 1  # WanResultWriter's; a test checks that they agree
 # Metrics of a packet-output CSV that are text, not numbers.
-_TEXT_METRICS = {"schedule", "reason", "note"}
+_TEXT_METRICS = {"schedule", "reason", "note", "scale_warning"}
 
 
 def packet_run(result, topo, label="", parameters=None):

@@ -40,7 +40,7 @@ NINE_CITY = {
     "payload": ("2e9", OFF, None),
     "accessGbps": ("10", OFF, None),
     "coreGbps": ("5", OFF, None),
-    "edgeGbps": ("30", OFF, None),
+    "edgeGbps": ("15", OFF, None),
     "multicast": ("false", OFF, None),
     "aggregation": ("false", OFF, None),
     "hbmGB": ("32", OFF, None),
