@@ -11,7 +11,6 @@
 #include "ns3/wan-training-text.h"
 
 #include <algorithm>
-#include <sstream>
 
 namespace ns3
 {
@@ -115,24 +114,6 @@ WanAgreementCheck::Judge(const WanExperimentResult& result, double tolerance, Wa
     {
         row.verdict = row.warnings > 0 ? "warned" : "DISAGREES";
     }
-}
-
-std::string
-WanAgreementCheck::CsvHeader()
-{
-    return "wan,cities,schedule,hbm_gb,feasible,rounds,planned_ms,measured_ms,scale_lag_ms,"
-           "excess_percent,short_percent,exact,warnings,verdict,reason";
-}
-
-std::string
-WanAgreementCheck::CsvLine(const WanAgreementRow& row)
-{
-    std::ostringstream s;
-    s << row.wan << "," << row.cities << "," << row.schedule << "," << row.hbmGB << ","
-      << row.feasible << "," << row.rounds << "," << row.plannedMs << "," << row.measuredMs << ","
-      << row.scaleLagMs << "," << row.excessPercent << "," << row.shortPercent << "," << row.exact
-      << "," << row.warnings << "," << row.verdict << "," << wantext::CsvCell(row.reason);
-    return s.str();
 }
 
 } // namespace ns3

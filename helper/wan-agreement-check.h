@@ -88,14 +88,6 @@ class WanAgreementCheck
      */
     static void Judge(const WanExperimentResult& result, double tolerance, WanAgreementRow& row);
 
-    /** @return the CSV header of the rows */
-    static std::string CsvHeader();
-    /**
-     * @param row a row
-     * @return it as a CSV line (no newline)
-     */
-    static std::string CsvLine(const WanAgreementRow& row);
-
   private:
     double m_scale;     //!< packet-level scale
     double m_tolerance; //!< share of T

@@ -4,6 +4,7 @@
 
 #include "wan-training-test-utils.h"
 
+#include "ns3/clique-experiment-helper.h"
 #include "ns3/test.h"
 #include "ns3/wan-agreement-check.h"
 #include "ns3/wan-topology-generator.h"
@@ -16,16 +17,6 @@ using namespace ns3::wantest;
 
 namespace
 {
-
-WanTopology
-Generated(WanTopologyGenerator::Kind kind, uint32_t cities, uint32_t seed)
-{
-    WanTopologyGenerator::Settings s;
-    s.kind = kind;
-    s.cities = cities;
-    s.seed = seed;
-    return WanTopologyGenerator::Generate(s);
-}
 
 /// @return what disagrees with the planner, with no warning of its own,
 /// among the built-in schedules on the WAN ("" when nothing)
@@ -65,7 +56,13 @@ class RingAgreementTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const auto topo = Generated(WanTopologyGenerator::RING, 24, 5);
+        // Every core link at 400 Gbps, so that no link binds before the port.
+        WanTopologyGenerator::Settings settings;
+        settings.kind = WanTopologyGenerator::RING;
+        settings.cities = 24;
+        settings.seed = 5;
+        settings.capacitiesBps = {400e9};
+        const auto topo = WanTopologyGenerator::Generate(settings);
         const auto rows = WanAgreementCheck().Run(topo, "ring-24-5");
         NS_TEST_ASSERT_MSG_EQ(rows.size(), 4, "pairs, regional, triangles, all-to-all");
         const auto& all = rows[3];
@@ -101,9 +98,50 @@ class ChainAgreementTestCase : public TestCase
     void DoRun() override
     {
         NS_TEST_EXPECT_MSG_EQ(
-            Disagreements(Generated(WanTopologyGenerator::CHAIN, 16, 2), "chain-16-2"),
+            Disagreements(GeneratedWan(WanTopologyGenerator::CHAIN, 16, 2), "chain-16-2"),
             "",
             "every schedule agrees or is warned of");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief The two ends of a 70-island chain exchange their states: each
+ * stream crosses 70 routers (and both edge nodes), more than ns-3's default
+ * TTL of 64 lets through, so the network's nodes must send with a larger one.
+ */
+class LongPathTestCase : public TestCase
+{
+  public:
+    LongPathTestCase()
+        : TestCase("a pair 69 hops apart: every contribution arrives (TTL)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto topo = GeneratedWan(WanTopologyGenerator::CHAIN, 70, 4);
+        NS_TEST_ASSERT_MSG_EQ(topo.GetPath(0, 69).size(), 70, "69 core hops");
+        CliqueExperimentHelper experiment(topo, PlannerConfig{});
+        experiment.SetScale(10000);
+        CliqueSchedule::Round round{{0, 69}};
+        for (uint32_t c = 1; c < 69; ++c)
+        {
+            round.push_back({c}); // the islands between stay out
+        }
+        const auto r = experiment.Run(CliqueSchedule("ends", {round}));
+        NS_TEST_ASSERT_MSG_EQ(r.rounds.size(), 1, "one round");
+        uint64_t expected = 0;
+        uint64_t delivered = 0;
+        for (const auto& island : r.rounds[0].islands)
+        {
+            expected += island.expected;
+            delivered += island.delivered;
+        }
+        NS_TEST_EXPECT_MSG_EQ(expected, 2 * 12, "100 KB: 12 chunks each way");
+        NS_TEST_EXPECT_MSG_EQ(delivered, expected, "every one delivered");
+        NS_TEST_EXPECT_MSG_EQ(r.exact, true, "sums exact");
     }
 };
 
@@ -184,7 +222,7 @@ class ShapesAgreementTestCase : public TestCase
                                     std::pair{WanTopologyGenerator::CHAIN, 40u}})
         {
             const auto label = WanTopologyGenerator::KindName(kind) + "-" + std::to_string(cities);
-            NS_TEST_EXPECT_MSG_EQ(Disagreements(Generated(kind, cities, 11), label),
+            NS_TEST_EXPECT_MSG_EQ(Disagreements(GeneratedWan(kind, cities, 11), label),
                                   "",
                                   "every schedule agrees or is warned of");
         }
@@ -204,6 +242,7 @@ class WanAgreementCheckTestSuite : public TestSuite
         AddTestCase(new RingAgreementTestCase);
         AddTestCase(new ChainAgreementTestCase);
         AddTestCase(new JudgeTestCase);
+        AddTestCase(new LongPathTestCase);
         AddTestCase(new ShapesAgreementTestCase, wancompat::Extensive<TestCase>);
     }
 };

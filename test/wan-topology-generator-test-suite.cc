@@ -43,16 +43,6 @@ Diameter(const WanTopology& topo)
     return hops;
 }
 
-WanTopology
-Make(WanTopologyGenerator::Kind kind, uint32_t cities, uint32_t seed)
-{
-    WanTopologyGenerator::Settings s;
-    s.kind = kind;
-    s.cities = cities;
-    s.seed = seed;
-    return WanTopologyGenerator::Generate(s);
-}
-
 } // namespace
 
 /**
@@ -73,19 +63,19 @@ class GeneratorShapesTestCase : public TestCase
     {
         using G = WanTopologyGenerator;
         // A chain of 20: 19 links, 19 hops end to end.
-        auto chain = Make(G::CHAIN, 20, 3);
+        auto chain = GeneratedWan(G::CHAIN, 20, 3);
         NS_TEST_EXPECT_MSG_EQ(chain.GetNCities(), 20, "cities");
         NS_TEST_EXPECT_MSG_EQ(chain.GetLinks().size(), 19, "a line");
         NS_TEST_EXPECT_MSG_EQ(Diameter(chain), 19, "the longest path");
         // A 4 x 4 grid: 2 x 4 x 3 = 24 links, corner to corner in 6 hops.
-        auto grid = Make(G::GRID, 16, 3);
+        auto grid = GeneratedWan(G::GRID, 16, 3);
         NS_TEST_EXPECT_MSG_EQ(grid.GetLinks().size(), 24, "a 4 x 4 grid");
         NS_TEST_EXPECT_MSG_EQ(Diameter(grid), 6, "corner to corner");
         // 18 cities in 5 columns (rows of 5, 5, 5, 3): 4 + 4 + 4 + 2 across,
         // 13 down.
-        NS_TEST_EXPECT_MSG_EQ(Make(G::GRID, 18, 3).GetLinks().size(), 14 + 13, "ragged");
+        NS_TEST_EXPECT_MSG_EQ(GeneratedWan(G::GRID, 18, 3).GetLinks().size(), 14 + 13, "ragged");
         // A ring of 40: 40 links and 5 chords; every city on at least two.
-        auto ring = Make(G::RING, 40, 3);
+        auto ring = GeneratedWan(G::RING, 40, 3);
         NS_TEST_EXPECT_MSG_EQ(ring.GetLinks().size(), 45, "ring and chords");
         for (auto d : Degrees(ring))
         {
@@ -93,7 +83,7 @@ class GeneratorShapesTestCase : public TestCase
         }
         NS_TEST_EXPECT_MSG_LT_OR_EQ(Diameter(ring), 20, "half the ring at most");
         // A random geometric graph is connected (its spanning tree) and denser.
-        auto geo = Make(G::GEOMETRIC, 50, 3);
+        auto geo = GeneratedWan(G::GEOMETRIC, 50, 3);
         NS_TEST_EXPECT_MSG_GT_OR_EQ(geo.GetLinks().size(), 49, "spanning tree at least");
         for (uint32_t b = 1; b < geo.GetNCities(); ++b)
         {
@@ -121,7 +111,9 @@ class GeneratorShapesTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(regions.size(), (n + 3) / 6, "regions of " << n);
         }
         NS_TEST_EXPECT_MSG_EQ(chain.GetCity(0).code, "G01", "names");
-        NS_TEST_EXPECT_MSG_EQ(Make(G::CHAIN, 120, 1).GetCity(119).code, "G120", "three digits");
+        NS_TEST_EXPECT_MSG_EQ(GeneratedWan(G::CHAIN, 120, 1).GetCity(119).code,
+                              "G120",
+                              "three digits");
     }
 };
 
@@ -181,11 +173,11 @@ class GeneratorSeedTestCase : public TestCase
         using G = WanTopologyGenerator;
         for (auto kind : G::Kinds())
         {
-            NS_TEST_EXPECT_MSG_EQ(Make(kind, 24, 7).ToJson(),
-                                  Make(kind, 24, 7).ToJson(),
+            NS_TEST_EXPECT_MSG_EQ(GeneratedWan(kind, 24, 7).ToJson(),
+                                  GeneratedWan(kind, 24, 7).ToJson(),
                                   G::KindName(kind) << ": reproducible");
-            NS_TEST_EXPECT_MSG_NE(Make(kind, 24, 7).ToJson(),
-                                  Make(kind, 24, 8).ToJson(),
+            NS_TEST_EXPECT_MSG_NE(GeneratedWan(kind, 24, 7).ToJson(),
+                                  GeneratedWan(kind, 24, 8).ToJson(),
                                   G::KindName(kind) << ": the seed matters");
             NS_TEST_EXPECT_MSG_EQ(G::KindFromName(G::KindName(kind)), kind, "names");
         }
@@ -193,7 +185,7 @@ class GeneratorSeedTestCase : public TestCase
                               "unknown kind of generated WAN 'star' (ring, grid, geometric or "
                               "chain)",
                               "kind");
-        NS_TEST_EXPECT_MSG_EQ(ErrorOf([] { Make(G::RING, 3, 1); }),
+        NS_TEST_EXPECT_MSG_EQ(ErrorOf([] { GeneratedWan(G::RING, 3, 1); }),
                               "a generated WAN needs 4 to 1000 cities (got 3)",
                               "too few");
         G::Settings s;

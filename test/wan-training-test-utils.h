@@ -9,6 +9,7 @@
 #include "ns3/clique-schedule.h"
 #include "ns3/header.h"
 #include "ns3/pcap-file.h"
+#include "ns3/wan-topology-generator.h"
 #include "ns3/wan-topology.h"
 
 #include <cstdint>
@@ -95,6 +96,23 @@ inline std::string
 Nth(const std::vector<std::string>& texts, size_t k)
 {
     return k < texts.size() ? texts[k] : std::string();
+}
+
+/**
+ * @ingroup wan-training-tests
+ * @param kind the shape
+ * @param cities its islands
+ * @param seed the generator's seed
+ * @return the generated WAN, with the generator's other defaults
+ */
+inline WanTopology
+GeneratedWan(WanTopologyGenerator::Kind kind, uint32_t cities, uint32_t seed)
+{
+    WanTopologyGenerator::Settings s;
+    s.kind = kind;
+    s.cities = cities;
+    s.seed = seed;
+    return WanTopologyGenerator::Generate(s);
 }
 
 /**
