@@ -565,7 +565,7 @@ TableSchedules(const Options& o, const ScheduleComparisonHelper& helper)
     {
         for (const auto& name : wantext::SplitList(o.schedules))
         {
-            chosen.push_back(CliqueSchedule::Builtin(name, topo));
+            chosen.push_back(CliqueScheduleBuiltins::Make(name, topo));
         }
     }
     if (!o.scheduleFile.empty())
@@ -642,7 +642,7 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
         variants.push_back({"no multicast", false, true});
         variants.push_back({"no FPGA", true, false});
     }
-    const auto names = o.packetSchedule == "all" ? CliqueSchedule::BuiltinNames()
+    const auto names = o.packetSchedule == "all" ? CliqueScheduleBuiltins::Names()
                                                  : wantext::SplitList(o.packetSchedule);
     WanResultWriter output(topo);
     std::cout << "\nPacket level (scale " << o.scale << ": D and rates / " << o.scale
@@ -654,7 +654,7 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
     for (const auto& name : names)
     {
         auto schedule = wantext::EndsWith(name, ".json") ? CliqueSchedule::LoadFile(name, topo)
-                                                         : CliqueSchedule::Builtin(name, topo);
+                                                         : CliqueScheduleBuiltins::Make(name, topo);
         for (const auto& v : variants)
         {
             PlannerConfig c = config;
@@ -686,7 +686,7 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
                 std::cout << "  ranks: " << WanMpiHelper::Describe(topo, experiment.GetRankOf())
                           << "\n";
             }
-            std::cout << CliqueExperimentHelper::Format(result, topo);
+            std::cout << WanExperimentReport::Format(result, topo);
             output.Add(name + ", " + v.label, result, {{"variant", v.label}});
         }
     }

@@ -215,7 +215,7 @@ Summarise(const WanExperimentResult& r)
     {
         row.plannedMs = std::max(row.plannedMs, round.plannedMs);
         row.measuredMs = std::max(row.measuredMs, round.measuredMs);
-        row.counts += CliqueExperimentHelper::Total(round);
+        row.counts += WanExperimentReport::Total(round);
     }
     for (const auto& [where, n] : r.lostPackets)
     {
@@ -232,7 +232,7 @@ RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter
     std::vector<Row> rows;
     for (const auto& name : wantext::SplitList(o.schedules))
     {
-        auto schedule = CliqueSchedule::Builtin(name, topo);
+        auto schedule = CliqueScheduleBuiltins::Make(name, topo);
         PlannerConfig config;
         config.hbmBytes = name == "all-to-all" ? 32e9 : 0;
         config.coreReserve = o.coreReserve;

@@ -65,10 +65,9 @@ struct PacketTraceOptions
     {
         if (pcap || ascii)
         {
-            Named("--tracePrefix", [this] { ns3::WanNetworkHelper::CheckTracePrefix(prefix); });
+            Named("--tracePrefix", [this] { ns3::WanPacketTraceHelper::CheckPrefix(prefix); });
         }
-        Named("--traceLinks",
-              [this, &topo] { ns3::WanNetworkHelper(topo).ParseTraceSelection(links); });
+        Named("--traceLinks", [this, &topo] { ns3::WanPacketTraceHelper(topo).Parse(links); });
     }
 
     /**

@@ -176,7 +176,7 @@ Run(const po::variables_map& vm)
     auto name = vm["schedule"].as<std::string>();
     auto schedule = wantext::EndsWith(name, ".json")
                         ? CliqueSchedule::LoadFile(name, planner.GetTopology())
-                        : CliqueSchedule::Builtin(name, planner.GetTopology());
+                        : CliqueScheduleBuiltins::Make(name, planner.GetTopology());
     auto plan = planner.Plan(schedule);
     if (vm["json"].as<bool>())
     {

@@ -23,6 +23,7 @@
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/ipv4-address-generator.h"
+#include "ns3/wan-multicast-route-helper.h"
 #include "ns3/wan-training-module.h"
 #include "ns3/wan-training-text.h"
 
@@ -59,7 +60,7 @@ main(int argc, char* argv[])
     }
 
     auto topo = WanTopology::NineCity();
-    auto schedule = CliqueSchedule::Triangles(topo);
+    auto schedule = CliqueScheduleBuiltins::Triangles(topo);
     PlannerConfig config;
     config.payloadBytes = payloadBytes;
     auto plan = RoundPlanner(topo, config).PlanRound(schedule.GetRound(0));
@@ -89,7 +90,7 @@ main(int argc, char* argv[])
                 server = m[jj];
                 to = WanNetworkHelper::GroupAddress(0, m[jj]);
                 port = 9000;
-                net.InstallMulticastTree(m[jj], m, to, true);
+                WanMulticastRouteHelper(net).InstallTree(m[jj], m, to, true);
             }
             servers.Add(UdpServerHelper(port).Install(net.GetIslands().Get(server)));
             UdpClientHelper client(to, port);

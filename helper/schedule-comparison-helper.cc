@@ -4,6 +4,7 @@
 
 #include "schedule-comparison-helper.h"
 
+#include "ns3/clique-schedule-builtins.h"
 #include "ns3/log.h"
 #include "ns3/staleness-model.h"
 #include "ns3/wan-training-text.h"
@@ -30,9 +31,9 @@ ScheduleComparisonHelper::SetTopology(const WanTopology& topo)
     topo.Validate();
     m_topo = topo;
     m_schedules.clear();
-    for (const auto& name : CliqueSchedule::BuiltinNames())
+    for (const auto& name : CliqueScheduleBuiltins::Names())
     {
-        m_schedules.push_back(CliqueSchedule::Builtin(name, m_topo));
+        m_schedules.push_back(CliqueScheduleBuiltins::Make(name, m_topo));
     }
 }
 

@@ -61,7 +61,7 @@ WanAgreementCheck::RunSchedule(const WanTopology& topo,
     row.wan = label;
     row.cities = topo.GetNCities();
     row.schedule = schedule;
-    const auto clique = CliqueSchedule::Builtin(schedule, topo);
+    const auto clique = CliqueScheduleBuiltins::Make(schedule, topo);
     for (double hbm : {0.0, kFallbackHbmBytes})
     {
         PlannerConfig config;

@@ -164,6 +164,87 @@ WanMpiHelper::RunsHere(Ptr<const Node> node)
     return node->GetSystemId() == GetRank();
 }
 
+namespace
+{
+
+/// @return per city its rank: whole regions, the largest first to the least loaded rank
+std::vector<uint32_t>
+ByRegion(const WanTopology& topo, uint32_t ranks)
+{
+    const uint32_t n = topo.GetNCities();
+    std::vector<uint32_t> rankOf(n, 0);
+    // Regions in order of first appearance, the largest first to the
+    // least loaded rank.
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<uint32_t>> members;
+    for (uint32_t c = 0; c < n; ++c)
+    {
+        const auto& region = topo.GetCity(c).region;
+        if (members.count(region) == 0)
+        {
+            order.push_back(region);
+        }
+        members[region].push_back(c);
+    }
+    std::stable_sort(order.begin(), order.end(), [&members](const auto& a, const auto& b) {
+        return members[a].size() > members[b].size();
+    });
+    std::vector<uint32_t> cities(ranks, 0); // per rank
+    for (const auto& region : order)
+    {
+        const auto r =
+            static_cast<uint32_t>(std::min_element(cities.begin(), cities.end()) - cities.begin());
+        for (auto c : members[region])
+        {
+            rankOf[c] = r;
+        }
+        cities[r] += static_cast<uint32_t>(members[region].size());
+    }
+    return rankOf;
+}
+
+/// @return per city its rank, from a CODE:RANK comma list naming every city
+std::vector<uint32_t>
+ByCodes(const WanTopology& topo, uint32_t ranks, const std::string& map)
+{
+    const uint32_t n = topo.GetNCities();
+    std::vector<uint32_t> rankOf(n, 0);
+    std::vector<bool> named(n, false);
+    for (const auto& item : wantext::SplitList(map))
+    {
+        const auto colon = item.find(':');
+        if (colon == std::string::npos)
+        {
+            throw std::invalid_argument("partition \"" + item +
+                                        "\": expected CODE:RANK, region, city or balanced");
+        }
+        const auto code = item.substr(0, colon);
+        if (!topo.HasCity(code))
+        {
+            throw std::invalid_argument("partition: unknown city \"" + code + "\"");
+        }
+        const auto c = topo.FindCity(code);
+        const auto rank = wantext::ParseNumber(item.substr(colon + 1), "partition rank");
+        if (!(rank >= 0 && rank < ranks) || rank != static_cast<uint32_t>(rank))
+        {
+            throw std::invalid_argument("partition: rank of " + code + " must be 0 to " +
+                                        std::to_string(ranks - 1));
+        }
+        rankOf[c] = static_cast<uint32_t>(rank);
+        named[c] = true;
+    }
+    for (uint32_t c = 0; c < n; ++c)
+    {
+        if (!named[c])
+        {
+            throw std::invalid_argument("partition: no rank for " + topo.GetCity(c).code);
+        }
+    }
+    return rankOf;
+}
+
+} // namespace
+
 std::vector<uint32_t>
 WanMpiHelper::Partition(const WanTopology& topo,
                         uint32_t ranks,
@@ -186,33 +267,7 @@ WanMpiHelper::Partition(const WanTopology& topo,
     }
     else if (map == "region")
     {
-        // Regions in order of first appearance, the largest first to the
-        // least loaded rank.
-        std::vector<std::string> order;
-        std::map<std::string, std::vector<uint32_t>> members;
-        for (uint32_t c = 0; c < n; ++c)
-        {
-            const auto& region = topo.GetCity(c).region;
-            if (members.count(region) == 0)
-            {
-                order.push_back(region);
-            }
-            members[region].push_back(c);
-        }
-        std::stable_sort(order.begin(), order.end(), [&members](const auto& a, const auto& b) {
-            return members[a].size() > members[b].size();
-        });
-        std::vector<uint32_t> cities(ranks, 0); // per rank
-        for (const auto& region : order)
-        {
-            const auto r = static_cast<uint32_t>(std::min_element(cities.begin(), cities.end()) -
-                                                 cities.begin());
-            for (auto c : members[region])
-            {
-                rankOf[c] = r;
-            }
-            cities[r] += static_cast<uint32_t>(members[region].size());
-        }
+        rankOf = ByRegion(topo, ranks);
     }
     else if (map == "balanced")
     {
@@ -234,37 +289,7 @@ WanMpiHelper::Partition(const WanTopology& topo,
     }
     else
     {
-        std::vector<bool> named(n, false);
-        for (const auto& item : wantext::SplitList(map))
-        {
-            const auto colon = item.find(':');
-            if (colon == std::string::npos)
-            {
-                throw std::invalid_argument("partition \"" + item +
-                                            "\": expected CODE:RANK, region, city or balanced");
-            }
-            const auto code = item.substr(0, colon);
-            if (!topo.HasCity(code))
-            {
-                throw std::invalid_argument("partition: unknown city \"" + code + "\"");
-            }
-            const auto c = topo.FindCity(code);
-            const auto rank = wantext::ParseNumber(item.substr(colon + 1), "partition rank");
-            if (!(rank >= 0 && rank < ranks) || rank != static_cast<uint32_t>(rank))
-            {
-                throw std::invalid_argument("partition: rank of " + code + " must be 0 to " +
-                                            std::to_string(ranks - 1));
-            }
-            rankOf[c] = static_cast<uint32_t>(rank);
-            named[c] = true;
-        }
-        for (uint32_t c = 0; c < n; ++c)
-        {
-            if (!named[c])
-            {
-                throw std::invalid_argument("partition: no rank for " + topo.GetCity(c).code);
-            }
-        }
+        rankOf = ByCodes(topo, ranks, map);
     }
     for (uint32_t r = 0; r < ranks; ++r)
     {

@@ -25,7 +25,6 @@
 #include "ns3/queue-size.h"
 #include "ns3/round-planner.h"
 #include "ns3/string.h"
-#include "ns3/trace-helper.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-edge-routing.h"
@@ -33,8 +32,6 @@
 #include "ns3/wan-training-text.h"
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -191,25 +188,6 @@ const std::map<std::string, WanNetworkHelper::LinkClass> kLinkClassNames{
     {"post", WanNetworkHelper::POST_AGGREGATION},
 };
 
-/// Checks that the prefix and every device's trace file (named by the trace
-/// helper `Names`) can be written; throws std::invalid_argument naming the file.
-template <typename Names>
-void
-CheckTraceFiles(const std::string& prefix, const NetDeviceContainer& devices)
-{
-    WanNetworkHelper::CheckTracePrefix(prefix);
-    Names names;
-    for (uint32_t i = 0; i < devices.GetN(); ++i)
-    {
-        const auto path = names.GetFilenameFromDevice(prefix, devices.Get(i));
-        std::ofstream probe(path, std::ios::app); // the trace helper truncates it afterwards
-        if (!probe)
-        {
-            throw std::invalid_argument("cannot write trace file '" + path + "'");
-        }
-    }
-}
-
 } // namespace
 
 WanNetworkHelper::LinkClass
@@ -224,136 +202,10 @@ WanNetworkHelper::ParseLinkClass(const std::string& name)
     return it->second;
 }
 
-WanNetworkHelper::TraceSelection
-WanNetworkHelper::ParseTraceSelection(const std::string& items) const
+const std::map<std::string, WanNetworkHelper::LinkClass>&
+WanNetworkHelper::GetLinkClassNames()
 {
-    TraceSelection selection;
-    const auto list = wantext::SplitList(items);
-    if (list.empty())
-    {
-        throw std::invalid_argument("no links to trace (expected a comma list of core, access, "
-                                    "post and city codes)");
-    }
-    for (const auto& item : list)
-    {
-        if (kLinkClassNames.count(item))
-        {
-            selection.classes.insert(kLinkClassNames.at(item));
-        }
-        else if (m_topo.HasCity(item))
-        {
-            selection.cities.insert(m_topo.FindCity(item));
-        }
-        else
-        {
-            std::vector<std::string> codes;
-            for (const auto& city : m_topo.GetCities())
-            {
-                codes.push_back(city.code);
-            }
-            throw std::invalid_argument("cannot trace \"" + item +
-                                        "\": neither a link class (core, access, post) nor a "
-                                        "city code (" +
-                                        wantext::Join(codes, ", ") + ")");
-        }
-    }
-    return selection;
-}
-
-NetDeviceContainer
-WanNetworkHelper::GetTraceDevices(const TraceSelection& selection) const
-{
-    if (!m_installed)
-    {
-        throw std::logic_error("WanNetworkHelper::Install must come before traces");
-    }
-    std::map<std::pair<uint32_t, uint32_t>, Ptr<NetDevice>> chosen; // (node, device) -> device
-    // In a distributed run each rank traces the devices of its own nodes.
-    auto add = [&chosen](Ptr<NetDevice> device) {
-        if (WanMpiHelper::RunsHere(device->GetNode()))
-        {
-            chosen[{device->GetNode()->GetId(), device->GetIfIndex()}] = device;
-        }
-    };
-    for (auto linkClass : selection.classes)
-    {
-        if (linkClass == CORE)
-        {
-            for (const auto& [hop, device] : m_core)
-            {
-                add(device);
-            }
-            continue;
-        }
-        for (const auto& city : m_access)
-        {
-            // ACCESS: both links of the city; POST_AGGREGATION: the island's device, the first.
-            const uint32_t n = linkClass == ACCESS ? city.GetN() : 1;
-            for (uint32_t i = 0; i < n; ++i)
-            {
-                add(city.Get(i));
-            }
-        }
-    }
-    for (auto c : selection.cities)
-    {
-        if (c >= m_access.size())
-        {
-            throw std::invalid_argument("no city " + std::to_string(c) + " to trace");
-        }
-        for (uint32_t i = 0; i < m_access[c].GetN(); ++i)
-        {
-            add(m_access[c].Get(i));
-        }
-        for (const auto& [hop, device] : m_core)
-        {
-            if (hop.first == c)
-            {
-                add(device);
-            }
-        }
-    }
-    NetDeviceContainer devices;
-    for (const auto& [id, device] : chosen)
-    {
-        devices.Add(device);
-    }
-    return devices;
-}
-
-void
-WanNetworkHelper::CheckTracePrefix(const std::string& prefix)
-{
-    namespace fs = std::filesystem;
-    if (prefix.empty())
-    {
-        throw std::invalid_argument("the trace file prefix is empty");
-    }
-    const fs::path folder = fs::path(prefix).parent_path();
-    std::error_code error;
-    if (!folder.empty() && !fs::is_directory(folder, error))
-    {
-        throw std::invalid_argument("trace file prefix '" + prefix + "': no folder '" +
-                                    folder.string() + "'");
-    }
-}
-
-void
-WanNetworkHelper::EnablePcap(const std::string& prefix, const TraceSelection& selection) const
-{
-    NS_LOG_FUNCTION(this << prefix);
-    const auto devices = GetTraceDevices(selection);
-    CheckTraceFiles<PcapHelper>(prefix, devices);
-    PointToPointHelper().EnablePcap(prefix, devices);
-}
-
-void
-WanNetworkHelper::EnableAscii(const std::string& prefix, const TraceSelection& selection) const
-{
-    NS_LOG_FUNCTION(this << prefix);
-    const auto devices = GetTraceDevices(selection);
-    CheckTraceFiles<AsciiTraceHelper>(prefix, devices);
-    PointToPointHelper().EnableAscii(prefix, devices);
+    return kLinkClassNames;
 }
 
 void
@@ -747,124 +599,11 @@ WanNetworkHelper::SetLinkBroken(uint32_t a, uint32_t b, bool broken)
     }
 }
 
-uint32_t
-WanNetworkHelper::RemoveMulticastTree(uint32_t source, Ipv4Address group)
-{
-    NS_LOG_FUNCTION(this << source << group);
-    const Ipv4Address origin = m_islandAddress.at(source);
-    uint32_t removed = 0;
-    for (auto nodes : {&m_routers, &m_edges})
-    {
-        for (uint32_t n = 0; n < nodes->GetN(); ++n)
-        {
-            auto routing = StaticRouting(nodes->Get(n));
-            for (uint32_t i = routing->GetNMulticastRoutes(); i-- > 0;)
-            {
-                const auto route = routing->GetMulticastRoute(i);
-                if (route.GetGroup() == group && route.GetOrigin() == origin)
-                {
-                    routing->RemoveMulticastRoute(i);
-                    ++removed;
-                }
-            }
-        }
-    }
-    return removed;
-}
-
 Ipv4Address
 WanNetworkHelper::GroupAddress(uint32_t round, uint32_t source)
 {
     // 232.0.0.0/8 is the source-specific multicast range.
     return Ipv4Address((232u << 24) | ((round & 0xffffu) << 8) | (source & 0xffu));
-}
-
-void
-WanNetworkHelper::InstallMulticastTree(uint32_t source,
-                                       const std::vector<uint32_t>& receivers,
-                                       Ipv4Address group,
-                                       bool toIslands,
-                                       const WanTopology* routes)
-{
-    NS_LOG_FUNCTION(this << source << group << toIslands);
-    if (!m_installed)
-    {
-        throw std::logic_error("WanNetworkHelper::Install must come before multicast trees");
-    }
-    Ipv4StaticRoutingHelper staticRouting;
-    const Ipv4Address s = m_islandAddress.at(source);
-    const auto hops = (routes ? *routes : m_topo).GetMulticastTree(source, receivers);
-    std::vector<bool> receiving(m_topo.GetNCities(), false);
-    for (auto r : receivers)
-    {
-        receiving.at(r) = r != source;
-    }
-    auto children = [&hops, this](uint32_t u) {
-        NetDeviceContainer out;
-        for (const auto& [from, to] : hops)
-        {
-            if (from == u)
-            {
-                out.Add(GetCoreDevice(from, to));
-            }
-        }
-        return out;
-    };
-    InstallEdgeRoutes(source, receivers, group, toIslands);
-    // The source's router sends to the first branches; every other router of
-    // the tree: in from its parent (RPF), out to its children and, at a
-    // receiver, down to its edge node.
-    staticRouting.AddMulticastRoute(m_routers.Get(source),
-                                    s,
-                                    group,
-                                    m_access[source].Get(3),
-                                    children(source));
-    for (const auto& [parent, v] : hops)
-    {
-        NetDeviceContainer out = children(v);
-        if (receiving[v])
-        {
-            out.Add(m_access[v].Get(3));
-        }
-        staticRouting.AddMulticastRoute(m_routers.Get(v), s, group, GetCoreDevice(v, parent), out);
-    }
-}
-
-void
-WanNetworkHelper::InstallEdgeRoutes(uint32_t source,
-                                    const std::vector<uint32_t>& receivers,
-                                    Ipv4Address group,
-                                    bool toIslands)
-{
-    NS_LOG_FUNCTION(this << source << group << toIslands);
-    if (!m_installed)
-    {
-        throw std::logic_error("WanNetworkHelper::Install must come before multicast trees");
-    }
-    Ipv4StaticRoutingHelper staticRouting;
-    const Ipv4Address s = m_islandAddress.at(source);
-    // Source side: island -> edge -> router.
-    const auto& src = m_access[source];
-    staticRouting.AddMulticastRoute(m_edges.Get(source), s, group, src.Get(1), src.Get(2));
-    for (auto v : receivers)
-    {
-        if (v != source && toIslands)
-        {
-            BypassEdge(v, source, group);
-        }
-    }
-}
-
-void
-WanNetworkHelper::BypassEdge(uint32_t city, uint32_t source, Ipv4Address group)
-{
-    NS_LOG_FUNCTION(this << city << source << group);
-    Ipv4StaticRoutingHelper staticRouting;
-    staticRouting.AddMulticastRoute(m_edges.Get(city),
-                                    m_islandAddress.at(source),
-                                    group,
-                                    m_access.at(city).Get(2),
-                                    m_access.at(city).Get(1));
 }
 
 void

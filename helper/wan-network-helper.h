@@ -138,60 +138,9 @@ class WanNetworkHelper
      * @return the link class; throws std::invalid_argument otherwise
      */
     static LinkClass ParseLinkClass(const std::string& name);
+    /// @return the link classes by name ("core", "access", "post")
+    static const std::map<std::string, LinkClass>& GetLinkClassNames();
 
-    /**
-     * @brief Devices to trace: every device of some link classes and of some
-     * cities.
-     */
-    struct TraceSelection
-    {
-        std::set<LinkClass> classes; //!< CORE: both devices of every core link;
-                                     //!< ACCESS: both links of every city (island-edge,
-                                     //!< edge-router); POST_AGGREGATION: every island's
-                                     //!< device (the merged stream as the island gets it)
-        std::set<uint32_t> cities;   //!< city indices: every device of the city's router
-                                     //!< (core links too), edge node and island
-    };
-
-    /**
-     * @param items comma list of link classes ("core", "access", "post") and
-     *        city codes, e.g. "core,NYC" (checked before Install as after)
-     * @return the selection; throws std::invalid_argument naming an item that
-     *         is neither, or when the list is empty
-     */
-    TraceSelection ParseTraceSelection(const std::string& items) const;
-    /**
-     * @param selection link classes and cities (after Install)
-     * @return their devices, each once, by node and device index; in a
-     *         distributed run, those of this rank's nodes only
-     */
-    NetDeviceContainer GetTraceDevices(const TraceSelection& selection) const;
-    /**
-     * @brief Checks a trace file prefix: not empty, and its folder (if it
-     * names one) exists; throws std::invalid_argument otherwise.
-     * @param prefix file name prefix, with its folder
-     */
-    static void CheckTracePrefix(const std::string& prefix);
-    /**
-     * @brief Writes a pcap file (PPP link type) per selected device, with
-     * ns-3's names: prefix-<node>-<device>.pcap.  Node ids follow Install:
-     * routers 0 to n-1, edge nodes n to 2n-1, islands 2n to 3n-1, in city
-     * order; device 0 of every node is its loopback.  After Install, before
-     * the simulation runs.
-     * Throws std::invalid_argument when a file cannot be written.
-     * @param prefix file name prefix, with its folder
-     * @param selection the devices
-     */
-    void EnablePcap(const std::string& prefix, const TraceSelection& selection) const;
-    /**
-     * @brief Writes an ns-3 ASCII trace (enqueue, dequeue, drop, receive) per
-     * selected device: prefix-<node>-<device>.tr, named as EnablePcap's files.
-     * The lines show the packets' headers only when ns-3 keeps packet metadata
-     * (Packet::EnablePrinting, called before the first packet is created).
-     * @param prefix file name prefix, with its folder
-     * @param selection the devices
-     */
-    void EnableAscii(const std::string& prefix, const TraceSelection& selection) const;
     /**
      * @brief Fixes the random streams of the loss and jitter models (after
      * Install).
@@ -250,44 +199,6 @@ class WanNetworkHelper
     NetDeviceContainer GetAccessDevices(uint32_t city) const;
 
     /**
-     * @brief Installs the (S,G) routes of a source-specific multicast tree.
-     * @param source the sending island's city
-     * @param receivers the receiving cities (the source is ignored)
-     * @param group the group address
-     * @param toIslands also forward from the receivers' edge nodes to their
-     *        islands (false when an edge aggregator consumes the stream)
-     * @param routes the topology whose shortest-path tree to use (null: the
-     *        helper's); a subset of its links, e.g. WanTopology::WithoutLink
-     *        while a link is down
-     */
-    void InstallMulticastTree(uint32_t source,
-                              const std::vector<uint32_t>& receivers,
-                              Ipv4Address group,
-                              bool toIslands,
-                              const WanTopology* routes = nullptr);
-    /**
-     * @brief Installs the edge nodes' part of a multicast tree only: the
-     * source's edge node passes its island's stream up to its router and,
-     * when toIslands, each receiver's edge node passes it down to its island.
-     * The routers' part is PIM's (WanPimRouter) when trees are built by joins.
-     * @param source the sending island's city
-     * @param receivers the receiving cities (the source is ignored)
-     * @param group the group address
-     * @param toIslands also forward from the receivers' edge nodes to their islands
-     */
-    void InstallEdgeRoutes(uint32_t source,
-                           const std::vector<uint32_t>& receivers,
-                           Ipv4Address group,
-                           bool toIslands);
-    /**
-     * @brief Lets a receiver's edge node pass a group's stream on to its island
-     * (the bypass when the edge FPGA fails).
-     * @param city the receiving city
-     * @param source the group's sending city
-     * @param group the group address
-     */
-    void BypassEdge(uint32_t city, uint32_t source, Ipv4Address group);
-    /**
      * @brief Takes a core link down or up: both routers' interfaces, then the
      * unicast routes are recomputed (multicast trees are the caller's).
      * @param a city index of one end
@@ -315,15 +226,6 @@ class WanNetworkHelper
      * @param broken true to break it
      */
     void SetLinkBroken(uint32_t a, uint32_t b, bool broken);
-    /**
-     * @brief Removes a source's multicast routes for a group from every
-     * router and edge node (before its tree is installed again on other
-     * routes).
-     * @param source the sending city
-     * @param group the group address
-     * @return the routes removed
-     */
-    uint32_t RemoveMulticastTree(uint32_t source, Ipv4Address group);
     /**
      * @param round round number
      * @param source sending city

@@ -122,39 +122,9 @@ FlattenCsv(std::ostringstream& csv,
     }
 }
 
-} // namespace
-
-WanResultWriter::WanResultWriter(const WanTopology& topo)
-{
-    for (uint32_t c = 0; c < topo.GetNCities(); ++c)
-    {
-        m_codes.push_back(topo.GetCity(c).code);
-    }
-}
-
-void
-WanResultWriter::Add(const std::string& label, const WanExperimentResult& result)
-{
-    Add(label, result, {});
-}
-
-void
-WanResultWriter::Add(const std::string& label,
-                     const WanExperimentResult& result,
-                     const std::map<std::string, std::string>& parameters)
-{
-    NS_LOG_FUNCTION(this << label);
-    m_runs.push_back(RunJson(label, result, parameters));
-}
-
-uint32_t
-WanResultWriter::GetN() const
-{
-    return static_cast<uint32_t>(m_runs.size());
-}
-
+/// @return one round as JSON, cities by their codes
 json
-WanResultWriter::RoundJson(const WanRoundResult& r) const
+RoundJson(const WanRoundResult& r, const std::vector<std::string>& codes)
 {
     json round{{"round", r.round + 1},
                {"failed", r.failed},
@@ -171,13 +141,13 @@ WanResultWriter::RoundJson(const WanRoundResult& r) const
                {"core_links", json::array()}};
     for (const auto& i : r.islands)
     {
-        round["islands"].push_back(IslandJson(i, m_codes));
+        round["islands"].push_back(IslandJson(i, codes));
     }
     for (const auto& [hop, packets] : r.corePackets)
     {
         round["core_links"].push_back(
-            json{{"from", m_codes.at(hop.first)},
-                 {"to", m_codes.at(hop.second)},
+            json{{"from", codes.at(hop.first)},
+                 {"to", codes.at(hop.second)},
                  {"packets", packets},
                  {"bytes", r.coreBytes.at(hop)},
                  {"peak_queue_bytes", MapValue(r.corePeakQueueBytes, hop)},
@@ -187,10 +157,12 @@ WanResultWriter::RoundJson(const WanRoundResult& r) const
     return round;
 }
 
+/// @return one run as JSON, cities by their codes
 json
-WanResultWriter::RunJson(const std::string& label,
-                         const WanExperimentResult& result,
-                         const std::map<std::string, std::string>& parameters) const
+RunJson(const std::string& label,
+        const WanExperimentResult& result,
+        const std::map<std::string, std::string>& parameters,
+        const std::vector<std::string>& codes)
 {
     json run{{"label", label},
              {"parameters", parameters},
@@ -222,7 +194,7 @@ WanResultWriter::RunJson(const std::string& label,
              {"rounds", json::array()}};
     for (const auto& r : result.rounds)
     {
-        run["rounds"].push_back(RoundJson(r));
+        run["rounds"].push_back(RoundJson(r, codes));
     }
     for (const auto& c : result.routeChanges)
     {
@@ -239,16 +211,46 @@ WanResultWriter::RunJson(const std::string& label,
     return run;
 }
 
-json
-WanResultWriter::Document() const
+} // namespace
+
+WanResultWriter::WanResultWriter(const WanTopology& topo)
 {
-    return json{{"schema", kSchema}, {"version", kVersion}, {"runs", m_runs}};
+    for (uint32_t c = 0; c < topo.GetNCities(); ++c)
+    {
+        m_codes.push_back(topo.GetCity(c).code);
+    }
+}
+
+void
+WanResultWriter::Add(const std::string& label, const WanExperimentResult& result)
+{
+    Add(label, result, {});
+}
+
+void
+WanResultWriter::Add(const std::string& label,
+                     const WanExperimentResult& result,
+                     const std::map<std::string, std::string>& parameters)
+{
+    NS_LOG_FUNCTION(this << label);
+    m_runs.push_back(RunJson(label, result, parameters, m_codes).dump());
+}
+
+uint32_t
+WanResultWriter::GetN() const
+{
+    return static_cast<uint32_t>(m_runs.size());
 }
 
 std::string
 WanResultWriter::ToJson() const
 {
-    return Document().dump(1) + "\n";
+    json runs = json::array();
+    for (const auto& run : m_runs)
+    {
+        runs.push_back(json::parse(run));
+    }
+    return json{{"schema", kSchema}, {"version", kVersion}, {"runs", runs}}.dump(1) + "\n";
 }
 
 std::string
@@ -258,7 +260,7 @@ WanResultWriter::ToCsv() const
     csv << "run,label,round,scope,subject,metric,value\n";
     for (size_t k = 0; k < m_runs.size(); ++k)
     {
-        const auto& run = m_runs[k];
+        const auto run = json::parse(m_runs[k]);
         const auto head =
             std::to_string(k + 1) + "," + wantext::CsvCell(run["label"].get<std::string>()) + ",";
         FlattenCsv(csv, head + ",run,", "", run, "", {"label"});

@@ -5,12 +5,11 @@
 #ifndef WAN_RESULT_WRITER_H
 #define WAN_RESULT_WRITER_H
 
-#include "clique-experiment-helper.h"
+#include "wan-experiment-result.h"
 
 #include "ns3/wan-topology.h"
 
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -106,17 +105,8 @@ class WanResultWriter
     static void CheckPath(const std::string& path);
 
   private:
-    /// @return one run as JSON
-    nlohmann::json RunJson(const std::string& label,
-                           const WanExperimentResult& result,
-                           const std::map<std::string, std::string>& parameters) const;
-    /// @return one round as JSON
-    nlohmann::json RoundJson(const WanRoundResult& round) const;
-    /// @return the whole document
-    nlohmann::json Document() const;
-
-    std::vector<std::string> m_codes;   //!< city codes by index
-    std::vector<nlohmann::json> m_runs; //!< the runs added
+    std::vector<std::string> m_codes; //!< city codes by index
+    std::vector<std::string> m_runs;  //!< the runs added, each as compact JSON text
 };
 
 } // namespace ns3

@@ -4,11 +4,15 @@
 
 #include "wan-round-recorder.h"
 
+#include "wan-mpi-helper.h"
+
 #include "ns3/fpga-slot-table.h"
 #include "ns3/simulator.h"
 #include "ns3/wan-contribution.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <vector>
@@ -303,6 +307,96 @@ const std::map<std::string, uint64_t>&
 WanRoundRecorder::GetDrops() const
 {
     return m_drops;
+}
+
+void
+WanRoundRecorder::GatherToRoot()
+{
+    const auto saved = WanMpiHelper::GatherToRoot(Save());
+    for (uint32_t r = 1; r < saved.size(); ++r)
+    {
+        Merge(saved[r]);
+    }
+}
+
+WanIslandRoundResult
+WanRoundRecorder::GetIslandResult(uint32_t round, uint32_t city, double scale) const
+{
+    WanIslandRoundResult ir;
+    ir.city = city;
+    ir.completionMs = -1;
+    const WanIslandRecord* rec = Find(round, city);
+    if (rec == nullptr)
+    {
+        return ir;
+    }
+    static_cast<WanRoundCounters&>(ir) = *rec;
+    ir.bytesIn = static_cast<uint64_t>(std::llround(rec->bytesIn * scale));
+    ir.bytesOut = static_cast<uint64_t>(std::llround(rec->bytesOut * scale));
+    if (!rec->completion.IsZero())
+    {
+        ir.completionMs = (rec->completion - rec->start).GetSeconds() * 1e3;
+    }
+    ir.exact = IsExact(round, city);
+    ir.lateChunks = rec->lateChunks;
+    ir.requestedChunks = rec->requestedChunks;
+    ir.givenUpChunks = rec->givenUpChunks;
+    return ir;
+}
+
+void
+WanRoundRecorder::MeasureIsland(uint32_t round,
+                                const std::vector<uint32_t>& members,
+                                WanMeasuredMixing& mixing,
+                                WanIslandRoundResult& ir) const
+{
+    ir.mixedMs = -1;
+    const WanIslandRecord* rec = Find(round, ir.city);
+    if (rec == nullptr)
+    {
+        return; // it never ended the round: it keeps its state
+    }
+    const auto position =
+        static_cast<uint32_t>(std::find(members.begin(), members.end(), ir.city) - members.begin());
+    mixing.SetRow(round, members, position, rec->averaged);
+    const auto& row = mixing.GetMatrix(round)[ir.city];
+    for (size_t p = 0; p < members.size(); ++p)
+    {
+        ir.held[members[p]] = rec->heldPerPosition.at(p);
+        ir.mixing[members[p]] = row[members[p]];
+    }
+    ir.mixedMs = (GetMixedAt(round, ir.city) - rec->start).GetSeconds() * 1e3;
+}
+
+void
+WanRoundRecorder::MeasureMixing(const WanExperimentPlan& plan,
+                                uint32_t nIslands,
+                                WanExperimentResult& result) const
+{
+    WanMeasuredMixing mixing(nIslands, static_cast<uint32_t>(plan.rounds.size()));
+    for (uint32_t k = 0; k < plan.rounds.size(); ++k)
+    {
+        auto& rr = result.rounds.at(k);
+        for (auto& ir : rr.islands) // the members of cliques of two or more
+        {
+            for (const auto& cp : plan.rounds[k].plan.cliques)
+            {
+                if (std::count(cp.members.begin(), cp.members.end(), ir.city) > 0)
+                {
+                    MeasureIsland(k, cp.members, mixing, ir);
+                }
+            }
+            rr.mixedMs = ir.mixedMs < 0 ? std::numeric_limits<double>::infinity()
+                                        : std::max(rr.mixedMs, ir.mixedMs);
+        }
+        rr.mixing = mixing.GetMatrix(k);
+        result.mixedMs = std::max(result.mixedMs, rr.mixedMs);
+    }
+    const auto analysis = mixing.Analyse();
+    result.disagreementMeasured = analysis.GetAverageDisagreement();
+    result.consensusSkew = analysis.GetConsensusSkew();
+    result.objective = result.plannedMs * result.disagreement;
+    result.objectiveMeasured = result.mixedMs * result.disagreementMeasured;
 }
 
 } // namespace ns3

@@ -5,16 +5,21 @@
 #ifndef WAN_ROUND_RECORDER_H
 #define WAN_ROUND_RECORDER_H
 
+#include "wan-experiment-result.h"
+
 #include "ns3/application-container.h"
 #include "ns3/fpga-aggregator.h"
 #include "ns3/nstime.h"
+#include "ns3/wan-experiment-plan.h"
 #include "ns3/wan-island-application.h"
+#include "ns3/wan-measured-mixing.h"
 #include "ns3/wan-round-counters.h"
 
 #include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -114,6 +119,27 @@ class WanRoundRecorder
      * @throws std::invalid_argument for text that is not such a save
      */
     void Merge(const std::string& saved);
+    /// In a distributed run: every rank's records to rank 0 (a collective call).
+    void GatherToRoot();
+
+    /**
+     * @param round a round
+     * @param city an island of one of its cliques
+     * @param scale the time-preserving scale (bytes are multiplied back by it)
+     * @return the island's result (completion -1 and not exact when it
+     *         reported nothing)
+     */
+    WanIslandRoundResult GetIslandResult(uint32_t round, uint32_t city, double scale) const;
+    /**
+     * @brief The realised mixing of a run: every island's row, each round's
+     * matrix and measured T, and A, T and J measured beside the planned ones.
+     * @param plan the run's plan
+     * @param nIslands N
+     * @param result its results (rounds collected), completed here
+     */
+    void MeasureMixing(const WanExperimentPlan& plan,
+                       uint32_t nIslands,
+                       WanExperimentResult& result) const;
 
     /**
      * @brief Sink of "RoundEnd": keeps the record.
@@ -145,6 +171,19 @@ class WanRoundRecorder
     void RecordDrop(Ptr<const Packet> packet, const std::string& reason);
 
   private:
+    /**
+     * @brief Fills one island's realised mixing: its row in the round's
+     * matrix, the chunks it held of each member, and when it averaged.
+     * @param round the round (its index among those run)
+     * @param members the island's clique, ascending (its positions)
+     * @param mixing the realised matrices
+     * @param ir the island's result
+     */
+    void MeasureIsland(uint32_t round,
+                       const std::vector<uint32_t>& members,
+                       WanMeasuredMixing& mixing,
+                       WanIslandRoundResult& ir) const;
+
     std::map<std::pair<uint32_t, uint32_t>, WanIslandRecord> m_records;   //!< (round, city)
     std::map<std::pair<uint32_t, uint32_t>, Time> m_mixedAt;              //!< (round, city)
     std::map<std::string, uint64_t> m_evictions;                          //!< by cause

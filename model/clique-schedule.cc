@@ -4,7 +4,6 @@
 
 #include "clique-schedule.h"
 
-#include "clique-schedule-builtins.h"
 #include "wan-topology.h"
 #include "wan-training-text.h"
 
@@ -77,42 +76,6 @@ CliqueSchedule::AlignmentSpan(const WanTopology& topo, const Clique& clique)
         }
     }
     return span;
-}
-
-CliqueSchedule
-CliqueSchedule::Pairs(const WanTopology& topo)
-{
-    return CliqueScheduleBuiltins::Pairs(topo);
-}
-
-CliqueSchedule
-CliqueSchedule::Regional(const WanTopology& topo)
-{
-    return CliqueScheduleBuiltins::Regional(topo);
-}
-
-CliqueSchedule
-CliqueSchedule::Triangles(const WanTopology& topo)
-{
-    return CliqueScheduleBuiltins::Triangles(topo);
-}
-
-CliqueSchedule
-CliqueSchedule::AllToAll(const WanTopology& topo)
-{
-    return CliqueScheduleBuiltins::AllToAll(topo);
-}
-
-std::vector<std::string>
-CliqueSchedule::BuiltinNames()
-{
-    return CliqueScheduleBuiltins::Names();
-}
-
-CliqueSchedule
-CliqueSchedule::Builtin(const std::string& name, const WanTopology& topo)
-{
-    return CliqueScheduleBuiltins::Make(name, topo);
 }
 
 std::vector<uint32_t>

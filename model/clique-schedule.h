@@ -22,7 +22,7 @@ class WanTopology;
  * Islands are city indices of a WanTopology.  A clique of one island is a
  * singleton that keeps its own state for the round.  The built-in schedules
  * (pairs, regional, triangles, all-to-all) are built by
- * CliqueScheduleBuiltins; Builtin() and BuiltinNames() ask it.
+ * CliqueScheduleBuiltins (Make, Names), which builds on this class.
  */
 class CliqueSchedule
 {
@@ -38,35 +38,6 @@ class CliqueSchedule
      * @param rounds the period's rounds
      */
     CliqueSchedule(std::string name, std::vector<Round> rounds);
-
-    /**
-     * @param topo the topology
-     * @return the pairs schedule (CliqueScheduleBuiltins::Pairs)
-     */
-    static CliqueSchedule Pairs(const WanTopology& topo);
-    /**
-     * @param topo the topology
-     * @return the regional schedule (CliqueScheduleBuiltins::Regional)
-     */
-    static CliqueSchedule Regional(const WanTopology& topo);
-    /**
-     * @param topo the topology
-     * @return the rotating triangles schedule (CliqueScheduleBuiltins::Triangles)
-     */
-    static CliqueSchedule Triangles(const WanTopology& topo);
-    /**
-     * @param topo the topology
-     * @return the all-to-all schedule (CliqueScheduleBuiltins::AllToAll)
-     */
-    static CliqueSchedule AllToAll(const WanTopology& topo);
-    /**
-     * @param name one of BuiltinNames()
-     * @param topo the topology
-     * @return that built-in schedule; throws std::invalid_argument otherwise
-     */
-    static CliqueSchedule Builtin(const std::string& name, const WanTopology& topo);
-    /** @return the names of the built-in schedules, in the paper's order */
-    static std::vector<std::string> BuiltinNames();
 
     /**
      * @brief Loads a schedule file (JSON) and validates it against a topology.

@@ -4,7 +4,6 @@
 
 #include "fpga-aggregator.h"
 
-#include "round-planner.h"
 #include "wan-parity-code.h"
 
 #include "ns3/boolean.h"
@@ -71,9 +70,9 @@ FpgaAggregator::GetTypeId()
                           MakeDataRateAccessor(&FpgaAggregator::m_lineRate),
                           MakeDataRateChecker())
             .AddAttribute("LineRateWindow",
-                          "How long a chunk may wait on chip without HBM (default and "
-                          "CliqueExperimentHelper's value: PlannerConfig::lineRateWindow)",
-                          TimeValue(Seconds(PlannerConfig().lineRateWindow)),
+                          "How long a chunk may wait on chip without HBM (the default is "
+                          "PlannerConfig::lineRateWindow's, which CliqueExperimentHelper sets)",
+                          TimeValue(Seconds(FpgaSlotTable::DEFAULT_LINE_RATE_WINDOW)),
                           MakeTimeAccessor(&FpgaAggregator::m_window),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("RepairInNetwork",

@@ -106,6 +106,11 @@ struct FpgaPartialSum
 class FpgaSlotTable
 {
   public:
+    /// How long an FPGA without memory holds a chunk on chip waiting for its
+    /// other contributions by default, seconds (FpgaAggregator's
+    /// LineRateWindow, PlannerConfig::lineRateWindow)
+    static constexpr double DEFAULT_LINE_RATE_WINDOW = 5e-6;
+
     /**
      * @param nSlots number of slots (HBM bytes / slot size), >= 1
      * @param timeoutSeconds slot lifetime, > 0

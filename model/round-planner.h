@@ -6,6 +6,7 @@
 #define ROUND_PLANNER_H
 
 #include "clique-schedule.h"
+#include "fpga-slot-table.h"
 #include "wan-linear-program.h"
 #include "wan-topology.h"
 
@@ -58,7 +59,7 @@ struct PlannerConfig
     /// for its other contributions, seconds (the FpgaAggregator's
     /// LineRateWindow, which CliqueExperimentHelper sets from this value);
     /// 1 ns to 1 s.
-    double lineRateWindow{5e-6};
+    double lineRateWindow{FpgaSlotTable::DEFAULT_LINE_RATE_WINDOW};
 };
 
 /**

@@ -216,6 +216,18 @@ WanIslandApplication::Validate(const WanIslandRound& round) const
     WanParityCode(ChunkCount(round.payloadBytes, m_chunkBytes), m_parityBlock, m_parityChunks);
 }
 
+uint16_t
+WanIslandApplication::GetDataPort() const
+{
+    return m_dataPort;
+}
+
+uint16_t
+WanIslandApplication::GetMergedPort() const
+{
+    return m_mergedPort;
+}
+
 void
 WanIslandApplication::AddRound(const WanIslandRound& round)
 {

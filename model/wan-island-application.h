@@ -186,6 +186,10 @@ class WanIslandApplication : public Application
      *         or changes what must stay
      */
     void ReplaceRound(const WanIslandRound& round);
+    /// @return the destination port of its DATA chunks (attribute DataPort)
+    uint16_t GetDataPort() const;
+    /// @return the port it listens on for merged sums and repairs (attribute MergedPort)
+    uint16_t GetMergedPort() const;
     /**
      * @param round a planned round
      * @return its record as it stands

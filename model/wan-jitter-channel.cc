@@ -15,7 +15,10 @@
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
-#include "ns3/wan-mpi-helper.h"
+
+#ifdef NS3_MPI
+#include "ns3/mpi-interface.h"
+#endif
 
 #include <algorithm>
 #include <stdexcept>
@@ -222,13 +225,15 @@ WanJitterChannel::TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetDevice> 
     const Time extra = arrival - (now + txTime + GetDelay());
     m_jitterTrace(p, extra);
     NS_LOG_LOGIC("packet " << p->GetUid() << " extra delay " << extra.As(Time::US));
-    if (!WanMpiHelper::RunsHere(dst->GetNode()))
+#ifdef NS3_MPI
+    if (dst->GetNode()->GetSystemId() != MpiInterface::GetSystemId())
     {
         // A link cut between ranks: the other rank receives it (its device's
         // MpiReceiver), as over ns-3's PointToPointRemoteChannel.
-        WanMpiHelper::SendPacket(p->Copy(), arrival, dst);
+        MpiInterface::SendPacket(p->Copy(), arrival, dst->GetNode()->GetId(), dst->GetIfIndex());
         return true;
     }
+#endif
     Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
                                    arrival - now,
                                    &PointToPointNetDevice::Receive,

@@ -150,6 +150,66 @@ class Reader
     size_t m_at{0};                      //!< next byte
 };
 
+/// Reads a Hello's options; @return "" or what is wrong
+std::string
+ReadHello(Reader& r, uint16_t& holdtime)
+{
+    bool found = false;
+    while (r.Left() > 0)
+    {
+        if (!r.Has(4))
+        {
+            return "truncated Hello option";
+        }
+        const uint16_t type = r.U16();
+        const uint16_t length = r.U16();
+        if (!r.Has(length))
+        {
+            return "Hello option " + std::to_string(type) + " longer than the message";
+        }
+        if (type == kOptionHoldtime && length == 2)
+        {
+            holdtime = r.U16();
+            found = true;
+        }
+        else
+        {
+            r.Skip(length);
+        }
+    }
+    return found ? "" : "Hello without a Holdtime option";
+}
+
+/// Reads Join/Prune group k (from 0); @return "" or what is wrong
+std::string
+ReadGroup(Reader& r, uint8_t k, WanPimHeader::Group& g)
+{
+    uint8_t flags = 0;
+    auto error = r.Encoded(g.group, flags);
+    if (!error.empty())
+    {
+        return "group " + std::to_string(k + 1) + ": " + error;
+    }
+    if (!r.Has(4))
+    {
+        return "truncated Join/Prune group";
+    }
+    const uint16_t joins = r.U16();
+    const uint16_t prunes = r.U16();
+    for (uint32_t n = 0; n < uint32_t{joins} + prunes; ++n)
+    {
+        Ipv4Address source;
+        error = r.Encoded(source, flags);
+        if (!error.empty())
+        {
+            return "group " + std::to_string(k + 1) + " source " + std::to_string(n + 1) + ": " +
+                   error;
+        }
+        (n < joins ? g.joins : g.prunes).push_back(source);
+    }
+    return "";
+}
+
 } // namespace
 
 bool
@@ -315,30 +375,7 @@ WanPimHeader::Parse(const std::vector<uint8_t>& bytes)
     m_type = static_cast<Type>(first & 0x0f);
     if (m_type == HELLO)
     {
-        bool holdtime = false;
-        while (r.Left() > 0)
-        {
-            if (!r.Has(4))
-            {
-                return "truncated Hello option";
-            }
-            const uint16_t type = r.U16();
-            const uint16_t length = r.U16();
-            if (!r.Has(length))
-            {
-                return "Hello option " + std::to_string(type) + " longer than the message";
-            }
-            if (type == kOptionHoldtime && length == 2)
-            {
-                m_holdtime = r.U16();
-                holdtime = true;
-            }
-            else
-            {
-                r.Skip(length);
-            }
-        }
-        return holdtime ? "" : "Hello without a Holdtime option";
+        return ReadHello(r, m_holdtime);
     }
     if (m_type != JOIN_PRUNE)
     {
@@ -359,28 +396,10 @@ WanPimHeader::Parse(const std::vector<uint8_t>& bytes)
     for (uint8_t k = 0; k < groups; ++k)
     {
         Group g;
-        uint8_t flags = 0;
-        auto error = r.Encoded(g.group, flags);
+        const auto error = ReadGroup(r, k, g);
         if (!error.empty())
         {
-            return "group " + std::to_string(k + 1) + ": " + error;
-        }
-        if (!r.Has(4))
-        {
-            return "truncated Join/Prune group";
-        }
-        const uint16_t joins = r.U16();
-        const uint16_t prunes = r.U16();
-        for (uint32_t n = 0; n < uint32_t{joins} + prunes; ++n)
-        {
-            Ipv4Address source;
-            error = r.Encoded(source, flags);
-            if (!error.empty())
-            {
-                return "group " + std::to_string(k + 1) + " source " + std::to_string(n + 1) +
-                       ": " + error;
-            }
-            (n < joins ? g.joins : g.prunes).push_back(source);
+            return error;
         }
         m_groups.push_back(g);
     }

@@ -167,38 +167,53 @@ WanRankBalancer::Balance(const WanTopology& topo,
 
     if (std::pow(static_cast<double>(ranks), n - 1.0) <= kExhaustiveLimit)
     {
-        // Every assignment up to relabelling: city c on a rank already used
-        // or on the next one; leaves that use every rank are scored.
-        std::vector<uint32_t> best;
-        uint64_t bestCost = std::numeric_limits<uint64_t>::max();
-        double bestLookahead = -1;
-        std::function<void(uint32_t, uint32_t)> visit = [&](uint32_t c, uint32_t used) {
-            if (n - c < ranks - used)
-            {
-                return; // too few cities left to give every rank one
-            }
-            if (c == n)
-            {
-                const auto cost = Cost(load, rankOf, ranks);
-                const auto lookahead = Lookahead(topo, rankOf);
-                if (cost < bestCost || (cost == bestCost && lookahead > bestLookahead))
-                {
-                    best = rankOf;
-                    bestCost = cost;
-                    bestLookahead = lookahead;
-                }
-                return;
-            }
-            for (uint32_t r = 0; r < std::min(used + 1, ranks); ++r)
-            {
-                rankOf[c] = r;
-                visit(c + 1, std::max(used, r + 1));
-            }
-        };
-        visit(1, 1);
-        return best;
+        return Exhaustive(topo, ranks, load);
     }
+    return LocalSearch(ranks, load, start);
+}
 
+std::vector<uint32_t>
+WanRankBalancer::Exhaustive(const WanTopology& topo, uint32_t ranks, const Load& load)
+{
+    const uint32_t n = topo.GetNCities();
+    std::vector<uint32_t> rankOf(n, 0);
+    // Every assignment up to relabelling: city c on a rank already used
+    // or on the next one; leaves that use every rank are scored.
+    std::vector<uint32_t> best;
+    uint64_t bestCost = std::numeric_limits<uint64_t>::max();
+    double bestLookahead = -1;
+    std::function<void(uint32_t, uint32_t)> visit = [&](uint32_t c, uint32_t used) {
+        if (n - c < ranks - used)
+        {
+            return; // too few cities left to give every rank one
+        }
+        if (c == n)
+        {
+            const auto cost = Cost(load, rankOf, ranks);
+            const auto lookahead = Lookahead(topo, rankOf);
+            if (cost < bestCost || (cost == bestCost && lookahead > bestLookahead))
+            {
+                best = rankOf;
+                bestCost = cost;
+                bestLookahead = lookahead;
+            }
+            return;
+        }
+        for (uint32_t r = 0; r < std::min(used + 1, ranks); ++r)
+        {
+            rankOf[c] = r;
+            visit(c + 1, std::max(used, r + 1));
+        }
+    };
+    visit(1, 1);
+    return best;
+}
+
+std::vector<uint32_t>
+WanRankBalancer::LocalSearch(uint32_t ranks, const Load& load, const std::vector<uint32_t>& start)
+{
+    const auto n = static_cast<uint32_t>(start.size());
+    std::vector<uint32_t> rankOf;
     // Local search from the start: a city moves to another rank (its own
     // keeping one), or two cities of two ranks swap, whenever that lowers
     // the cost; it ends, since every step does.

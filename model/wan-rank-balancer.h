@@ -118,6 +118,16 @@ class WanRankBalancer
                                          uint32_t ranks,
                                          const Load& load,
                                          const std::vector<uint32_t>& start);
+
+  private:
+    /// @return the least-cost assignment, trying every one up to relabelling
+    static std::vector<uint32_t> Exhaustive(const WanTopology& topo,
+                                            uint32_t ranks,
+                                            const Load& load);
+    /// @return a local optimum: single moves and swaps from `start` while they lower the cost
+    static std::vector<uint32_t> LocalSearch(uint32_t ranks,
+                                             const Load& load,
+                                             const std::vector<uint32_t>& start);
 };
 
 } // namespace ns3

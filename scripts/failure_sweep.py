@@ -47,7 +47,7 @@ def fault_time(schedule, hbm_gb, scale, rounds, round_index):
     config.hbmBytes = hbm_gb * 1e9
     planner = ns.WanExperimentPlanner(topo, config)
     planner.SetRounds(rounds)
-    plan = planner.Plan(ns.CliqueSchedule.Builtin(schedule, topo))
+    plan = planner.Plan(ns.CliqueScheduleBuiltins.Make(schedule, topo))
     if not plan.feasible:
         raise SystemExit("%s at %g GB: %s" % (schedule, hbm_gb, plan.reason))
     r = plan.rounds[min(round_index, plan.rounds.size() - 1)]
@@ -75,7 +75,7 @@ def run_one(schedule, hbm_gb, link, at, bfd_ms, multiplier, recovery, run, scale
         experiment.AddLinkFault(a, b, at, at + 1000)  # mended long after the run
     label = "%s %g GB, %s, BFD %s ms, run %d" % (schedule, hbm_gb, recovery,
                                                   "none" if bfd_ms is None else "%g" % bfd_ms, run)
-    packets = packet_run(experiment.Run(ns.CliqueSchedule.Builtin(schedule, topo)), topo, label,
+    packets = packet_run(experiment.Run(ns.CliqueScheduleBuiltins.Make(schedule, topo)), topo, label,
                          {"schedule": schedule, "hbmGB": hbm_gb, "link": link, "at": at,
                           "bfdMs": "none" if bfd_ms is None else bfd_ms,
                           "multiplier": multiplier, "recovery": recovery, "run": run,

@@ -69,7 +69,7 @@ def run_one(schedule, hbm_gb, kind, value, variant, recovery, run, scale, rounds
     elif kind == "jitter":
         setting = "jitter %g ms %s" % (value, variant)
     label = "%s %g GB, %s, %s, run %d" % (schedule, hbm_gb, recovery, setting, run)
-    packets = packet_run(experiment.Run(ns.CliqueSchedule.Builtin(schedule, topo)), topo, label,
+    packets = packet_run(experiment.Run(ns.CliqueScheduleBuiltins.Make(schedule, topo)), topo, label,
                          {"impairment": kind, "value": value, "variant": variant,
                           "scale": scale, "recovery": recovery, "run": run, "hbmGB": hbm_gb})
     return packets, run_row(packets, schedule, hbm_gb, recovery, kind, value, variant, run)

@@ -85,7 +85,7 @@ def load_plan(args, fail):
     topo = planner.GetTopology()
     try:
         schedule = ns.CliqueSchedule.LoadFile(args.schedule_file, topo) if args.schedule_file \
-            else ns.CliqueSchedule.Builtin(args.schedule, topo)
+            else ns.CliqueScheduleBuiltins.Make(args.schedule, topo)
     except Exception as error:
         fail(("--scheduleFile: " if args.schedule_file else "--schedule: ") + model_error(error))
     rounds = int(schedule.GetNRounds())

@@ -23,7 +23,7 @@ def curves(rounds):
     topo = ns.WanTopology.NineCity()
     out = {}
     for name in [str(n) for n in ns.CliqueScheduleBuiltins.Names()]:
-        analysis = ns.MixingAnalysis.FromSchedule(ns.CliqueSchedule.Builtin(name, topo),
+        analysis = ns.MixingAnalysis.FromSchedule(ns.CliqueScheduleBuiltins.Make(name, topo),
                                                   topo.GetNCities())
         out[name] = ([float(s) for s in analysis.GetMeanSurvivalCurve(rounds)],
                      float(analysis.GetAverageDisagreement()))

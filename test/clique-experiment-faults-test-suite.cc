@@ -5,6 +5,7 @@
 #include "wan-training-test-utils.h"
 
 #include "ns3/clique-experiment-helper.h"
+#include "ns3/clique-schedule-builtins.h"
 #include "ns3/mixing-analysis.h"
 #include "ns3/test.h"
 
@@ -30,7 +31,7 @@ class LinkFaultTestCase : public TestCase
     void DoRun() override
     {
         auto topo = WanTopology::NineCity();
-        auto triangles = CliqueSchedule::Triangles(topo);
+        auto triangles = CliqueScheduleBuiltins::Triangles(topo);
         // Rounds alternate regional (k even) and cross-regional (k odd)
         // triangles, every 598.5 ms (T 544.07 ms + 10%); the cross-regional
         // trees use NYC-LON.  Down at 1.25 s, up at 2.0 s: rounds k = 2, 3.
@@ -149,7 +150,7 @@ class DetectedLinkFaultTestCase : public TestCase
         experiment.SetBfd(MilliSeconds(10), 3);
         // Round 1 (cross-regional, over NYC-LON) runs from 598.5 ms to 1.14 s.
         experiment.AddLinkFault("NYC", "LON", 0.9, 2.0);
-        auto r = experiment.Run(CliqueSchedule::Triangles(topo));
+        auto r = experiment.Run(CliqueScheduleBuiltins::Triangles(topo));
         NS_TEST_ASSERT_MSG_EQ(r.rounds.size(), 6, "six rounds");
         NS_TEST_ASSERT_MSG_EQ(r.routeChanges.size(), 2, "down, then back");
         const auto& down = r.routeChanges[0];
@@ -211,7 +212,7 @@ class DetectedLinkFaultTestCase : public TestCase
         oracle.SetRecovery("early");
         oracle.SetFaultDetection("oracle");
         oracle.AddLinkFault("NYC", "LON", 0.9, 2.0);
-        auto o = oracle.Run(CliqueSchedule::Triangles(topo));
+        auto o = oracle.Run(CliqueScheduleBuiltins::Triangles(topo));
         NS_TEST_EXPECT_MSG_EQ(o.routeChanges.empty(), true, "no detection");
         NS_TEST_EXPECT_MSG_EQ(o.controlPackets, 0, "and no control traffic");
         // A packet per 10 ms (less up to 25% jitter) at both ends of every
@@ -249,7 +250,7 @@ class FpgaFaultTestCase : public TestCase
     void DoRun() override
     {
         auto topo = WanTopology::NineCity();
-        auto triangles = CliqueSchedule::Triangles(topo);
+        auto triangles = CliqueScheduleBuiltins::Triangles(topo);
         // Before the first round: the bypass delivers NYC's streams.  Two
         // unaggregated streams at the clique rate overload NYC's ingress, so
         // its queue drops some: re-requests repair them.
@@ -325,7 +326,8 @@ class DetectedPartitionTestCase : public TestCase
         experiment.SetRecovery("accept");
         experiment.SetFaultDetection("bfd");
         WanExperimentResult r;
-        const auto error = ErrorOf([&] { r = experiment.Run(CliqueSchedule::Triangles(topo)); });
+        const auto error =
+            ErrorOf([&] { r = experiment.Run(CliqueScheduleBuiltins::Triangles(topo)); });
         NS_TEST_ASSERT_MSG_EQ(error, "", "the run ends without an error");
         NS_TEST_ASSERT_MSG_EQ(r.rounds.size(), 10, "ten rounds");
         NS_TEST_EXPECT_MSG_GT(r.routeChanges.size(), 0, "BFD declared B-C down");
@@ -378,7 +380,7 @@ class DetectedFpgaFaultTestCase : public TestCase
         experiment.SetFaultDetection("bfd");
         experiment.SetBfd(MilliSeconds(10), 3);
         experiment.AddFpgaFault("NYC", 0.3);
-        auto r = experiment.Run(CliqueSchedule::Triangles(topo));
+        auto r = experiment.Run(CliqueScheduleBuiltins::Triangles(topo));
         NS_TEST_ASSERT_MSG_EQ(r.fpgaFailures.size(), 1, "one failure detected");
         const auto& f = r.fpgaFailures[0];
         NS_TEST_EXPECT_MSG_EQ(f.city, "NYC", "the city");
@@ -415,7 +417,7 @@ class IslandAbsenceTestCase : public TestCase
     void DoRun() override
     {
         auto topo = WanTopology::NineCity();
-        auto triangles = CliqueSchedule::Triangles(topo);
+        auto triangles = CliqueScheduleBuiltins::Triangles(topo);
         CliqueExperimentHelper experiment(topo, PlannerConfig{});
         experiment.SetScale(1000);
         experiment.SetRounds(4);

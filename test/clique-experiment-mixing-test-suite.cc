@@ -5,6 +5,7 @@
 #include "wan-training-test-utils.h"
 
 #include "ns3/clique-experiment-helper.h"
+#include "ns3/clique-schedule-builtins.h"
 #include "ns3/mixing-analysis.h"
 #include "ns3/test.h"
 
@@ -33,7 +34,7 @@ RunTriangles(double accessLoss)
     WanLinkImpairment loss;
     loss.lossRate = accessLoss;
     experiment.SetImpairment(WanNetworkHelper::ACCESS, loss);
-    return experiment.Run(CliqueSchedule::Builtin("triangles", topo));
+    return experiment.Run(CliqueScheduleBuiltins::Make("triangles", topo));
 }
 
 } // namespace
@@ -61,7 +62,7 @@ class LosslessMixingTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(r.disagreement, 1.75, 1e-9, "A of triangles");
         NS_TEST_EXPECT_MSG_EQ(r.consensusSkew, 0.0, "every island weighs the same");
         const auto topo = WanTopology::NineCity();
-        const auto schedule = CliqueSchedule::Builtin("triangles", topo);
+        const auto schedule = CliqueScheduleBuiltins::Make("triangles", topo);
         double slowest = 0;
         for (const auto& round : r.rounds)
         {

@@ -5,6 +5,7 @@
 #include "wan-training-test-utils.h"
 
 #include "ns3/clique-experiment-helper.h"
+#include "ns3/clique-schedule-builtins.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/trace-helper.h"
@@ -37,7 +38,7 @@ class PlannerAgreementTestCase : public TestCase
         config.hbmBytes = hbmBytes;
         CliqueExperimentHelper experiment(topo, config);
         experiment.SetScale(100);
-        auto result = experiment.Run(CliqueSchedule::Builtin(name, topo));
+        auto result = experiment.Run(CliqueScheduleBuiltins::Make(name, topo));
         NS_TEST_ASSERT_MSG_EQ(result.feasible, true, name << " is feasible");
         NS_TEST_EXPECT_MSG_EQ(result.exact, true, name << ": every sum exact");
         for (const auto& r : result.rounds)
@@ -86,7 +87,7 @@ class BaselineBytesTestCase : public TestCase
         config.hbmBytes = 32e9;
         CliqueExperimentHelper experiment(topo, config);
         experiment.SetScale(1000);
-        auto result = experiment.Run(CliqueSchedule::Triangles(topo));
+        auto result = experiment.Run(CliqueScheduleBuiltins::Triangles(topo));
         NS_TEST_EXPECT_MSG_EQ(result.exact, true, "exact sums");
         double in = 0;
         double out = 0;
@@ -140,7 +141,7 @@ class UnicastBaselineTestCase : public TestCase
         config.multicast = false;
         CliqueExperimentHelper experiment(topo, config);
         experiment.SetScale(100);
-        auto result = experiment.Run(CliqueSchedule::Triangles(topo));
+        auto result = experiment.Run(CliqueScheduleBuiltins::Triangles(topo));
         NS_TEST_ASSERT_MSG_EQ(result.rounds.size(), 2, "one period");
         NS_TEST_EXPECT_MSG_EQ(result.exact, true, "exact sums");
         for (const auto& r : result.rounds)
@@ -239,7 +240,7 @@ class RunCleanupTestCase : public TestCase
     void DoRun() override
     {
         auto topo = WanTopology::NineCity();
-        const auto triangles = CliqueSchedule::Triangles(topo);
+        const auto triangles = CliqueScheduleBuiltins::Triangles(topo);
         CliqueExperimentHelper reference(topo, PlannerConfig{});
         reference.SetScale(1000);
         const auto expected = reference.Run(triangles);
@@ -275,7 +276,7 @@ class PacketTraceTestCase : public TestCase
     void DoRun() override
     {
         auto topo = WanTopology::NineCity();
-        const auto triangles = CliqueSchedule::Triangles(topo);
+        const auto triangles = CliqueScheduleBuiltins::Triangles(topo);
         CliqueExperimentHelper plain(topo, PlannerConfig{});
         plain.SetScale(1000);
         plain.SetRounds(1);
@@ -330,7 +331,7 @@ class WideCliqueTestCase : public TestCase
         CliqueExperimentHelper experiment(topo, config);
         experiment.SetScale(1000);
         experiment.SetRounds(1);
-        const auto result = experiment.Run(CliqueSchedule::Builtin("all-to-all", topo));
+        const auto result = experiment.Run(CliqueScheduleBuiltins::Make("all-to-all", topo));
         NS_TEST_ASSERT_MSG_EQ(result.feasible, true, result.reason);
         NS_TEST_ASSERT_MSG_EQ(result.rounds.size(), 1, "one round");
         NS_TEST_EXPECT_MSG_EQ(result.exact, true, "every island's sum exact");
@@ -383,7 +384,7 @@ class CrossTrafficTestCase : public TestCase
         experiment.SetFaultDetection("oracle");
         experiment.SetTreeBuilding("planner");
         experiment.SetCrossTraffic(utilisation);
-        return experiment.Run(CliqueSchedule::Builtin("triangles", topo));
+        return experiment.Run(CliqueScheduleBuiltins::Make("triangles", topo));
     }
 
     void DoRun() override

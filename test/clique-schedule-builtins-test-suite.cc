@@ -165,7 +165,7 @@ class BuiltinNamesTestCase : public TestCase
     {
         const std::vector<std::string> paper{"pairs", "regional", "triangles", "all-to-all"};
         NS_TEST_EXPECT_MSG_EQ((CliqueScheduleBuiltins::Names() == paper), true, "paper's order");
-        NS_TEST_EXPECT_MSG_EQ((CliqueSchedule::BuiltinNames() == paper), true, "same list");
+        NS_TEST_EXPECT_MSG_EQ((CliqueScheduleBuiltins::Names() == paper), true, "same list");
         NS_TEST_EXPECT_MSG_EQ(CliqueScheduleBuiltins::JoinedNames(),
                               "pairs, regional, triangles, all-to-all",
                               "joined");

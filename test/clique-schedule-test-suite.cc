@@ -4,6 +4,7 @@
 
 #include "wan-training-test-utils.h"
 
+#include "ns3/clique-schedule-builtins.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/test.h"
 #include "ns3/wan-topology.h"
@@ -100,7 +101,7 @@ class ScheduleFileTestCase : public TestCase
     void DoRun() override
     {
         auto topo = WanTopology::NineCity();
-        auto triangles = CliqueSchedule::Triangles(topo);
+        auto triangles = CliqueScheduleBuiltins::Triangles(topo);
         auto back = CliqueSchedule::FromJson(triangles.ToJson(topo), topo);
         NS_TEST_EXPECT_MSG_EQ((back.GetRounds() == triangles.GetRounds()), true, "round trip");
         NS_TEST_EXPECT_MSG_EQ(back.GetName(), "triangles", "name kept");
@@ -121,7 +122,7 @@ class ScheduleFileTestCase : public TestCase
         Expect(line, "[[", "does not parse");
         std::string missing = ErrorOf([&] { CliqueSchedule::LoadFile("/nonexistent.json", line); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(missing, "cannot open schedule file"), true, missing);
-        std::string unknown = ErrorOf([&] { CliqueSchedule::Builtin("rings", line); });
+        std::string unknown = ErrorOf([&] { CliqueScheduleBuiltins::Make("rings", line); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(unknown, "unknown schedule 'rings'"), true, unknown);
         std::string direct =
             ErrorOf([&] { CliqueSchedule("x", {{{0, 1}, {1, 2}}}).Validate(line); });

@@ -8,6 +8,8 @@
 #
 # See test.py for more information.
 cpp_examples = [
+    ("wan-first-round", "True", "True"),
+    ("wan-first-round --schedule=all-to-all --hbmGB=32", "True", "False"),
     ("nine-city-cliques", "True", "True"),
     ("nine-city-cliques --schedule=pairs,all-to-all --hbmGB=0,8,32 --multicast=false --packetLevel=false", "True", "False"),
     ("nine-city-cliques --packetSchedule=all-to-all --packetHbmGB=32 --scale=1000 --hbmGB=32", "True", "False"),

@@ -14,6 +14,7 @@
 #include "ns3/test.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
+#include "ns3/wan-multicast-route-helper.h"
 #include "ns3/wan-network-helper.h"
 
 #include <map>
@@ -76,7 +77,10 @@ struct CliqueBench
         net.Install();
         for (uint32_t s = 0; s < 3; ++s)
         {
-            net.InstallMulticastTree(s, {0, 1, 2}, WanNetworkHelper::GroupAddress(0, s), false);
+            WanMulticastRouteHelper(net).InstallTree(s,
+                                                     {0, 1, 2},
+                                                     WanNetworkHelper::GroupAddress(0, s),
+                                                     false);
         }
         for (uint32_t c = 0; c < 3; ++c)
         {

@@ -4,6 +4,7 @@
 
 #include "wan-training-test-utils.h"
 
+#include "ns3/clique-schedule-builtins.h"
 #include "ns3/mixing-analysis.h"
 #include "ns3/test.h"
 
@@ -169,9 +170,9 @@ class NineCityMixingTestCase : public TestCase
     {
         auto topo = WanTopology::NineCity();
         std::map<std::string, double> area;
-        for (const auto& name : CliqueSchedule::BuiltinNames())
+        for (const auto& name : CliqueScheduleBuiltins::Names())
         {
-            auto m = MixingAnalysis::FromSchedule(CliqueSchedule::Builtin(name, topo), 9);
+            auto m = MixingAnalysis::FromSchedule(CliqueScheduleBuiltins::Make(name, topo), 9);
             for (uint32_t p = 0; p < m.GetPeriod(); ++p)
             {
                 auto phi = m.GetDiffusion(p, 5);
@@ -258,7 +259,7 @@ class NineCityNewbornOffTestCase : public TestCase
         }
         for (const auto& e : table)
         {
-            auto schedule = CliqueSchedule::Builtin(e.schedule, topo);
+            auto schedule = CliqueScheduleBuiltins::Make(e.schedule, topo);
             auto area = [&schedule](MixingOptions o) {
                 return MixingAnalysis::FromSchedule(schedule, 9, o).GetAverageDisagreement();
             };

@@ -4,6 +4,7 @@
 
 #include "wan-training-test-utils.h"
 
+#include "ns3/clique-schedule-builtins.h"
 #include "ns3/round-planner.h"
 #include "ns3/test.h"
 
@@ -537,7 +538,7 @@ class NineCitySkewTestCase : public TestCase
     void DoRun() override
     {
         auto topo = WanTopology::NineCity();
-        const auto triangles = CliqueSchedule::Triangles(topo);
+        const auto triangles = CliqueScheduleBuiltins::Triangles(topo);
         PlannerConfig config;
         config.multicast = false;
         auto plan = RoundPlanner(topo, config).Plan(triangles);

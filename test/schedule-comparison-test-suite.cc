@@ -4,6 +4,7 @@
 
 #include "wan-training-test-utils.h"
 
+#include "ns3/clique-schedule-builtins.h"
 #include "ns3/schedule-comparison-helper.h"
 #include "ns3/test.h"
 
@@ -122,7 +123,7 @@ class SwitchesTestCase : public TestCase
     void DoRun() override
     {
         ScheduleComparisonHelper helper;
-        helper.SetSchedules({CliqueSchedule::Triangles(helper.GetTopology())});
+        helper.SetSchedules({CliqueScheduleBuiltins::Triangles(helper.GetTopology())});
         double base = helper.Compare({0})[0].roundTimeMs;
         PlannerConfig unicast;
         unicast.multicast = false;

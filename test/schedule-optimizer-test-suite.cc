@@ -4,6 +4,7 @@
 
 #include "wan-training-test-utils.h"
 
+#include "ns3/clique-schedule-builtins.h"
 #include "ns3/clique-schedule-helper.h"
 #include "ns3/double.h"
 #include "ns3/schedule-evaluator.h"
@@ -178,11 +179,11 @@ class OptimizerNineCityTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(result.method, "annealing", "too large to enumerate");
             ScheduleEvaluator evaluator(topo, config);
             double bestBuiltin = std::numeric_limits<double>::infinity();
-            for (const auto& name : CliqueSchedule::BuiltinNames())
+            for (const auto& name : CliqueScheduleBuiltins::Names())
             {
-                bestBuiltin =
-                    std::min(bestBuiltin,
-                             evaluator.Evaluate(CliqueSchedule::Builtin(name, topo)).objective);
+                bestBuiltin = std::min(
+                    bestBuiltin,
+                    evaluator.Evaluate(CliqueScheduleBuiltins::Make(name, topo)).objective);
             }
             NS_TEST_EXPECT_MSG_LT_OR_EQ(result.evaluation.objective,
                                         bestBuiltin,

@@ -4,6 +4,7 @@
 
 #include "wan-training-test-utils.h"
 
+#include "ns3/clique-schedule-builtins.h"
 #include "ns3/mixing-analysis.h"
 #include "ns3/test.h"
 #include "ns3/wan-experiment-plan.h"
@@ -44,7 +45,7 @@ class PlanHealthyTestCase : public TestCase
     void DoRun() override
     {
         const auto topo = WanTopology::NineCity();
-        const auto triangles = CliqueSchedule::Triangles(topo);
+        const auto triangles = CliqueScheduleBuiltins::Triangles(topo);
         WanExperimentPlanner planner(topo, PlannerConfig{});
         planner.SetRounds(4);
         const auto plan = planner.Plan(triangles);
@@ -99,7 +100,7 @@ class PlanLinkFaultTestCase : public TestCase
         const auto topo = WanTopology::NineCity();
         const uint32_t nyc = topo.FindCity("NYC");
         const uint32_t lon = topo.FindCity("LON");
-        const auto triangles = CliqueSchedule::Triangles(topo);
+        const auto triangles = CliqueScheduleBuiltins::Triangles(topo);
         for (auto policy : {WanFaultPolicy::REPLAN, WanFaultPolicy::FAIL})
         {
             WanExperimentPlanner planner(topo, PlannerConfig{});
@@ -184,7 +185,7 @@ class PlanAbsenceTestCase : public TestCase
     {
         const auto topo = WanTopology::NineCity();
         const uint32_t sin = topo.FindCity("SIN");
-        const auto triangles = CliqueSchedule::Triangles(topo);
+        const auto triangles = CliqueScheduleBuiltins::Triangles(topo);
         WanExperimentPlanner planner(topo, PlannerConfig{});
         planner.SetRounds(2);
         planner.AddIslandAbsence("SIN", 0, 0);

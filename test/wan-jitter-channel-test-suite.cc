@@ -6,6 +6,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/clique-experiment-helper.h"
+#include "ns3/clique-schedule-builtins.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/drop-tail-queue.h"
@@ -459,7 +460,7 @@ class JitterScaleTestCase : public TestCase
             imp.jitterSeconds = 1e-3;
             experiment.SetImpairment(WanNetworkHelper::CORE, imp);
         }
-        const auto r = experiment.Run(CliqueSchedule::Triangles(topo));
+        const auto r = experiment.Run(CliqueScheduleBuiltins::Triangles(topo));
         NS_TEST_EXPECT_MSG_EQ(r.exact, true, "scale " << scale << ": sums exact");
         std::vector<double> times;
         for (const auto& round : r.rounds)

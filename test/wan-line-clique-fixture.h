@@ -19,6 +19,7 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-island-application.h"
+#include "ns3/wan-multicast-route-helper.h"
 #include "ns3/wan-network-helper.h"
 
 #include <functional>
@@ -111,7 +112,7 @@ struct LineClique
         for (uint32_t c = 0; c < 3; ++c)
         {
             auto group = WanNetworkHelper::GroupAddress(0, c);
-            net.InstallMulticastTree(c, {0, 1, 2}, group, !o.aggregation);
+            WanMulticastRouteHelper(net).InstallTree(c, {0, 1, 2}, group, !o.aggregation);
             auto app = CreateObject<WanIslandApplication>();
             app->SetAttribute("Fpga", Ipv4AddressValue(net.GetEdgeAddress(c)));
             app->SetAttribute("NackDelay", TimeValue(o.nackDelay));

@@ -5,6 +5,7 @@
 #include "wan-training-test-utils.h"
 
 #include "ns3/clique-experiment-helper.h"
+#include "ns3/clique-schedule-builtins.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
@@ -450,7 +451,7 @@ class ImpairmentOwnFieldsTestCase : public TestCase
             WanLinkImpairment loss;
             loss.lossRate = 0.01;
             experiment.SetImpairment(WanNetworkHelper::CORE, loss);
-            return experiment.Run(CliqueSchedule::Triangles(nine)).lostPackets.at("core");
+            return experiment.Run(CliqueScheduleBuiltins::Triangles(nine)).lostPackets.at("core");
         };
         NS_TEST_EXPECT_MSG_GT(run(WanLinkImpairment::JITTER), 0, "the class's loss kept");
         NS_TEST_EXPECT_MSG_EQ(run(WanLinkImpairment::ALL_FIELDS),
@@ -478,7 +479,7 @@ class ImpairmentPacketLevelTestCase : public TestCase
         auto topo = WanTopology::NineCity();
         PlannerConfig config;
         config.hbmBytes = 32e9;
-        auto schedule = CliqueSchedule::Triangles(topo);
+        auto schedule = CliqueScheduleBuiltins::Triangles(topo);
 
         CliqueExperimentHelper clean(topo, config);
         clean.SetScale(1000);
@@ -539,7 +540,7 @@ class ImpairmentRecoveryTestCase : public TestCase
         auto topo = WanTopology::NineCity();
         WanLinkImpairment loss;
         loss.lossRate = 0.01;
-        for (const auto& name : CliqueSchedule::BuiltinNames())
+        for (const auto& name : CliqueScheduleBuiltins::Names())
         {
             PlannerConfig config;
             config.hbmBytes = name == "all-to-all" ? 32e9 : 0;
@@ -552,7 +553,7 @@ class ImpairmentRecoveryTestCase : public TestCase
             {
                 experiment.SetImpairment(c, loss);
             }
-            auto r = experiment.Run(CliqueSchedule::Builtin(name, topo));
+            auto r = experiment.Run(CliqueScheduleBuiltins::Make(name, topo));
             NS_TEST_EXPECT_MSG_GT(r.lostPackets.at("core") + r.lostPackets.at("access") +
                                       r.lostPackets.at("post"),
                                   0,
@@ -584,7 +585,7 @@ class ImpairmentRecoveryTestCase : public TestCase
         CliqueExperimentHelper experiment(topo, config);
         experiment.SetScale(1000);
         experiment.SetImpairment(WanNetworkHelper::CORE, loss);
-        auto r = experiment.Run(CliqueSchedule::Triangles(topo));
+        auto r = experiment.Run(CliqueScheduleBuiltins::Triangles(topo));
         uint64_t givenUp = 0;
         for (const auto& round : r.rounds)
         {
@@ -641,7 +642,7 @@ class ImpairmentCodedTestCase : public TestCase
             {
                 experiment.SetImpairment(c, loss);
             }
-            const auto r = experiment.Run(CliqueSchedule::Builtin("all-to-all", topo));
+            const auto r = experiment.Run(CliqueScheduleBuiltins::Make("all-to-all", topo));
             uint64_t rebuilt = 0;
             for (const auto& i : r.rounds.at(0).islands)
             {

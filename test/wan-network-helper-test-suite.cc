@@ -20,6 +20,7 @@
 #include "ns3/trace-helper.h"
 #include "ns3/traffic-control-layer.h"
 #include "ns3/udp-socket-factory.h"
+#include "ns3/wan-multicast-route-helper.h"
 #include "ns3/wan-network-helper.h"
 
 #include <algorithm>
@@ -155,7 +156,7 @@ class MulticastTreeTestCase : public TestCase
         WanNetworkHelper net(topo);
         net.Install();
         auto group = WanNetworkHelper::GroupAddress(1, source);
-        net.InstallMulticastTree(source, receivers, group, true);
+        WanMulticastRouteHelper(net).InstallTree(source, receivers, group, true);
         Receptions rx;
         ListenOnIslands(net, rx);
         LinkCopies links;
@@ -223,7 +224,7 @@ class EdgeDeliveryTestCase : public TestCase
         net.SetEdgeMulticastDelivery(deliver);
         net.Install();
         const auto group = WanNetworkHelper::GroupAddress(1, 0);
-        net.InstallMulticastTree(0, {0, 2}, group, false); // A to C, through B
+        WanMulticastRouteHelper(net).InstallTree(0, {0, 2}, group, false); // A to C, through B
         Receptions rx;
         for (const auto* nodes : {&net.GetEdges(), &net.GetRouters()})
         {
@@ -290,7 +291,7 @@ class ReversePathTestCase : public TestCase
         WanNetworkHelper net(LineTopology({"A", "B", "C"}, {10, 20}));
         net.Install();
         auto group = WanNetworkHelper::GroupAddress(2, 0);
-        net.InstallMulticastTree(0, {1, 2}, group, false);
+        WanMulticastRouteHelper(net).InstallTree(0, {1, 2}, group, false);
         auto routerB = net.GetRouters().Get(1);
         auto routing = Ipv4StaticRoutingHelper().GetStaticRouting(routerB->GetObject<Ipv4>());
         Ipv4Header header;
@@ -359,7 +360,7 @@ class RouterLinkLocalTestCase : public TestCase
         WanNetworkHelper net(LineTopology({"A", "B", "C"}, {10, 20}));
         net.Install();
         auto group = WanNetworkHelper::GroupAddress(2, 0);
-        net.InstallMulticastTree(0, {1, 2}, group, false);
+        WanMulticastRouteHelper(net).InstallTree(0, {1, 2}, group, false);
         auto ipv4 = net.GetRouters().Get(1)->GetObject<Ipv4>();
         auto routing = ipv4->GetRoutingProtocol();
         const auto fromA = net.GetCoreDevice(1, 0);
@@ -566,97 +567,6 @@ class UnicastPathTestCase : public TestCase
 
 /**
  * @ingroup wan-training-tests
- * @brief Packet traces: which devices a selection names, ns-3's file names,
- * one pcap record (PPP) per packet sent or received, and bad selections.
- */
-class NetworkTraceTestCase : public TestCase
-{
-  public:
-    NetworkTraceTestCase()
-        : TestCase("packet traces: selections, file names, pcap records")
-    {
-    }
-
-  private:
-    /**
-     * @brief Traces the islands of a three-island line while island A sends
-     * 1000 bytes to island C; the network is gone (its files closed) on return.
-     * @param prefix the trace files' prefix
-     * @return per island, its files' name without the extension
-     */
-    static std::vector<std::string> SendTraced(const std::string& prefix)
-    {
-        Ipv4AddressGenerator::Reset();
-        WanNetworkHelper net(LineTopology({"A", "B", "C"}, {10, 20}));
-        net.Install();
-        net.EnablePcap(prefix, net.ParseTraceSelection("post"));
-        Receptions rx;
-        ListenOnIslands(net, rx);
-        SendOne(net, 0, net.GetIslandAddress(2), 1000);
-        Simulator::Run();
-        Simulator::Destroy();
-        std::vector<std::string> names;
-        for (uint32_t c = 0; c < 3; ++c)
-        {
-            // ns-3's names: prefix-<node>-<device>; device 0 is the loopback.
-            names.push_back(prefix + "-" + std::to_string(net.GetIslands().Get(c)->GetId()) + "-1");
-        }
-        return names;
-    }
-
-    void DoRun() override
-    {
-        Ipv4AddressGenerator::Reset();
-        WanNetworkHelper net(LineTopology({"A", "B", "C"}, {10, 20}));
-        net.Install();
-        auto count = [&net](const std::string& items) {
-            return net.GetTraceDevices(net.ParseTraceSelection(items)).GetN();
-        };
-        // Two core links (2 devices each); per city an access and an edge link
-        // (4 devices); B, in the middle, also has both core links' ends.
-        NS_TEST_EXPECT_MSG_EQ(count("core"), 4, "both ends of every core link");
-        NS_TEST_EXPECT_MSG_EQ(count("access"), 12, "both links of every city");
-        NS_TEST_EXPECT_MSG_EQ(count("post"), 3, "every island's device");
-        NS_TEST_EXPECT_MSG_EQ(count("B"), 6, "B's router, edge node and island");
-        NS_TEST_EXPECT_MSG_EQ(count("A"), 5, "A has one core link");
-        NS_TEST_EXPECT_MSG_EQ(count("core, B"), 8, "each device once");
-        NS_TEST_EXPECT_MSG_EQ(count("core,access,post"), 16, "every device");
-
-        // One 1000-byte packet from island A to island C: the islands' pcap
-        // files hold its sending (A) and its arrival (C): 1000 B + UDP 8 +
-        // IP 20 + PPP 2.  (ASCII traces need packet printing enabled before
-        // the first packet of the process, which earlier cases have sent;
-        // test/python/test_pcap.py checks them through the programs.)
-        const std::string prefix = CreateTempDirFilename("trace");
-        const auto names = SendTraced(prefix);
-        const std::vector<std::vector<uint32_t>> expected{{1030}, {}, {1030}};
-        for (uint32_t c = 0; c < 3; ++c)
-        {
-            uint32_t linkType = 0;
-            const auto records = PcapRecordLengths(names[c] + ".pcap", linkType);
-            NS_TEST_EXPECT_MSG_EQ(linkType, PcapHelper::DLT_PPP, names[c] << ".pcap: PPP");
-            NS_TEST_EXPECT_MSG_EQ((records == expected[c]), true, names[c] << ".pcap");
-        }
-
-        std::string e = ErrorOf([&] { net.ParseTraceSelection("core,XYZ"); });
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "cannot trace \"XYZ\""), true, e);
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "(A, B, C)"), true, e);
-        e = ErrorOf([&] { net.ParseTraceSelection("Core"); });
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "neither a link class (core, access, post)"), true, e);
-        e = ErrorOf([&] { net.ParseTraceSelection(" , "); });
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "no links to trace"), true, e);
-        e = ErrorOf([&] { WanNetworkHelper::CheckTracePrefix(""); });
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "the trace file prefix is empty"), true, e);
-        e = ErrorOf([&] { WanNetworkHelper::CheckTracePrefix(prefix + "-none/x"); });
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "-none'"), true, e);
-        WanNetworkHelper fresh(LineTopology({"A", "B"}, {1}));
-        e = ErrorOf([&] { fresh.GetTraceDevices(fresh.ParseTraceSelection("A")); });
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "Install must come before traces"), true, e);
-    }
-};
-
-/**
- * @ingroup wan-training-tests
  * @brief Impossible network parameters are refused.
  */
 class NetworkBadInputTestCase : public TestCase
@@ -677,7 +587,9 @@ class NetworkBadInputTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "edge rate must be positive"), true, e);
         e = ErrorOf([&] { net.SetMtu(100); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "MTU must be at least 576"), true, e);
-        e = ErrorOf([&] { net.InstallMulticastTree(0, {1}, Ipv4Address("232.0.0.1"), true); });
+        e = ErrorOf([&] {
+            WanMulticastRouteHelper(net).InstallTree(0, {1}, Ipv4Address("232.0.0.1"), true);
+        });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "Install must come before"), true, e);
     }
 };
@@ -756,7 +668,6 @@ class WanNetworkHelperTestSuite : public TestSuite
         AddTestCase(new EdgeDeliveryTestCase);
         AddTestCase(new ReversePathTestCase);
         AddTestCase(new NetworkBadInputTestCase);
-        AddTestCase(new NetworkTraceTestCase);
         AddTestCase(new CoreQueueTestCase);
         const auto nine = WanTopology::NineCity();
         AddTestCase(new UnicastPathTestCase("nine cities, NYC-LON down for a while",

@@ -5,6 +5,7 @@
 #include "wan-training-test-utils.h"
 
 #include "ns3/clique-experiment-helper.h"
+#include "ns3/clique-schedule-builtins.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/config.h"
 #include "ns3/inet-socket-address.h"
@@ -20,6 +21,7 @@
 #include "ns3/test.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
+#include "ns3/wan-multicast-route-helper.h"
 #include "ns3/wan-network-helper.h"
 #include "ns3/wan-pim-helper.h"
 #include "ns3/wan-pim-router.h"
@@ -91,7 +93,7 @@ CountTx(uint32_t* n, Ptr<const Packet>)
 /**
  * @ingroup wan-training-tests
  * @brief The multicast routes that PIM joins program equal those that
- * WanNetworkHelper::InstallMulticastTree installs from the planner's trees
+ * WanMulticastRouteHelper::InstallTree installs from the planner's trees
  * (same routers, same RPF input interfaces, same branches), on the nine
  * cities (the triangles' cliques and all-to-all) and on random WANs.
  */
@@ -122,8 +124,8 @@ class PimRouterTreesTestCase : public TestCase
             for (uint32_t source : clique)
             {
                 const auto group = WanNetworkHelper::GroupAddress(round, source);
-                planned.InstallMulticastTree(source, clique, group, false);
-                joined.InstallEdgeRoutes(source, clique, group, false);
+                WanMulticastRouteHelper(planned).InstallTree(source, clique, group, false);
+                WanMulticastRouteHelper(joined).InstallEdgeRoutes(source, clique, group, false);
                 for (uint32_t r : clique)
                 {
                     if (r != source)
@@ -202,7 +204,7 @@ class PimRouterWireTestCase : public TestCase
         Router(pim, 2)->SetStopTime(Seconds(3.5)); // C stops refreshing
         const auto s = net.GetIslandAddress(0);
         const auto g = WanNetworkHelper::GroupAddress(1, 0);
-        net.InstallEdgeRoutes(0, {0, 2}, g, false);
+        WanMulticastRouteHelper(net).InstallEdgeRoutes(0, {0, 2}, g, false);
         std::vector<ForwardingLog> logs(3);
         for (uint32_t c = 0; c < 3; ++c)
         {
@@ -400,8 +402,8 @@ class PimTreesNoFaultTestCase : public TestCase
         {
             PlannerConfig config;
             config.hbmBytes = hbm;
-            const auto schedule =
-                hbm > 0 ? CliqueSchedule::AllToAll(topo) : CliqueSchedule::Triangles(topo);
+            const auto schedule = hbm > 0 ? CliqueScheduleBuiltins::AllToAll(topo)
+                                          : CliqueScheduleBuiltins::Triangles(topo);
             std::vector<WanExperimentResult> results;
             for (const std::string mode : {"planner", "pim"})
             {
@@ -462,7 +464,7 @@ class PimTreesLinkFailureTestCase : public TestCase
         experiment.SetFaultDetection("bfd");
         experiment.SetTreeBuilding("pim");
         experiment.AddLinkFault("NYC", "LON", 0.9, 100);
-        auto r = experiment.Run(CliqueSchedule::Triangles(topo));
+        auto r = experiment.Run(CliqueScheduleBuiltins::Triangles(topo));
         NS_TEST_ASSERT_MSG_EQ(r.routeChanges.size(), 1, "down");
         const auto& down = r.routeChanges[0];
         NS_TEST_EXPECT_MSG_LT(down.detectedS, 0.9 + 0.04, "within 3 x 10 ms (+ BFD jitter)");

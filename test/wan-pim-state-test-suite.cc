@@ -7,6 +7,7 @@
 #include "ns3/clique-schedule.h"
 #include "ns3/test.h"
 #include "ns3/wan-network-helper.h"
+#include "ns3/wan-pim-join-propagation.h"
 #include "ns3/wan-pim-state.h"
 #include "ns3/wan-topology.h"
 
@@ -319,6 +320,47 @@ class PimStateBadInputTestCase : public TestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief WanPimJoinPropagation, by hand on the triangle (A-B 10 ms, A-C
+ * 20 ms, B-C 25 ms) when A-C breaks, for A's tree: C's RPF neighbour moves
+ * from A to B.  With B a member, B has the state: C's Join reaches it after
+ * 25 ms.  Without B, B must join A as well: 25 + 10 = 35 ms.  Routes that do
+ * not change move nothing (0), and the Prune on the broken link is lost.
+ */
+class PimJoinPropagationTestCase : public TestCase
+{
+  public:
+    PimJoinPropagationTestCase()
+        : TestCase("Join propagation after a route change, by hand on a triangle")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto before = TriangleTopology();
+        const auto after = before.WithoutLink("A", "C");
+        NS_TEST_EXPECT_MSG_EQ_TOL(WanPimJoinPropagation::Delay(before, after, 0, {0, 1, 2}),
+                                  0.025,
+                                  1e-12,
+                                  "B has the state: C's Join stops there");
+        NS_TEST_EXPECT_MSG_EQ_TOL(WanPimJoinPropagation::Delay(before, after, 0, {0, 2}),
+                                  0.035,
+                                  1e-12,
+                                  "B joins A in turn");
+        NS_TEST_EXPECT_MSG_EQ_TOL(WanPimJoinPropagation::Delay(before, before, 0, {0, 1, 2}),
+                                  0.0,
+                                  1e-12,
+                                  "no route changed");
+        // B's tree: routes B-A and B-C do not use A-C, so nothing moves.
+        NS_TEST_EXPECT_MSG_EQ_TOL(WanPimJoinPropagation::Delay(before, after, 1, {0, 1, 2}),
+                                  0.0,
+                                  1e-12,
+                                  "B's tree does not use A-C");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief The wan-training-pim-state test suite.
  */
 class WanPimStateTestSuite : public TestSuite
@@ -330,6 +372,7 @@ class WanPimStateTestSuite : public TestSuite
         AddTestCase(new PimStateTimersTestCase);
         AddTestCase(new PimStateTreesTestCase);
         AddTestCase(new PimStateBadInputTestCase);
+        AddTestCase(new PimJoinPropagationTestCase);
     }
 };
 

@@ -4,6 +4,7 @@
 
 #include "wan-training-test-utils.h"
 
+#include "ns3/clique-schedule-builtins.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/test.h"
 #include "ns3/wan-experiment-plan.h"
@@ -224,7 +225,7 @@ class RankBalancerNineCityTestCase : public TestCase
         const auto topo = WanTopology::NineCity();
         WanExperimentPlanner planner(topo, PlannerConfig{});
         planner.SetRounds(1);
-        const auto plan = planner.Plan(CliqueSchedule::Triangles(topo));
+        const auto plan = planner.Plan(CliqueScheduleBuiltins::Triangles(topo));
         const auto load = WanRankBalancer::PlannedLoad(plan, topo.GetNCities(), true);
         // Hubs NYC, AMS, TYO (two trees' branches each): 5 + 6 + 6; the
         // others 5 + 6 + 3.  Cities in the topology's order: NYC, LAX, BUE,

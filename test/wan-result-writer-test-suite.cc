@@ -3,6 +3,7 @@
  */
 
 #include "ns3/clique-experiment-helper.h"
+#include "ns3/clique-schedule-builtins.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/test.h"
 #include "ns3/wan-result-writer.h"
@@ -260,7 +261,7 @@ class ResultWriterRunTestCase : public TestCase
         // No BFD or PIM packets in the core queues: only the streams wait there.
         experiment.SetFaultDetection("oracle");
         experiment.SetTreeBuilding("planner");
-        const auto result = experiment.Run(CliqueSchedule::Builtin("triangles", topo));
+        const auto result = experiment.Run(CliqueScheduleBuiltins::Make("triangles", topo));
         NS_TEST_ASSERT_MSG_EQ(result.rounds.size(), 2, "two rounds");
         for (const auto& [cause, total] : result.evictions)
         {

@@ -6,6 +6,7 @@
 #define WAN_TRAINING_TEST_UTILS_H
 
 #include "ns3/buffer.h"
+#include "ns3/clique-schedule-builtins.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/header.h"
 #include "ns3/pcap-file.h"
@@ -205,7 +206,7 @@ inline std::vector<std::vector<uint32_t>>
 TrianglesAndAll(const WanTopology& topo)
 {
     std::vector<std::vector<uint32_t>> cliques;
-    const auto triangles = CliqueSchedule::Triangles(topo);
+    const auto triangles = CliqueScheduleBuiltins::Triangles(topo);
     for (uint32_t k = 0; k < triangles.GetNRounds(); ++k)
     {
         for (const auto& clique : triangles.GetRound(k))

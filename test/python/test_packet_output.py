@@ -155,7 +155,7 @@ def test_bindings_give_the_same_run(tmp_path):
     experiment = ns.CliqueExperimentHelper(topo, ns.PlannerConfig())
     experiment.SetScale(1000)
     experiment.SetRounds(2)
-    mine = packet_run(experiment.Run(ns.CliqueSchedule.Builtin("triangles", topo)), topo,
+    mine = packet_run(experiment.Run(ns.CliqueScheduleBuiltins.Make("triangles", topo)), topo,
                       cpp["label"], cpp["parameters"])
     assert mine == cpp
 

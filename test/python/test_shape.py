@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The module's shape, checked from its sources (no ns-3 needed): no function
+in model/ or helper/ over 80 lines (attribute lists in GetTypeId aside), no
+file in helper/ over 700 lines, no include from model/ to helper/, and no
+include cycle between components (a component: a .h and its .cc)."""
+
+import os
+import re
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+FOLDERS = ("model", "helper")
+MAX_FUNCTION_LINES = 80
+MAX_HELPER_FILE_LINES = 700
+INCLUDE = re.compile(r'^#include "(?:ns3/)?([a-z0-9-]+)\.h"')
+
+
+def sources():
+    """(folder, file name, lines) of every .h and .cc in model/ and helper/."""
+    for folder in FOLDERS:
+        for name in sorted(os.listdir(os.path.join(ROOT, folder))):
+            if name.endswith((".h", ".cc")):
+                with open(os.path.join(ROOT, folder, name), encoding="utf-8") as f:
+                    yield folder, name, f.read().split("\n")
+
+
+def functions(lines):
+    """(first line, body lines, signature) of every function defined at the
+    top level: ns-3's style puts its braces alone in column 0."""
+    i = 0
+    while i < len(lines):
+        if lines[i] == "{":
+            j = i - 1
+            while j >= 0 and not lines[j].strip():
+                j -= 1
+            k = j
+            while k > 0 and lines[k - 1].strip() and not lines[k - 1].startswith(("}", "//", " *", "/*")):
+                k -= 1
+            head = " ".join(line.strip() for line in lines[k:j + 1])
+            if not re.match(r"(namespace|struct|class|enum|union|extern)\b", head):
+                end = i + 1
+                while end < len(lines) and not lines[end].startswith("}"):
+                    end += 1
+                yield i + 1, end - i - 1, head
+                i = end
+        i += 1
+
+
+def test_functions_fit_on_a_screen():
+    long = ["%s/%s:%d %d lines: %s" % (folder, name, first, n, head[:80])
+            for folder, name, lines in sources()
+            for first, n, head in functions(lines)
+            if n > MAX_FUNCTION_LINES and "GetTypeId" not in head]
+    assert long == [], "functions over %d lines:\n%s" % (MAX_FUNCTION_LINES, "\n".join(long))
+
+
+def test_the_function_finder_sees_a_long_function():
+    body = ["int", "F()", "{"] + ["    ++x;"] * 81 + ["}"]
+    found = list(functions(["namespace ns3", "{", ""] + body))
+    assert [(first, n) for first, n, head in found] == [(6, 81)]
+
+
+def test_helper_files_are_short():
+    big = ["helper/%s: %d lines" % (name, len(lines) - 1)
+           for folder, name, lines in sources()
+           if folder == "helper" and len(lines) - 1 > MAX_HELPER_FILE_LINES]
+    assert big == [], "helper files over %d lines: %s" % (MAX_HELPER_FILE_LINES, big)
+
+
+def includes():
+    """component -> the components it includes (model/ and helper/ only)."""
+    where = {}
+    for folder, name, lines in sources():
+        where[name.rsplit(".", 1)[0]] = folder
+    graph = {}
+    for folder, name, lines in sources():
+        me = name.rsplit(".", 1)[0]
+        for line in lines:
+            m = INCLUDE.match(line)
+            if m and m.group(1) in where and m.group(1) != me:
+                graph.setdefault(me, set()).add(m.group(1))
+    return where, graph
+
+
+def test_model_does_not_include_helper():
+    where, graph = includes()
+    wrong = sorted("%s -> %s" % (a, b) for a, bs in graph.items() for b in bs
+                   if where[a] == "model" and where[b] == "helper")
+    assert wrong == []
+
+
+def cycles(graph):
+    """Every component on a cycle, found by depth-first search."""
+    found, state = [], {}
+
+    def visit(node, path):
+        state[node] = "open"
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == "open":
+                found.append(path[path.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt, path + [nxt])
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    return found
+
+
+def test_no_include_cycle():
+    where, graph = includes()
+    assert cycles(graph) == []
+
+
+def test_the_cycle_finder_sees_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
