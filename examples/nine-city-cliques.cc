@@ -83,8 +83,8 @@ struct Options
     std::string treeBuilding{"planner"};
     std::string mpi{"none"};
     std::string partition{"region"};
-    double bfdIntervalMs{10};
-    uint32_t bfdMultiplier{3};
+    double bfdIntervalMs{ns3::WanBfdApplication::GetDefaultInterval().GetSeconds() * 1e3};
+    uint32_t bfdMultiplier{ns3::WanBfdApplication::GetDefaultMultiplier()};
     std::string fpgaFaults;
     std::string away;
     wantrace::PacketTraceOptions traces;

@@ -243,16 +243,8 @@ CliqueExperimentHelper::IsLocal(uint32_t c) const
 void
 CliqueExperimentHelper::SetBfd(Time interval, uint32_t multiplier)
 {
-    if (interval < MilliSeconds(1) || interval > Seconds(10))
-    {
-        throw std::invalid_argument("BFD interval " + wantext::Num(interval.GetSeconds() * 1e3) +
-                                    " ms: from 1 ms to 10 s");
-    }
-    if (multiplier < 1 || multiplier > 255)
-    {
-        throw std::invalid_argument("BFD detect multiplier " + std::to_string(multiplier) +
-                                    ": from 1 to 255");
-    }
+    wantext::bounds::kBfdIntervalMs.Check(interval.GetSeconds() * 1e3, "BFD interval");
+    wantext::bounds::kBfdMultiplier.Check(multiplier, "BFD detect multiplier");
     m_bfdInterval = interval;
     m_bfdMultiplier = multiplier;
 }

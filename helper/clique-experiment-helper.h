@@ -16,6 +16,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/round-planner.h"
+#include "ns3/wan-bfd-application.h"
 #include "ns3/wan-experiment-plan.h"
 #include "ns3/wan-topology.h"
 
@@ -208,8 +209,8 @@ class CliqueExperimentHelper
     const std::vector<uint32_t>& GetRankOf() const;
     /**
      * @param interval BFD's transmit and receive interval (DesiredMinTx and
-     *        RequiredMinRx), 1 ms to 10 s (default 10 ms)
-     * @param multiplier its detect multiplier, 1 to 255 (default 3)
+     *        RequiredMinRx), 1 ms to 10 s (default: DesiredMinTx's, 10 ms)
+     * @param multiplier its detect multiplier, 1 to 255 (default: DetectMultiplier's, 3)
      */
     void SetBfd(Time interval, uint32_t multiplier);
     /**
@@ -270,28 +271,28 @@ class CliqueExperimentHelper
                       const ApplicationContainer& fpgas,
                       WanExperimentResult& result) const;
 
-    WanExperimentPlanner m_planner;           //!< network, switches, rounds, faults, absences
-    WanIslandHelper m_islands;                //!< the islands' attributes
-    double m_scale{1};                        //!< time-preserving scale
-    int64_t m_stream{1000};                   //!< first random stream of loss and jitter
-    double m_progressSeconds{0};              //!< wall-clock interval of progress reports (0: none)
-    std::string m_recovery{"accept"};         //!< islands' recovery policy (without parity)
-    bool m_detectFaults{false};               //!< faults are network events (SetFaultDetection)
-    bool m_pim{false};                        //!< trees built by PIM-SSM (SetTreeBuilding)
-    std::string m_partition{"region"};        //!< cities to ranks (SetPartition)
-    std::vector<uint32_t> m_rankOf;           //!< per city its rank, in a distributed run (Run)
-    Time m_bfdInterval{MilliSeconds(10)};     //!< BFD interval
-    uint32_t m_bfdMultiplier{3};              //!< BFD detect multiplier
-    bool m_coded{false};                      //!< the policy adds parity chunks
-    uint32_t m_parityBlock{32};               //!< data chunks per parity block (coded)
-    uint32_t m_parityChunks{1};               //!< parity chunks per block (coded)
-    WanCrossTrafficHelper m_crossTraffic;     //!< background traffic on the core links
-    std::string m_coreQueue{"fq-codel"};      //!< queue disc of the core links
-    uint32_t m_coreQueuePackets{1000};        //!< its size, when a FIFO
-    std::string m_pcapPrefix;                 //!< pcap file prefix (empty: none)
-    std::string m_asciiPrefix;                //!< ASCII trace prefix (empty: none)
-    WanPacketTraceHelper::Selection m_traced; //!< the devices traced
-    std::vector<std::pair<uint32_t, double>> m_fpgaFaults;                 //!< (city, time)
+    WanExperimentPlanner m_planner;    //!< network, switches, rounds, faults, absences
+    WanIslandHelper m_islands;         //!< the islands' attributes
+    double m_scale{1};                 //!< time-preserving scale
+    int64_t m_stream{1000};            //!< first random stream of loss and jitter
+    double m_progressSeconds{0};       //!< wall-clock interval of progress reports (0: none)
+    std::string m_recovery{"accept"};  //!< islands' recovery policy (without parity)
+    bool m_detectFaults{false};        //!< faults are network events (SetFaultDetection)
+    bool m_pim{false};                 //!< trees built by PIM-SSM (SetTreeBuilding)
+    std::string m_partition{"region"}; //!< cities to ranks (SetPartition)
+    std::vector<uint32_t> m_rankOf;    //!< per city its rank, in a distributed run (Run)
+    Time m_bfdInterval{WanBfdApplication::GetDefaultInterval()};         //!< BFD interval
+    uint32_t m_bfdMultiplier{WanBfdApplication::GetDefaultMultiplier()}; //!< BFD detect multiplier
+    bool m_coded{false};                                   //!< the policy adds parity chunks
+    uint32_t m_parityBlock{32};                            //!< data chunks per parity block (coded)
+    uint32_t m_parityChunks{1};                            //!< parity chunks per block (coded)
+    WanCrossTrafficHelper m_crossTraffic;                  //!< background traffic on the core links
+    std::string m_coreQueue{"fq-codel"};                   //!< queue disc of the core links
+    uint32_t m_coreQueuePackets{1000};                     //!< its size, when a FIFO
+    std::string m_pcapPrefix;                              //!< pcap file prefix (empty: none)
+    std::string m_asciiPrefix;                             //!< ASCII trace prefix (empty: none)
+    WanPacketTraceHelper::Selection m_traced;              //!< the devices traced
+    std::vector<std::pair<uint32_t, double>> m_fpgaFaults; //!< (city, time)
     std::map<WanNetworkHelper::LinkClass, WanLinkImpairment> m_impairment; //!< per link class
 };
 

@@ -15,14 +15,8 @@ namespace ns3
 {
 
 FpgaAggregatorHelper::FpgaAggregatorHelper()
+    : wancompat::ApplicationHelper(FpgaAggregator::GetTypeId())
 {
-    m_factory.SetTypeId(FpgaAggregator::GetTypeId());
-}
-
-void
-FpgaAggregatorHelper::SetAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_factory.Set(name, value);
 }
 
 void
@@ -31,23 +25,12 @@ FpgaAggregatorHelper::SetScale(double factor)
     m_scale = wantext::RequireAtLeast(factor, 1, "scale");
 }
 
-ApplicationContainer
-FpgaAggregatorHelper::Install(NodeContainer nodes) const
-{
-    ApplicationContainer apps;
-    for (auto it = nodes.Begin(); it != nodes.End(); ++it)
-    {
-        apps.Add(Install(*it));
-    }
-    return apps;
-}
-
-ApplicationContainer
-FpgaAggregatorHelper::Install(Ptr<Node> node) const
+Ptr<Application>
+FpgaAggregatorHelper::DoInstall(Ptr<Node> node)
 {
     auto fpga = Create();
     node->AddApplication(fpga);
-    return ApplicationContainer(fpga);
+    return fpga;
 }
 
 Ptr<FpgaAggregator>

@@ -10,6 +10,7 @@
 #include "ns3/fpga-aggregator.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
+#include "ns3/wan-training-compat.h"
 
 #include <string>
 
@@ -18,8 +19,10 @@ namespace ns3
 
 /**
  * @ingroup wan-training
- * @brief Installs FpgaAggregator on edge nodes (an ObjectFactory of the
- * application), optionally at a time-preserving scale.
+ * @brief Installs FpgaAggregator on edge nodes (ns-3's ApplicationHelper;
+ * wancompat::ApplicationHelper before ns-3.42), optionally at a
+ * time-preserving scale: attributes are set unscaled (SetAttribute), and
+ * Install and Create scale them.
  *
  * At scale f (WanNetworkHelper::SetScale divides every rate by f) the
  * aggregator keeps what it is in packets and in time: its HBM holds as many
@@ -27,30 +30,15 @@ namespace ns3
  * divided by f and its line-rate window stretched by f, so the window still
  * holds as many packets and lasts as many packet times.
  */
-class FpgaAggregatorHelper
+class FpgaAggregatorHelper : public wancompat::ApplicationHelper
 {
   public:
     FpgaAggregatorHelper();
 
     /**
-     * @param name an attribute of FpgaAggregator
-     * @param value its value (unscaled) for the aggregators installed from now on
-     */
-    void SetAttribute(const std::string& name, const AttributeValue& value);
-    /**
      * @param factor the network's time-preserving scale, >= 1 (default 1)
      */
     void SetScale(double factor);
-    /**
-     * @param nodes the edge nodes
-     * @return one aggregator per node
-     */
-    ApplicationContainer Install(NodeContainer nodes) const;
-    /**
-     * @param node an edge node
-     * @return its aggregator
-     */
-    ApplicationContainer Install(Ptr<Node> node) const;
     /**
      * @return an aggregator on no node, scaled as Install's: in a
      *         distributed run, the bookkeeping of an FPGA that another rank runs
@@ -65,9 +53,11 @@ class FpgaAggregatorHelper
      */
     int64_t AssignStreams(ApplicationContainer apps, int64_t stream) const;
 
+  protected:
+    Ptr<Application> DoInstall(Ptr<Node> node) override;
+
   private:
-    ObjectFactory m_factory; //!< makes the aggregators
-    double m_scale{1};       //!< time-preserving scale
+    double m_scale{1}; //!< time-preserving scale
 };
 
 } // namespace ns3

@@ -15,14 +15,8 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("WanBfdHelper");
 
 WanBfdHelper::WanBfdHelper()
+    : wancompat::ApplicationHelper(WanBfdApplication::GetTypeId())
 {
-    m_factory.SetTypeId(WanBfdApplication::GetTypeId());
-}
-
-void
-WanBfdHelper::SetAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_factory.Set(name, value);
 }
 
 ApplicationContainer

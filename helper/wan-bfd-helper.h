@@ -9,6 +9,7 @@
 
 #include "ns3/application-container.h"
 #include "ns3/object-factory.h"
+#include "ns3/wan-training-compat.h"
 
 #include <string>
 
@@ -21,17 +22,13 @@ namespace ns3
  * built WAN: one application per router, one session per core link end,
  * between the two ends' addresses of the link.
  */
-class WanBfdHelper
+class WanBfdHelper : public wancompat::ApplicationHelper
 {
   public:
     WanBfdHelper();
 
-    /**
-     * @param name an attribute of WanBfdApplication (DesiredMinTx,
-     *        RequiredMinRx, DetectMultiplier)
-     * @param value its value
-     */
-    void SetAttribute(const std::string& name, const AttributeValue& value);
+    using wancompat::ApplicationHelper::Install;
+
     /**
      * @param net a WAN whose Install has run
      * @return one application per router, in city order; in a distributed
@@ -45,9 +42,6 @@ class WanBfdHelper
      * @return the streams used
      */
     static int64_t AssignStreams(const ApplicationContainer& apps, int64_t stream);
-
-  private:
-    ObjectFactory m_factory; //!< makes the applications
 };
 
 } // namespace ns3

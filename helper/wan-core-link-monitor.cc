@@ -182,11 +182,7 @@ WanCoreLinkMonitor::Merge(const std::string& saved)
 void
 WanCoreLinkMonitor::GatherToRoot()
 {
-    const auto saved = WanMpiHelper::GatherToRoot(Save());
-    for (uint32_t r = 1; r < saved.size(); ++r)
-    {
-        Merge(saved[r]);
-    }
+    WanMpiHelper::MergeAtRoot(Save(), [this](const std::string& s) { Merge(s); });
 }
 
 } // namespace ns3

@@ -379,11 +379,8 @@ WanExperimentReplanner::MergeFpgaFailures(const std::string& saved)
 void
 WanExperimentReplanner::GatherToRoot()
 {
-    const auto saved = WanMpiHelper::GatherToRoot(SaveFpgaFailures());
-    for (uint32_t r = 1; r < saved.size(); ++r)
-    {
-        MergeFpgaFailures(saved[r]);
-    }
+    WanMpiHelper::MergeAtRoot(SaveFpgaFailures(),
+                              [this](const std::string& s) { MergeFpgaFailures(s); });
 }
 
 } // namespace ns3

@@ -11,33 +11,16 @@ namespace ns3
 {
 
 WanIslandHelper::WanIslandHelper()
+    : wancompat::ApplicationHelper(WanIslandApplication::GetTypeId())
 {
-    m_factory.SetTypeId(WanIslandApplication::GetTypeId());
 }
 
-void
-WanIslandHelper::SetAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_factory.Set(name, value);
-}
-
-ApplicationContainer
-WanIslandHelper::Install(NodeContainer nodes) const
-{
-    ApplicationContainer apps;
-    for (auto it = nodes.Begin(); it != nodes.End(); ++it)
-    {
-        apps.Add(Install(*it));
-    }
-    return apps;
-}
-
-ApplicationContainer
-WanIslandHelper::Install(Ptr<Node> node) const
+Ptr<Application>
+WanIslandHelper::DoInstall(Ptr<Node> node)
 {
     auto app = Create();
     node->AddApplication(app);
-    return ApplicationContainer(app);
+    return app;
 }
 
 Ptr<WanIslandApplication>

@@ -10,6 +10,7 @@
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
 #include "ns3/wan-island-application.h"
+#include "ns3/wan-training-compat.h"
 
 #include <string>
 
@@ -18,8 +19,8 @@ namespace ns3
 
 /**
  * @ingroup wan-training
- * @brief Installs WanIslandApplication on nodes, the way ns-3's
- * application helpers do (an ObjectFactory of the application).
+ * @brief Installs WanIslandApplication on nodes: ns-3's ApplicationHelper
+ * (from ns-3.42; wancompat::ApplicationHelper before) for the islands.
  *
  * @code
  *   WanIslandHelper islands;
@@ -28,26 +29,11 @@ namespace ns3
  *   ApplicationContainer apps = islands.Install(net.GetIslands().Get(c));
  * @endcode
  */
-class WanIslandHelper
+class WanIslandHelper : public wancompat::ApplicationHelper
 {
   public:
     WanIslandHelper();
 
-    /**
-     * @param name an attribute of WanIslandApplication
-     * @param value its value for the applications installed from now on
-     */
-    void SetAttribute(const std::string& name, const AttributeValue& value);
-    /**
-     * @param nodes the nodes
-     * @return one application per node
-     */
-    ApplicationContainer Install(NodeContainer nodes) const;
-    /**
-     * @param node a node
-     * @return its application
-     */
-    ApplicationContainer Install(Ptr<Node> node) const;
     /**
      * @return an application on no node: in a distributed run, the
      *         bookkeeping of an island that another rank runs
@@ -62,8 +48,8 @@ class WanIslandHelper
      */
     int64_t AssignStreams(ApplicationContainer apps, int64_t stream) const;
 
-  private:
-    ObjectFactory m_factory; //!< makes the applications
+  protected:
+    Ptr<Application> DoInstall(Ptr<Node> node) override;
 };
 
 } // namespace ns3

@@ -438,6 +438,17 @@ WanMpiHelper::GatherToRoot(const std::string& local)
     return {local};
 }
 
+void
+WanMpiHelper::MergeAtRoot(const std::string& local,
+                          const std::function<void(const std::string&)>& merge)
+{
+    const auto saved = GatherToRoot(local);
+    for (size_t r = 1; r < saved.size(); ++r)
+    {
+        merge(saved[r]);
+    }
+}
+
 uint64_t
 WanMpiHelper::Sum(uint64_t local)
 {

@@ -14,6 +14,7 @@
 #include "ns3/wan-topology.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -148,6 +149,14 @@ class WanMpiHelper
      * @return on rank 0 every rank's text, by rank; elsewhere empty
      */
     static std::vector<std::string> GatherToRoot(const std::string& local);
+    /**
+     * @brief Collective: on rank 0, hands every other rank's text to `merge`,
+     * in rank order (GatherToRoot); elsewhere nothing.
+     * @param local this rank's text
+     * @param merge what rank 0 does with another rank's text
+     */
+    static void MergeAtRoot(const std::string& local,
+                            const std::function<void(const std::string&)>& merge);
     /**
      * @brief Collective: the sum over the ranks, on every rank.
      * @param local this rank's count

@@ -37,14 +37,8 @@ BfdChanged(Ptr<WanPimRouter> router, bool up, Ipv4Address, Ipv4Address remote, u
 } // namespace
 
 WanPimHelper::WanPimHelper()
+    : wancompat::ApplicationHelper(WanPimRouter::GetTypeId())
 {
-    m_factory.SetTypeId(WanPimRouter::GetTypeId());
-}
-
-void
-WanPimHelper::SetAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_factory.Set(name, value);
 }
 
 ApplicationContainer

@@ -9,6 +9,7 @@
 
 #include "ns3/application-container.h"
 #include "ns3/object-factory.h"
+#include "ns3/wan-training-compat.h"
 
 #include <string>
 
@@ -28,17 +29,13 @@ namespace ns3
  * goes down take the PIM neighbour's state away, and one that comes up send
  * it a Hello.
  */
-class WanPimHelper
+class WanPimHelper : public wancompat::ApplicationHelper
 {
   public:
     WanPimHelper();
 
-    /**
-     * @param name an attribute of WanPimRouter (HelloPeriod, HelloHoldtime,
-     *        JoinPeriod, JoinHoldtime)
-     * @param value its value
-     */
-    void SetAttribute(const std::string& name, const AttributeValue& value);
+    using wancompat::ApplicationHelper::Install;
+
     /**
      * @param net a WAN whose Install has run
      * @return one application per router, in city order
@@ -63,9 +60,6 @@ class WanPimHelper
      * @param apps applications Install returned
      */
     static void RoutesChanged(const ApplicationContainer& apps);
-
-  private:
-    ObjectFactory m_factory; //!< makes the applications
 };
 
 } // namespace ns3

@@ -201,11 +201,8 @@ WanPimMembership::Merge(const std::string& saved, std::vector<WanRouteChangeResu
 void
 WanPimMembership::GatherToRoot(std::vector<WanRouteChangeResult>& changes)
 {
-    const auto saved = WanMpiHelper::GatherToRoot(Save(changes));
-    for (uint32_t r = 1; r < saved.size(); ++r)
-    {
-        Merge(saved[r], changes);
-    }
+    WanMpiHelper::MergeAtRoot(Save(changes),
+                              [this, &changes](const std::string& s) { Merge(s, changes); });
 }
 
 void

@@ -312,11 +312,7 @@ WanRoundRecorder::GetDrops() const
 void
 WanRoundRecorder::GatherToRoot()
 {
-    const auto saved = WanMpiHelper::GatherToRoot(Save());
-    for (uint32_t r = 1; r < saved.size(); ++r)
-    {
-        Merge(saved[r]);
-    }
+    WanMpiHelper::MergeAtRoot(Save(), [this](const std::string& s) { Merge(s); });
 }
 
 WanIslandRoundResult

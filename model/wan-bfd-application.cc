@@ -4,6 +4,8 @@
 
 #include "wan-bfd-application.h"
 
+#include "wan-training-text.h"
+
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -29,20 +31,25 @@ WanBfdApplication::GetTypeId()
             .AddConstructor<WanBfdApplication>()
             .AddAttribute("DesiredMinTx",
                           "Desired minimum transmit interval once a session is Up "
-                          "(RFC 5880 bfd.DesiredMinTxInterval; 1 s at least while not Up)",
-                          TimeValue(MilliSeconds(50)),
+                          "(RFC 5880 bfd.DesiredMinTxInterval; 1 s at least while not Up), "
+                          "1 ms to 10 s",
+                          TimeValue(MilliSeconds(10)),
                           MakeTimeAccessor(&WanBfdApplication::m_desiredMinTx),
-                          MakeTimeChecker(MicroSeconds(1), Seconds(4294)))
+                          MakeTimeChecker(MilliSeconds(wantext::bounds::kBfdIntervalMs.min),
+                                          MilliSeconds(wantext::bounds::kBfdIntervalMs.max)))
             .AddAttribute("RequiredMinRx",
-                          "Required minimum receive interval (bfd.RequiredMinRxInterval)",
-                          TimeValue(MilliSeconds(50)),
+                          "Required minimum receive interval (bfd.RequiredMinRxInterval), "
+                          "1 ms to 10 s",
+                          TimeValue(MilliSeconds(10)),
                           MakeTimeAccessor(&WanBfdApplication::m_requiredMinRx),
-                          MakeTimeChecker(MicroSeconds(1), Seconds(4294)))
+                          MakeTimeChecker(MilliSeconds(wantext::bounds::kBfdIntervalMs.min),
+                                          MilliSeconds(wantext::bounds::kBfdIntervalMs.max)))
             .AddAttribute("DetectMultiplier",
-                          "Detect time multiplier (bfd.DetectMult)",
+                          "Detect time multiplier (bfd.DetectMult), 1 to 255",
                           UintegerValue(3),
                           MakeUintegerAccessor(&WanBfdApplication::m_detectMultiplier),
-                          MakeUintegerChecker<uint8_t>(1))
+                          MakeUintegerChecker<uint8_t>(
+                              static_cast<uint8_t>(wantext::bounds::kBfdMultiplier.min)))
             .AddTraceSource("SessionUp",
                             "A session came up: this end's and the neighbour's addresses",
                             MakeTraceSourceAccessor(&WanBfdApplication::m_upTrace),
@@ -53,6 +60,22 @@ WanBfdApplication::GetTypeId()
                             MakeTraceSourceAccessor(&WanBfdApplication::m_downTrace),
                             "ns3::WanBfdApplication::SessionTracedCallback");
     return tid;
+}
+
+Time
+WanBfdApplication::GetDefaultInterval()
+{
+    TypeId::AttributeInformation info;
+    GetTypeId().LookupAttributeByName("DesiredMinTx", &info);
+    return DynamicCast<const TimeValue>(info.initialValue)->Get();
+}
+
+uint32_t
+WanBfdApplication::GetDefaultMultiplier()
+{
+    TypeId::AttributeInformation info;
+    GetTypeId().LookupAttributeByName("DetectMultiplier", &info);
+    return static_cast<uint32_t>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
 }
 
 WanBfdApplication::WanBfdApplication()

@@ -46,6 +46,10 @@ class WanBfdApplication : public Application
      * @return the object TypeId
      */
     static TypeId GetTypeId();
+    /// @return DesiredMinTx's default (the experiment's BFD interval unless set)
+    static Time GetDefaultInterval();
+    /// @return DetectMultiplier's default
+    static uint32_t GetDefaultMultiplier();
     WanBfdApplication();
     ~WanBfdApplication() override;
 

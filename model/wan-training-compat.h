@@ -18,6 +18,18 @@
 #include "ns3/ipv4-routing-protocol.h"
 #include "ns3/type-id.h"
 
+#if __has_include("ns3/application-helper.h")
+#include "ns3/application-helper.h" // ns-3.42 and later
+#define WAN_TRAINING_HAS_APPLICATION_HELPER 1
+#else
+#include "ns3/application-container.h"
+#include "ns3/names.h"
+#include "ns3/node-container.h"
+#include "ns3/node.h"
+#include "ns3/object-factory.h"
+#define WAN_TRAINING_HAS_APPLICATION_HELPER 0
+#endif
+
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -162,6 +174,84 @@ struct ExtensiveOf<T, std::void_t<typename T::Duration>>
  */
 template <typename T>
 inline constexpr auto Extensive = ExtensiveOf<T>::value;
+
+#if WAN_TRAINING_HAS_APPLICATION_HELPER
+/// The base of the module's application helpers: ns-3's ApplicationHelper.
+using ApplicationHelper = ns3::ApplicationHelper;
+#else
+/**
+ * @ingroup wan-training
+ * @brief The base of the module's application helpers before ns-3.42: the
+ * part of ns-3.42's ApplicationHelper they use (a type, its attributes, one
+ * application per node through DoInstall).
+ */
+class ApplicationHelper
+{
+  public:
+    /// @param typeId the applications' type
+    explicit ApplicationHelper(TypeId typeId)
+    {
+        m_factory.SetTypeId(typeId);
+    }
+
+    virtual ~ApplicationHelper() = default;
+
+    /**
+     * @param name an attribute of the applications
+     * @param value its value for those installed from now on
+     */
+    void SetAttribute(const std::string& name, const AttributeValue& value)
+    {
+        m_factory.Set(name, value);
+    }
+
+    /**
+     * @param c nodes
+     * @return one application per node (DoInstall)
+     */
+    ApplicationContainer Install(NodeContainer c)
+    {
+        ApplicationContainer apps;
+        for (auto it = c.Begin(); it != c.End(); ++it)
+        {
+            apps.Add(DoInstall(*it));
+        }
+        return apps;
+    }
+
+    /**
+     * @param node a node
+     * @return its application (DoInstall)
+     */
+    ApplicationContainer Install(Ptr<Node> node)
+    {
+        return ApplicationContainer(DoInstall(node));
+    }
+
+    /**
+     * @param nodeName a node's name (ns3::Names)
+     * @return its application (DoInstall)
+     */
+    ApplicationContainer Install(const std::string& nodeName)
+    {
+        return Install(Names::Find<Node>(nodeName));
+    }
+
+  protected:
+    /**
+     * @param node a node
+     * @return an application made by the factory, added to the node
+     */
+    virtual Ptr<Application> DoInstall(Ptr<Node> node)
+    {
+        auto app = m_factory.Create<Application>();
+        node->AddApplication(app);
+        return app;
+    }
+
+    ObjectFactory m_factory; //!< makes the applications
+};
+#endif
 
 } // namespace wancompat
 } // namespace ns3

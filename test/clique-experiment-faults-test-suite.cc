@@ -227,9 +227,13 @@ class DetectedLinkFaultTestCase : public TestCase
             true,
             e);
         e = ErrorOf([&]() { experiment.SetBfd(MicroSeconds(10), 3); });
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "BFD interval 0.01 ms: from 1 ms to 10 s"), true, e);
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "BFD interval must be from 1 to 10000 ms (got 0.01 ms)"),
+                              true,
+                              e);
         e = ErrorOf([&]() { experiment.SetBfd(MilliSeconds(10), 0); });
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "BFD detect multiplier 0: from 1 to 255"), true, e);
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "BFD detect multiplier must be from 1 to 255 (got 0)"),
+                              true,
+                              e);
     }
 };
 
