@@ -46,10 +46,10 @@ SendOne(const WanNetworkHelper& net, uint32_t city, Ipv4Address to, uint32_t byt
  * @brief Packet traces: which devices a selection names, ns-3's file names,
  * one pcap record (PPP) per packet sent or received, and bad selections.
  */
-class PacketTraceTestCase : public TestCase
+class TraceSelectionFilesTestCase : public TestCase
 {
   public:
-    PacketTraceTestCase()
+    TraceSelectionFilesTestCase()
         : TestCase("packet traces: selections, file names, pcap records")
     {
     }
@@ -149,7 +149,7 @@ class WanPacketTraceHelperTestSuite : public TestSuite
     WanPacketTraceHelperTestSuite()
         : TestSuite("wan-training-packet-trace", Type::UNIT)
     {
-        AddTestCase(new PacketTraceTestCase);
+        AddTestCase(new TraceSelectionFilesTestCase);
     }
 };
 
