@@ -115,3 +115,16 @@ def test_no_include_cycle():
 def test_the_cycle_finder_sees_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_test_classes_have_distinct_names():
+    """Two test files that define a class of one name at global scope break
+    the one-definition rule: the linker keeps one constructor for both, and
+    one suite silently runs the other's case."""
+    seen = {}
+    for name in sorted(os.listdir(os.path.join(ROOT, "test"))):
+        if name.endswith((".cc", ".h")):
+            with open(os.path.join(ROOT, "test", name), encoding="utf-8") as f:
+                for cls in re.findall(r"^class (\w+)", f.read(), re.MULTILINE):
+                    seen.setdefault(cls, []).append(name)
+    assert {c: files for c, files in seen.items() if len(files) > 1} == {}
