@@ -909,18 +909,17 @@ WanIslandApplication::Repair(Ptr<const Packet> packet,
     // The repair goes where the request came from: an island's socket, or
     // the FPGA that will sum it.
     const auto to = InetSocketAddress::ConvertFrom(from);
-    if (!m_queuedRepairs.emplace(to.GetIpv4().Get(), r.round, request.GetChunk()).second)
+    if (!m_repairs.Push({IndexOf(*state), r.round, request.GetChunk(), to}))
     {
         NS_LOG_LOGIC("chunk " << request.GetChunk() << " of round " << r.round << " for "
                               << to.GetIpv4() << " is queued already");
         return;
     }
     NS_LOG_LOGIC("round " << r.round << " chunk " << request.GetChunk() << " for " << to.GetIpv4()
-                          << ": a repair queued behind " << m_repairs.size());
-    m_repairs.push_back({IndexOf(*state), request.GetChunk(), to});
+                          << ": a repair queued behind " << m_repairs.GetSize() - 1);
     if (m_repairEvent.IsExpired())
     {
-        m_repairEvent = Simulator::Schedule(std::max(Time(0), m_repairFree - Simulator::Now()),
+        m_repairEvent = Simulator::Schedule(m_repairs.GetWait(Simulator::Now()),
                                             &WanIslandApplication::SendQueuedRepair,
                                             this);
     }
@@ -952,20 +951,16 @@ WanIslandApplication::SendQueuedRepair()
                                             this);
         return;
     }
-    const auto next = m_repairs.front();
-    m_repairs.pop_front();
-    auto& state = m_rounds[next.index];
+    auto& state = m_rounds[m_repairs.Front().index];
     const auto& r = state.plan;
-    m_queuedRepairs.erase({next.to.GetIpv4().Get(), r.round, next.chunk});
+    const auto next = m_repairs.Pop(Simulator::Now(), PacketTime(r), m_repairBudget);
     auto p = MakeChunk(r, next.chunk, WanChunkHeader::REPAIR);
     ++state.record.repairsSent;
     m_txTrace(p);
     m_socket->SendTo(p, 0, next.to);
-    // The pacer: one repair per packet time at RepairBudget x the stream rate.
-    m_repairFree = Simulator::Now() + PacketTime(r) / m_repairBudget;
-    if (!m_repairs.empty())
+    if (!m_repairs.IsEmpty())
     {
-        m_repairEvent = Simulator::Schedule(m_repairFree - Simulator::Now(),
+        m_repairEvent = Simulator::Schedule(m_repairs.GetWait(Simulator::Now()),
                                             &WanIslandApplication::SendQueuedRepair,
                                             this);
     }

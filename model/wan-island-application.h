@@ -10,6 +10,7 @@
 #include "wan-overdue-clock.h"
 #include "wan-parity-code.h"
 #include "wan-parity-decoder.h"
+#include "wan-repair-queue.h"
 #include "wan-round-counters.h"
 #include "wan-sequence-tracker.h"
 
@@ -22,7 +23,6 @@
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
-#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -247,14 +247,6 @@ class WanIslandApplication : public Application
         /// With parity: one decoder over all peers (their sums come from the
         /// FPGA), or one per clique position (their chunks come apart).
         std::vector<WanParityDecoder> decoders;
-    };
-
-    /// A repair waiting in the paced queue.
-    struct QueuedRepair
-    {
-        uint32_t index;                      //!< the round (index in m_rounds)
-        uint32_t chunk;                      //!< the chunk
-        InetSocketAddress to{Ipv4Address()}; //!< who asked (an island, or its FPGA)
     };
 
     void StartApplication() override;
@@ -536,11 +528,8 @@ class WanIslandApplication : public Application
     WanSequenceTracker m_tracker;              //!< gaps of the MERGED stream
     uint32_t m_lastRound{0};                   //!< planned round of the last MERGED packet
     EventId m_nackEvent;                       //!< pending NACK
-    std::deque<QueuedRepair> m_repairs;        //!< repairs waiting for the pacer
-    std::set<std::tuple<uint32_t, uint32_t, uint32_t>>
-        m_queuedRepairs;   //!< (island, round, chunk) in m_repairs
-    EventId m_repairEvent; //!< next paced repair
-    Time m_repairFree;     //!< when the pacer may send the next repair
+    WanRepairQueue m_repairs;                  //!< repairs waiting for the pacer
+    EventId m_repairEvent;                     //!< next paced repair
     /// (round, chunk, position) -> when it was first requested (EARLY)
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Time> m_requestedAt;
     WanMeanDeviation m_hopRtt;                                 //!< NACK/QUERY to answer, s
