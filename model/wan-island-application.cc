@@ -29,6 +29,15 @@ NS_LOG_COMPONENT_DEFINE("WanIslandApplication");
 
 NS_OBJECT_ENSURE_REGISTERED(WanIslandApplication);
 
+template <typename... Params, typename... Args>
+EventId
+WanIslandApplication::Later(Time delay,
+                            void (WanIslandApplication::*method)(Params...),
+                            Args... args)
+{
+    return Simulator::Schedule(delay, method, this, args...);
+}
+
 TypeId
 WanIslandApplication::GetTypeId()
 {
@@ -378,15 +387,10 @@ WanIslandApplication::ScheduleRound(uint32_t k)
     if (r.deadline.IsStrictlyPositive() && r.peers > 0)
     {
         const Time at = std::max(r.start + r.deadline, Simulator::Now());
-        state.checkEvent = Simulator::Schedule(at - Simulator::Now(),
-                                               &WanIslandApplication::CheckRound,
-                                               this,
-                                               k,
-                                               0);
+        state.checkEvent = Later(at - Simulator::Now(), &WanIslandApplication::CheckRound, k, 0);
     }
     const Time at = std::max(r.start + r.offset, Simulator::Now());
-    state.sendEvent =
-        Simulator::Schedule(at - Simulator::Now(), &WanIslandApplication::SendChunk, this, k, 0);
+    state.sendEvent = Later(at - Simulator::Now(), &WanIslandApplication::SendChunk, k, 0);
 }
 
 void
@@ -521,11 +525,8 @@ WanIslandApplication::SendChunk(uint32_t index, uint32_t slot)
         // Absolute send times: the pacing does not drift with rounding.
         const double next = (slot + 1) * PacketSeconds(r);
         Time at = r.start + r.offset + NanoSeconds(static_cast<int64_t>(std::llround(next * 1e9)));
-        state.sendEvent = Simulator::Schedule(at - Simulator::Now(),
-                                              &WanIslandApplication::SendChunk,
-                                              this,
-                                              index,
-                                              slot + 1);
+        state.sendEvent =
+            Later(at - Simulator::Now(), &WanIslandApplication::SendChunk, index, slot + 1);
     }
 }
 
@@ -584,7 +585,7 @@ WanIslandApplication::Receive(Ptr<const Packet> packet, const WanChunkHeader& h)
         m_roundTrips.Resent(h.GetSequence(), Simulator::Now());
         if (m_tracker.HasGaps() && m_nackEvent.IsExpired())
         {
-            m_nackEvent = Simulator::Schedule(m_nackDelay, &WanIslandApplication::SendNacks, this);
+            m_nackEvent = Later(m_nackDelay, &WanIslandApplication::SendNacks);
         }
     }
     if (WanParityCode::IsParity(h.GetChunk()) && h.GetKind() != WanChunkHeader::REPAIR)
@@ -821,11 +822,8 @@ WanIslandApplication::CheckRound(uint32_t index, uint32_t attempt)
         // Chunks not yet overdue by the margin are overdue now; the round
         // ends when the last chunk's requests are spent (FinishEarly), at
         // the latest MaxRequests x RequestTimeout after the deadline.
-        state.checkEvent = Simulator::Schedule(m_requestTimeout * m_maxRequests,
-                                               &WanIslandApplication::CheckRound,
-                                               this,
-                                               index,
-                                               1);
+        state.checkEvent =
+            Later(m_requestTimeout * m_maxRequests, &WanIslandApplication::CheckRound, index, 1);
         Simulator::Cancel(state.overdueEvent);
         for (uint32_t c : state.early->PassDeadline(ChunkComplete(r.round)))
         {
@@ -843,11 +841,8 @@ WanIslandApplication::CheckRound(uint32_t index, uint32_t attempt)
         {
             SendRequest(state, chunk, position);
         }
-        state.checkEvent = Simulator::Schedule(m_requestTimeout,
-                                               &WanIslandApplication::CheckRound,
-                                               this,
-                                               index,
-                                               attempt + 1);
+        state.checkEvent =
+            Later(m_requestTimeout, &WanIslandApplication::CheckRound, index, attempt + 1);
         return;
     }
     m_ledger.GiveUp(r.round);
@@ -899,9 +894,8 @@ WanIslandApplication::Repair(Ptr<const Packet> packet,
                           << ": a repair queued behind " << m_repairs.GetSize() - 1);
     if (m_repairEvent.IsExpired())
     {
-        m_repairEvent = Simulator::Schedule(m_repairs.GetWait(Simulator::Now()),
-                                            &WanIslandApplication::SendQueuedRepair,
-                                            this);
+        m_repairEvent =
+            Later(m_repairs.GetWait(Simulator::Now()), &WanIslandApplication::SendQueuedRepair);
     }
 }
 
@@ -926,9 +920,8 @@ WanIslandApplication::SendQueuedRepair()
     const Time streamsEnd = m_repairWhileStreaming ? Time(0) : StreamsEnd();
     if (streamsEnd > Simulator::Now())
     {
-        m_repairEvent = Simulator::Schedule(streamsEnd - Simulator::Now(),
-                                            &WanIslandApplication::SendQueuedRepair,
-                                            this);
+        m_repairEvent =
+            Later(streamsEnd - Simulator::Now(), &WanIslandApplication::SendQueuedRepair);
         return;
     }
     auto& state = m_rounds[m_repairs.Front().index];
@@ -940,9 +933,8 @@ WanIslandApplication::SendQueuedRepair()
     m_socket->SendTo(p, 0, next.to);
     if (!m_repairs.IsEmpty())
     {
-        m_repairEvent = Simulator::Schedule(m_repairs.GetWait(Simulator::Now()),
-                                            &WanIslandApplication::SendQueuedRepair,
-                                            this);
+        m_repairEvent =
+            Later(m_repairs.GetWait(Simulator::Now()), &WanIslandApplication::SendQueuedRepair);
     }
     Changed(state);
 }
@@ -994,10 +986,8 @@ WanIslandApplication::ScheduleOverdue(uint32_t index, Time spacing)
     const auto at = state.early->GetNextCheck(state.plan.start, Simulator::Now(), spacing);
     if (at)
     {
-        state.overdueEvent = Simulator::Schedule(*at - Simulator::Now(),
-                                                 &WanIslandApplication::CheckOverdue,
-                                                 this,
-                                                 index);
+        state.overdueEvent =
+            Later(*at - Simulator::Now(), &WanIslandApplication::CheckOverdue, index);
     }
 }
 
@@ -1051,7 +1041,7 @@ WanIslandApplication::Overdue(uint32_t index, uint32_t chunk)
     {
         NS_LOG_LOGIC("round " << state.plan.round << " chunk " << chunk
                               << " overdue; its parity is due in " << wait.As(Time::US));
-        Simulator::Schedule(wait, &WanIslandApplication::Ask, this, index, chunk);
+        Later(wait, &WanIslandApplication::Ask, index, chunk);
         return;
     }
     Ask(index, chunk);
@@ -1107,12 +1097,7 @@ WanIslandApplication::Ask(uint32_t index, uint32_t chunk)
     // The FPGA is the nearest holder: it releases the chunk or says what it sent.
     Query(index, chunk, 0);
     // Should the FPGA's answer be lost, the senders are asked one margin on.
-    Simulator::Schedule(Seconds(early.GetMargin()),
-                        &WanIslandApplication::AskPeers,
-                        this,
-                        index,
-                        chunk,
-                        0);
+    Later(Seconds(early.GetMargin()), &WanIslandApplication::AskPeers, index, chunk, 0);
     Changed(state);
 }
 
@@ -1137,12 +1122,11 @@ WanIslandApplication::Query(uint32_t index, uint32_t chunk, uint32_t attempt)
     {
         // While the FPGA repairs, ask again, twice as late each time: its sum
         // may be lost at the tail of the MERGED stream, where no gap shows it.
-        Simulator::Schedule(state.early->GetQueryBackoff(attempt),
-                            &WanIslandApplication::Query,
-                            this,
-                            index,
-                            chunk,
-                            attempt + 1);
+        Later(state.early->GetQueryBackoff(attempt),
+              &WanIslandApplication::Query,
+              index,
+              chunk,
+              attempt + 1);
     }
     Changed(state);
 }
@@ -1176,19 +1160,14 @@ WanIslandApplication::Answered(Ptr<const Packet> packet, const WanChunkHeader& h
         // as the repair got) will say what is left to ask for.
         if (early.StartFpgaRepair(h.GetChunk()))
         {
-            Simulator::Schedule(early.GetQueryBackoff(0),
-                                &WanIslandApplication::Query,
-                                this,
-                                index,
-                                h.GetChunk(),
-                                1);
+            Later(early.GetQueryBackoff(0), &WanIslandApplication::Query, index, h.GetChunk(), 1);
         }
         return;
     }
     early.EndFpgaRepair(h.GetChunk());
     // A NACKed packet may hold the chunk: its resend gets one margin first.
     const Time wait = m_tracker.HasGaps() ? Seconds(early.GetMargin()) : Time(0);
-    Simulator::Schedule(wait, &WanIslandApplication::AskPeers, this, index, h.GetChunk(), 0);
+    Later(wait, &WanIslandApplication::AskPeers, index, h.GetChunk(), 0);
 }
 
 void
@@ -1214,12 +1193,7 @@ WanIslandApplication::AskPeers(uint32_t index, uint32_t chunk, uint32_t attempt)
     if (ask.action == Action::WAIT)
     {
         // No sender due yet: their contributions may still be on their way.
-        Simulator::Schedule(ask.timeout,
-                            &WanIslandApplication::AskPeers,
-                            this,
-                            index,
-                            chunk,
-                            attempt);
+        Later(ask.timeout, &WanIslandApplication::AskPeers, index, chunk, attempt);
         return;
     }
     for (uint32_t position : ask.positions)
@@ -1239,12 +1213,7 @@ WanIslandApplication::AskPeers(uint32_t index, uint32_t chunk, uint32_t attempt)
                           << ask.timeout.As(Time::MS) << " (margin "
                           << state.early->GetMargin() * 1e3 << " ms, repair wait "
                           << m_roundTrips.GetRepairWait().GetBound() * 1e3 << " ms)");
-    Simulator::Schedule(ask.timeout,
-                        &WanIslandApplication::AskPeers,
-                        this,
-                        index,
-                        chunk,
-                        attempt + 1);
+    Later(ask.timeout, &WanIslandApplication::AskPeers, index, chunk, attempt + 1);
     Changed(state);
 }
 
@@ -1365,7 +1334,7 @@ WanIslandApplication::SendNacks()
     }
     if (m_tracker.HasGaps())
     {
-        m_nackEvent = Simulator::Schedule(m_nackDelay, &WanIslandApplication::SendNacks, this);
+        m_nackEvent = Later(m_nackDelay, &WanIslandApplication::SendNacks);
     }
     if (state != nullptr && !nacks.empty())
     {

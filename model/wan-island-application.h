@@ -250,6 +250,17 @@ class WanIslandApplication : public Application
     void StartApplication() override;
     void StopApplication() override;
 
+    /**
+     * @brief Schedules one of this application's methods (defined in the
+     * .cc file, the only one that calls it).
+     * @param delay how long from now
+     * @param method the method
+     * @param args its arguments
+     * @return the event
+     */
+    template <typename... Params, typename... Args>
+    EventId Later(Time delay, void (WanIslandApplication::*method)(Params...), Args... args);
+
     /// @throws std::invalid_argument when a round's plan is impossible
     void Validate(const WanIslandRound& round) const;
     /// Sets up a round's chunk count, parity and ledger (at start).
