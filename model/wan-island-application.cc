@@ -29,6 +29,15 @@ NS_LOG_COMPONENT_DEFINE("WanIslandApplication");
 
 NS_OBJECT_ENSURE_REGISTERED(WanIslandApplication);
 
+template <typename... Params, typename... Args>
+EventId
+WanIslandApplication::Later(Time delay,
+                            void (WanIslandApplication::*method)(Params...),
+                            Args... args)
+{
+    return Simulator::Schedule(delay, method, this, args...);
+}
+
 TypeId
 WanIslandApplication::GetTypeId()
 {
@@ -378,15 +387,10 @@ WanIslandApplication::ScheduleRound(uint32_t k)
     if (r.deadline.IsStrictlyPositive() && r.peers > 0)
     {
         const Time at = std::max(r.start + r.deadline, Simulator::Now());
-        state.checkEvent = Simulator::Schedule(at - Simulator::Now(),
-                                               &WanIslandApplication::CheckRound,
-                                               this,
-                                               k,
-                                               0);
+        state.checkEvent = Later(at - Simulator::Now(), &WanIslandApplication::CheckRound, k, 0);
     }
     const Time at = std::max(r.start + r.offset, Simulator::Now());
-    state.sendEvent =
-        Simulator::Schedule(at - Simulator::Now(), &WanIslandApplication::SendChunk, this, k, 0);
+    state.sendEvent = Later(at - Simulator::Now(), &WanIslandApplication::SendChunk, k, 0);
 }
 
 void
@@ -418,10 +422,7 @@ WanIslandApplication::ReplaceRound(const WanIslandRound& round)
     Simulator::Cancel(state.overdueEvent);
     state.plan = round;
     state.record.start = round.start;
-    state.clock.reset();
-    state.deadlinePassed = false;
-    state.pendingAsks = 0;
-    state.inOrder = 0;
+    state.early.reset();
     if (m_socket)
     {
         ScheduleRound(it->second); // running: from the new plan on
@@ -524,11 +525,8 @@ WanIslandApplication::SendChunk(uint32_t index, uint32_t slot)
         // Absolute send times: the pacing does not drift with rounding.
         const double next = (slot + 1) * PacketSeconds(r);
         Time at = r.start + r.offset + NanoSeconds(static_cast<int64_t>(std::llround(next * 1e9)));
-        state.sendEvent = Simulator::Schedule(at - Simulator::Now(),
-                                              &WanIslandApplication::SendChunk,
-                                              this,
-                                              index,
-                                              slot + 1);
+        state.sendEvent =
+            Later(at - Simulator::Now(), &WanIslandApplication::SendChunk, index, slot + 1);
     }
 }
 
@@ -584,15 +582,10 @@ WanIslandApplication::Receive(Ptr<const Packet> packet, const WanChunkHeader& h)
             resent = arrival == WanSequenceTracker::Arrival::GAP_FILLED;
             state->record.retransmissions += resent ? 1 : 0;
         }
-        auto nacked = m_nackedAt.find(h.GetSequence());
-        if (nacked != m_nackedAt.end())
-        {
-            m_hopRtt.Observe((Simulator::Now() - nacked->second).GetSeconds());
-            m_nackedAt.erase(nacked);
-        }
+        m_roundTrips.Resent(h.GetSequence(), Simulator::Now());
         if (m_tracker.HasGaps() && m_nackEvent.IsExpired())
         {
-            m_nackEvent = Simulator::Schedule(m_nackDelay, &WanIslandApplication::SendNacks, this);
+            m_nackEvent = Later(m_nackDelay, &WanIslandApplication::SendNacks);
         }
     }
     if (WanParityCode::IsParity(h.GetChunk()) && h.GetKind() != WanChunkHeader::REPAIR)
@@ -816,40 +809,25 @@ WanIslandApplication::CheckRound(uint32_t index, uint32_t attempt)
         End(state);
         return;
     }
-    if (m_recovery == EARLY && state.clock && attempt > 0)
+    if (m_recovery == EARLY && state.early && attempt > 0)
     {
         // MaxRequests request timeouts after the deadline: what still runs
         // is given up (the last requests may still be answered: late).
-        state.pendingAsks = 0;
+        state.early->AbandonAsks();
         FinishEarly(index);
         return;
     }
-    if (m_recovery == EARLY && state.clock)
+    if (m_recovery == EARLY && state.early)
     {
         // Chunks not yet overdue by the margin are overdue now; the round
         // ends when the last chunk's requests are spent (FinishEarly), at
         // the latest MaxRequests x RequestTimeout after the deadline.
-        state.deadlinePassed = true;
-        state.checkEvent = Simulator::Schedule(m_requestTimeout * m_maxRequests,
-                                               &WanIslandApplication::CheckRound,
-                                               this,
-                                               index,
-                                               1);
+        state.checkEvent =
+            Later(m_requestTimeout * m_maxRequests, &WanIslandApplication::CheckRound, index, 1);
         Simulator::Cancel(state.overdueEvent);
-        auto overdue = [&](uint32_t c) {
-            if (!state.asked[c] && !m_ledger.IsChunkComplete(r.round, c))
-            {
-                Overdue(index, c);
-            }
-        };
-        const auto [first, end] = state.clock->TakeOverdue(std::numeric_limits<double>::infinity());
-        for (uint32_t c = first; c < end; ++c)
+        for (uint32_t c : state.early->PassDeadline(ChunkComplete(r.round)))
         {
-            overdue(c);
-        }
-        for (uint32_t c = 0; c < first; ++c)
-        {
-            overdue(c); // not revealed by a later arrival
+            Overdue(index, c);
         }
         FinishEarly(index);
         return;
@@ -863,11 +841,8 @@ WanIslandApplication::CheckRound(uint32_t index, uint32_t attempt)
         {
             SendRequest(state, chunk, position);
         }
-        state.checkEvent = Simulator::Schedule(m_requestTimeout,
-                                               &WanIslandApplication::CheckRound,
-                                               this,
-                                               index,
-                                               attempt + 1);
+        state.checkEvent =
+            Later(m_requestTimeout, &WanIslandApplication::CheckRound, index, attempt + 1);
         return;
     }
     m_ledger.GiveUp(r.round);
@@ -909,20 +884,18 @@ WanIslandApplication::Repair(Ptr<const Packet> packet,
     // The repair goes where the request came from: an island's socket, or
     // the FPGA that will sum it.
     const auto to = InetSocketAddress::ConvertFrom(from);
-    if (!m_queuedRepairs.emplace(to.GetIpv4().Get(), r.round, request.GetChunk()).second)
+    if (!m_repairs.Push({IndexOf(*state), r.round, request.GetChunk(), to}))
     {
         NS_LOG_LOGIC("chunk " << request.GetChunk() << " of round " << r.round << " for "
                               << to.GetIpv4() << " is queued already");
         return;
     }
     NS_LOG_LOGIC("round " << r.round << " chunk " << request.GetChunk() << " for " << to.GetIpv4()
-                          << ": a repair queued behind " << m_repairs.size());
-    m_repairs.push_back({IndexOf(*state), request.GetChunk(), to});
+                          << ": a repair queued behind " << m_repairs.GetSize() - 1);
     if (m_repairEvent.IsExpired())
     {
-        m_repairEvent = Simulator::Schedule(std::max(Time(0), m_repairFree - Simulator::Now()),
-                                            &WanIslandApplication::SendQueuedRepair,
-                                            this);
+        m_repairEvent =
+            Later(m_repairs.GetWait(Simulator::Now()), &WanIslandApplication::SendQueuedRepair);
     }
 }
 
@@ -947,27 +920,21 @@ WanIslandApplication::SendQueuedRepair()
     const Time streamsEnd = m_repairWhileStreaming ? Time(0) : StreamsEnd();
     if (streamsEnd > Simulator::Now())
     {
-        m_repairEvent = Simulator::Schedule(streamsEnd - Simulator::Now(),
-                                            &WanIslandApplication::SendQueuedRepair,
-                                            this);
+        m_repairEvent =
+            Later(streamsEnd - Simulator::Now(), &WanIslandApplication::SendQueuedRepair);
         return;
     }
-    const auto next = m_repairs.front();
-    m_repairs.pop_front();
-    auto& state = m_rounds[next.index];
+    auto& state = m_rounds[m_repairs.Front().index];
     const auto& r = state.plan;
-    m_queuedRepairs.erase({next.to.GetIpv4().Get(), r.round, next.chunk});
+    const auto next = m_repairs.Pop(Simulator::Now(), PacketTime(r), m_repairBudget);
     auto p = MakeChunk(r, next.chunk, WanChunkHeader::REPAIR);
     ++state.record.repairsSent;
     m_txTrace(p);
     m_socket->SendTo(p, 0, next.to);
-    // The pacer: one repair per packet time at RepairBudget x the stream rate.
-    m_repairFree = Simulator::Now() + PacketTime(r) / m_repairBudget;
-    if (!m_repairs.empty())
+    if (!m_repairs.IsEmpty())
     {
-        m_repairEvent = Simulator::Schedule(m_repairFree - Simulator::Now(),
-                                            &WanIslandApplication::SendQueuedRepair,
-                                            this);
+        m_repairEvent =
+            Later(m_repairs.GetWait(Simulator::Now()), &WanIslandApplication::SendQueuedRepair);
     }
     Changed(state);
 }
@@ -1004,15 +971,11 @@ WanIslandApplication::StartClock(uint32_t index)
     // at the stream's mean spacing: the clock is never early.
     const double spacing =
         period.GetSeconds() * state.code.GetStreamLength() / std::max(state.chunks, 1u);
-    state.clock.emplace(first.GetSeconds(),
-                        spacing,
-                        state.chunks,
-                        m_overduePackets * period.GetSeconds());
-    state.asked.assign(state.chunks, false);
-    state.cursor.assign(r.peers + 1u, 0);
-    state.outstanding.assign(r.peers + 1u, 0);
-    state.peersAsked.assign(state.chunks, false);
-    state.fpgaRepairing.assign(state.chunks, false);
+    const WanOverdueClock clock(first.GetSeconds(),
+                                spacing,
+                                state.chunks,
+                                m_overduePackets * period.GetSeconds());
+    state.early.emplace(clock, r.peers + 1u, m_reorderWindow, r.peerDelays);
     ScheduleOverdue(index, Time(0));
 }
 
@@ -1020,16 +983,12 @@ void
 WanIslandApplication::ScheduleOverdue(uint32_t index, Time spacing)
 {
     auto& state = m_rounds[index];
-    const double due = state.clock->GetNextDue();
-    if (!std::isfinite(due) || state.deadlinePassed)
+    const auto at = state.early->GetNextCheck(state.plan.start, Simulator::Now(), spacing);
+    if (at)
     {
-        return;
+        state.overdueEvent =
+            Later(*at - Simulator::Now(), &WanIslandApplication::CheckOverdue, index);
     }
-    const Time at = std::max(state.plan.start + Seconds(due), Simulator::Now() + spacing);
-    state.overdueEvent = Simulator::Schedule(at - Simulator::Now(),
-                                             &WanIslandApplication::CheckOverdue,
-                                             this,
-                                             index);
 }
 
 void
@@ -1041,12 +1000,12 @@ WanIslandApplication::CheckOverdue(uint32_t index)
     {
         return;
     }
+    const double now = (Simulator::Now() - r.start).GetSeconds();
     if (m_recovery == ACCEPT)
     {
         // Once the last chunk is overdue, what is missing will not come in
         // time: the island averages without it now, not at the deadline.
-        state.clock->TakeOverdue((Simulator::Now() - r.start).GetSeconds());
-        if (std::isfinite(state.clock->GetNextDue()))
+        if (!state.early->LastOverdue(now))
         {
             ScheduleOverdue(index, 4 * PacketTime(r));
             return;
@@ -1058,32 +1017,31 @@ WanIslandApplication::CheckOverdue(uint32_t index)
         End(state);
         return;
     }
-    // Time tells only at the tail, where no later chunk can: elsewhere the
-    // order of arrivals does (Reveal), which queues do not fool.
-    const auto [first, end] = state.clock->TakeOverdue((Simulator::Now() - r.start).GetSeconds());
-    for (uint32_t c = std::max(first, Tail(state)); c < end; ++c)
+    for (uint32_t c : state.early->TakeTailOverdue(now, ChunkComplete(r.round)))
     {
-        if (!state.asked[c] && !m_ledger.IsChunkComplete(r.round, c))
-        {
-            Overdue(index, c);
-        }
+        Overdue(index, c);
     }
     // Checks at least four packet times apart: one event per few chunks.
     ScheduleOverdue(index, 4 * PacketTime(r));
+}
+
+std::function<bool(uint32_t)>
+WanIslandApplication::ChunkComplete(uint32_t round) const
+{
+    return [this, round](uint32_t chunk) { return m_ledger.IsChunkComplete(round, chunk); };
 }
 
 void
 WanIslandApplication::Overdue(uint32_t index, uint32_t chunk)
 {
     auto& state = m_rounds[index];
-    state.asked[chunk] = true;
-    ++state.pendingAsks;
+    state.early->MarkOverdue(chunk);
     const Time wait = ParityWait(state, chunk);
     if (wait.IsStrictlyPositive())
     {
         NS_LOG_LOGIC("round " << state.plan.round << " chunk " << chunk
                               << " overdue; its parity is due in " << wait.As(Time::US));
-        Simulator::Schedule(wait, &WanIslandApplication::Ask, this, index, chunk);
+        Later(wait, &WanIslandApplication::Ask, index, chunk);
         return;
     }
     Ask(index, chunk);
@@ -1107,10 +1065,11 @@ WanIslandApplication::ParityWait(const RoundState& state, uint32_t chunk) const
     {
         return Time(0);
     }
-    // The block's last data chunk, then its parity chunks, then the margin.
-    const double due = state.clock->GetExpected(code.BlockEnd(group)) +
-                       code.GetParities() * PacketSeconds(state.plan) + state.clock->GetMargin();
-    return std::max(Time(0), state.plan.start + Seconds(due) - Simulator::Now());
+    return state.early->GetParityWait(code.BlockEnd(group),
+                                      code.GetParities(),
+                                      PacketSeconds(state.plan),
+                                      state.plan.start,
+                                      Simulator::Now());
 }
 
 void
@@ -1118,17 +1077,18 @@ WanIslandApplication::Ask(uint32_t index, uint32_t chunk)
 {
     auto& state = m_rounds[index];
     const auto& r = state.plan;
+    auto& early = *state.early;
     if (m_ledger.IsChunkComplete(r.round, chunk))
     {
         NS_LOG_LOGIC("round " << r.round << " chunk " << chunk << ": rebuilt from parity");
-        state.pendingAsks -= state.pendingAsks > 0 ? 1 : 0;
+        early.EndAsk();
         FinishEarly(index);
         return;
     }
     NS_LOG_INFO("round " << r.round << " chunk " << chunk << " overdue; lateness "
-                         << state.clock->GetLateness().GetMean() * 1e3 << " +- "
-                         << state.clock->GetLateness().GetDeviation() * 1e3 << " ms, margin "
-                         << state.clock->GetMargin() * 1e3 << " ms");
+                         << early.GetClock().GetLateness().GetMean() * 1e3 << " +- "
+                         << early.GetClock().GetLateness().GetDeviation() * 1e3 << " ms, margin "
+                         << early.GetMargin() * 1e3 << " ms");
     if (!r.viaFpga)
     {
         AskPeers(index, chunk, 0);
@@ -1137,12 +1097,7 @@ WanIslandApplication::Ask(uint32_t index, uint32_t chunk)
     // The FPGA is the nearest holder: it releases the chunk or says what it sent.
     Query(index, chunk, 0);
     // Should the FPGA's answer be lost, the senders are asked one margin on.
-    Simulator::Schedule(Seconds(state.clock->GetMargin()),
-                        &WanIslandApplication::AskPeers,
-                        this,
-                        index,
-                        chunk,
-                        0);
+    Later(Seconds(early.GetMargin()), &WanIslandApplication::AskPeers, index, chunk, 0);
     Changed(state);
 }
 
@@ -1151,7 +1106,7 @@ WanIslandApplication::Query(uint32_t index, uint32_t chunk, uint32_t attempt)
 {
     auto& state = m_rounds[index];
     const auto& r = state.plan;
-    if (attempt > 0 && (!state.fpgaRepairing[chunk] || attempt > m_maxRequests ||
+    if (attempt > 0 && (!state.early->IsFpgaRepairing(chunk) || attempt > m_maxRequests ||
                         m_ledger.IsChunkComplete(r.round, chunk)))
     {
         return; // the FPGA's sum came, or it stopped repairing
@@ -1161,18 +1116,17 @@ WanIslandApplication::Query(uint32_t index, uint32_t chunk, uint32_t attempt)
     auto p = Create<Packet>(0);
     p->AddHeader(h);
     m_socket->SendTo(p, 0, InetSocketAddress(m_fpga, m_dataPort));
-    m_queriedAt.emplace(std::make_pair(r.round, chunk), Simulator::Now());
+    m_roundTrips.Queried(r.round, chunk, Simulator::Now());
     ++state.record.nacks;
     if (attempt > 0)
     {
         // While the FPGA repairs, ask again, twice as late each time: its sum
         // may be lost at the tail of the MERGED stream, where no gap shows it.
-        Simulator::Schedule(Seconds(2 * state.clock->GetMargin()) * (1 << std::min(attempt, 4u)),
-                            &WanIslandApplication::Query,
-                            this,
-                            index,
-                            chunk,
-                            attempt + 1);
+        Later(state.early->GetQueryBackoff(attempt),
+              &WanIslandApplication::Query,
+              index,
+              chunk,
+              attempt + 1);
     }
     Changed(state);
 }
@@ -1181,7 +1135,7 @@ void
 WanIslandApplication::Answered(Ptr<const Packet> packet, const WanChunkHeader& h)
 {
     RoundState* state = Check(packet, h);
-    if (state == nullptr || !state->clock || !state->asked[h.GetChunk()])
+    if (state == nullptr || !state->early || !state->early->IsOverdue(h.GetChunk()))
     {
         if (state != nullptr)
         {
@@ -1189,12 +1143,7 @@ WanIslandApplication::Answered(Ptr<const Packet> packet, const WanChunkHeader& h
         }
         return;
     }
-    auto queried = m_queriedAt.find({h.GetRound(), h.GetChunk()});
-    if (queried != m_queriedAt.end())
-    {
-        m_hopRtt.Observe((Simulator::Now() - queried->second).GetSeconds());
-        m_queriedAt.erase(queried);
-    }
+    m_roundTrips.Answered(h.GetRound(), h.GetChunk(), Simulator::Now());
     // Every MERGED packet the FPGA sent before its answer has arrived or is lost.
     const uint32_t opened = m_tracker.ExpectBelow(h.GetSequence());
     if (opened > 0)
@@ -1204,197 +1153,137 @@ WanIslandApplication::Answered(Ptr<const Packet> packet, const WanChunkHeader& h
         SendNacks();
     }
     const auto index = IndexOf(*state);
+    auto& early = *state->early;
     if (h.GetContributions() > 0)
     {
         // The FPGA is repairing the chunk itself: its sum (whole, or as far
         // as the repair got) will say what is left to ask for.
-        if (!state->fpgaRepairing[h.GetChunk()])
+        if (early.StartFpgaRepair(h.GetChunk()))
         {
-            state->fpgaRepairing[h.GetChunk()] = true;
-            Simulator::Schedule(Seconds(2 * state->clock->GetMargin()),
-                                &WanIslandApplication::Query,
-                                this,
-                                index,
-                                h.GetChunk(),
-                                1);
+            Later(early.GetQueryBackoff(0), &WanIslandApplication::Query, index, h.GetChunk(), 1);
         }
         return;
     }
-    state->fpgaRepairing[h.GetChunk()] = false;
+    early.EndFpgaRepair(h.GetChunk());
     // A NACKed packet may hold the chunk: its resend gets one margin first.
-    const Time wait = m_tracker.HasGaps() ? Seconds(state->clock->GetMargin()) : Time(0);
-    Simulator::Schedule(wait, &WanIslandApplication::AskPeers, this, index, h.GetChunk(), 0);
+    const Time wait = m_tracker.HasGaps() ? Seconds(early.GetMargin()) : Time(0);
+    Later(wait, &WanIslandApplication::AskPeers, index, h.GetChunk(), 0);
 }
 
 void
 WanIslandApplication::AskPeers(uint32_t index, uint32_t chunk, uint32_t attempt)
 {
+    using Action = WanEarlyRecovery::PeerAction;
     auto& state = m_rounds[index];
     const auto& r = state.plan;
-    if (attempt == 0)
+    const auto ask = state.early->AskPeers(chunk,
+                                           attempt,
+                                           m_ledger.GetMissing(r.round, chunk),
+                                           m_maxRequests,
+                                           CostOf(r));
+    if (ask.action == Action::SKIP)
     {
-        if (state.peersAsked[chunk] || state.fpgaRepairing[chunk])
-        {
-            return; // started already, or the FPGA repairs it
-        }
-        state.peersAsked[chunk] = true;
+        return; // started already, or the FPGA repairs it
     }
-    const auto lacking = m_ledger.GetMissing(r.round, chunk);
-    if (lacking.empty() || attempt >= m_maxRequests)
+    if (ask.action == Action::DONE)
     {
-        state.pendingAsks -= state.pendingAsks > 0 ? 1 : 0;
         FinishEarly(index);
         return;
     }
-    // Only senders whose later chunks came (or the tail, or past the
-    // deadline): the others' contributions may still be on their way.
-    std::vector<uint32_t> missing;
-    for (uint32_t p : lacking)
+    if (ask.action == Action::WAIT)
     {
-        if (state.cursor[p] > chunk || chunk >= Tail(state) || state.deadlinePassed)
-        {
-            missing.push_back(p);
-        }
-    }
-    if (missing.empty())
-    {
-        state.peersAsked[chunk] = attempt > 0; // the first request is still to come
-        Simulator::Schedule(RequestTimeout(state, lacking, 0),
-                            &WanIslandApplication::AskPeers,
-                            this,
-                            index,
-                            chunk,
-                            attempt);
+        // No sender due yet: their contributions may still be on their way.
+        Later(ask.timeout, &WanIslandApplication::AskPeers, index, chunk, attempt);
         return;
     }
-    for (uint32_t position : missing)
+    for (uint32_t position : ask.positions)
     {
-        const auto key = std::make_tuple(r.round, chunk, position);
         if (attempt == 0)
         {
-            m_requestedAt[key] = Simulator::Now();
-            ++state.outstanding[position];
+            m_roundTrips.Requested(r.round, chunk, position, Simulator::Now());
         }
         else
         {
-            m_requestedAt.erase(key); // a repair now answers either request (Karn)
+            m_roundTrips.Repeated(r.round, chunk, position); // a repair now answers either (Karn)
         }
         SendRequest(state, chunk, position);
     }
-    const Time timeout = RequestTimeout(state, missing, attempt);
-    NS_LOG_LOGIC("round " << r.round << " chunk " << chunk << ": " << missing.size()
+    NS_LOG_LOGIC("round " << r.round << " chunk " << chunk << ": " << ask.positions.size()
                           << " contributions requested, attempt " << attempt << ", again in "
-                          << timeout.As(Time::MS) << " (margin " << state.clock->GetMargin() * 1e3
-                          << " ms, repair wait " << m_repairWait.GetBound() * 1e3 << " ms)");
-    Simulator::Schedule(timeout, &WanIslandApplication::AskPeers, this, index, chunk, attempt + 1);
+                          << ask.timeout.As(Time::MS) << " (margin "
+                          << state.early->GetMargin() * 1e3 << " ms, repair wait "
+                          << m_roundTrips.GetRepairWait().GetBound() * 1e3 << " ms)");
+    Later(ask.timeout, &WanIslandApplication::AskPeers, index, chunk, attempt + 1);
     Changed(state);
 }
 
-Time
-WanIslandApplication::RequestTimeout(const RoundState& state,
-                                     const std::vector<uint32_t>& positions,
-                                     uint32_t attempt) const
+WanEarlyRecovery::RequestCost
+WanIslandApplication::CostOf(const WanIslandRound& r) const
 {
-    // The round trip, and the sender's repair queue: this island's requests
-    // to it still open, each a packet time at RepairBudget x the rate.
-    Time latency;
-    uint32_t queued = 0;
-    for (uint32_t p : positions)
-    {
-        latency =
-            state.plan.peerDelays.empty() ? latency : std::max(latency, state.plan.peerDelays[p]);
-        queued = std::max(queued, state.outstanding[p]);
-    }
-    const Time queue = queued * PacketTime(state.plan) / m_repairBudget;
-    const double wait = std::max(0.0, m_repairWait.GetBound());
-    // Doubled on every attempt (at most 16x): a repeated request's repair
-    // cannot be told from the first's, so only backing off can outwait a
-    // round trip longer than thought (Karn).
-    return (2 * latency + queue + Seconds(state.clock->GetMargin() + wait)) *
-           (1 << std::min(attempt, 1u));
+    return {PacketTime(r), m_repairBudget, m_roundTrips.GetRepairAllowance()};
 }
 
 void
 WanIslandApplication::Measure(RoundState& state, const WanChunkHeader& h, bool resent)
 {
-    if (!state.clock)
+    if (!state.early)
     {
         return;
     }
+    auto& early = *state.early;
     const auto& r = state.plan;
     const uint32_t chunk = h.GetChunk();
     if (h.GetKind() == WanChunkHeader::REPAIR)
     {
-        auto& open = state.outstanding[h.GetPosition()];
-        open -= open > 0 ? 1 : 0;
-        auto it = m_requestedAt.find({r.round, chunk, h.GetPosition()});
-        if (it != m_requestedAt.end())
-        {
-            const Time rtt = 2 * (r.peerDelays.empty() ? Time(0) : r.peerDelays[h.GetPosition()]);
-            m_repairWait.Observe((Simulator::Now() - it->second - rtt).GetSeconds());
-            m_requestedAt.erase(it);
-        }
+        const uint32_t position = h.GetPosition();
+        early.RepairArrived(position);
+        m_roundTrips.Repaired(r.round,
+                              chunk,
+                              position,
+                              Simulator::Now(),
+                              early.GetRoundTrip(position));
+        return;
     }
-    else if (!resent)
+    if (resent)
     {
-        // Only in-order completions: a chunk completed after a later one was
-        // repaired (here or in the network), and its lateness is the repair's.
-        if (!state.asked[chunk] && chunk + 1 > state.inOrder &&
-            m_ledger.IsChunkComplete(r.round, chunk))
-        {
-            state.inOrder = chunk + 1;
-            state.clock->Observe(chunk, (Simulator::Now() - r.start).GetSeconds());
-        }
-        if (m_recovery != EARLY)
-        {
-            return; // accept only times the tail
-        }
-        if (h.GetKind() == WanChunkHeader::MERGED && state.fpgaRepairing[chunk])
-        {
-            // What the FPGA's repair could not bring: from the senders now.
-            state.fpgaRepairing[chunk] = false;
-            Simulator::ScheduleNow(&WanIslandApplication::AskPeers, this, IndexOf(state), chunk, 0);
-        }
-        if (h.GetKind() == WanChunkHeader::MERGED)
-        {
-            // Only a complete sum: the FPGA forwards complete sums in the
-            // order the streams bring them, while a partial sum may overtake
-            // a slot still waiting for a slower stream.
-            if (h.GetContributions() == h.GetExpected())
-            {
-                h.GetSourceSet().ForEach([&](uint32_t p) { Reveal(state, p, chunk); });
-            }
-        }
-        else
-        {
-            Reveal(state, h.GetPosition(), chunk);
-        }
+        return;
     }
-}
-
-uint32_t
-WanIslandApplication::Tail(const RoundState& state) const
-{
-    return state.chunks > m_reorderWindow ? state.chunks - m_reorderWindow : 0;
+    if (m_ledger.IsChunkComplete(r.round, chunk))
+    {
+        early.ObserveCompletion(chunk, (Simulator::Now() - r.start).GetSeconds());
+    }
+    if (m_recovery != EARLY)
+    {
+        return; // accept only times the tail
+    }
+    if (h.GetKind() == WanChunkHeader::MERGED && early.EndFpgaRepair(chunk))
+    {
+        // What the FPGA's repair could not bring: from the senders now.
+        Simulator::ScheduleNow(&WanIslandApplication::AskPeers, this, IndexOf(state), chunk, 0);
+    }
+    if (h.GetKind() != WanChunkHeader::MERGED)
+    {
+        Reveal(state, h.GetPosition(), chunk);
+    }
+    else if (h.GetContributions() == h.GetExpected())
+    {
+        // Only a complete sum: the FPGA forwards complete sums in the order
+        // the streams bring them, while a partial sum may overtake a slot
+        // still waiting for a slower stream.
+        h.GetSourceSet().ForEach([&](uint32_t p) { Reveal(state, p, chunk); });
+    }
 }
 
 void
 WanIslandApplication::Reveal(RoundState& state, uint32_t position, uint32_t chunk)
 {
-    if (position >= state.cursor.size() || chunk < m_reorderWindow)
+    const uint32_t round = state.plan.round;
+    const auto due = state.early->Reveal(position, chunk, [&](uint32_t c) {
+        return m_ledger.Holds(round, c, position);
+    });
+    for (uint32_t c : due)
     {
-        return;
-    }
-    // Every earlier chunk of this sender, ReorderWindow places back, is due.
-    auto& cursor = state.cursor[position];
-    const uint32_t index = IndexOf(state);
-    while (cursor + m_reorderWindow <= chunk)
-    {
-        const uint32_t due = cursor++; // moved first: the requests see it due
-        if (!state.asked[due] && !m_ledger.Holds(state.plan.round, due, position))
-        {
-            Overdue(index, due);
-        }
+        Overdue(IndexOf(state), c);
     }
 }
 
@@ -1402,7 +1291,7 @@ void
 WanIslandApplication::FinishEarly(uint32_t index)
 {
     auto& state = m_rounds[index];
-    if (!state.deadlinePassed || state.pendingAsks > 0 || state.ended)
+    if (!state.early->CanFinish() || state.ended)
     {
         return;
     }
@@ -1411,10 +1300,11 @@ WanIslandApplication::FinishEarly(uint32_t index)
     {
         for (const auto& [chunk, position] : m_ledger.GetMissing(r.round))
         {
-            NS_LOG_LOGIC("round " << r.round << " chunk " << chunk << " position " << position
-                                  << " given up" << (state.asked[chunk] ? ", asked" : "")
-                                  << (state.peersAsked[chunk] ? ", senders asked" : "")
-                                  << (state.fpgaRepairing[chunk] ? ", FPGA repairing" : ""));
+            NS_LOG_LOGIC(
+                "round " << r.round << " chunk " << chunk << " position " << position << " given up"
+                         << (state.early->IsOverdue(chunk) ? ", asked" : "")
+                         << (state.early->ArePeersAsked(chunk) ? ", senders asked" : "")
+                         << (state.early->IsFpgaRepairing(chunk) ? ", FPGA repairing" : ""));
         }
         m_ledger.GiveUp(r.round);
         NS_LOG_INFO("round " << r.round << ": " << m_ledger.GetAccount(r.round).counters.givenUp
@@ -1430,11 +1320,11 @@ WanIslandApplication::SendNacks()
     RoundState* state = FindRound(m_lastRound);
     // A gap is asked for again only once its resend had time to come: the
     // hop's round trip, queue included, as measured (NackDelay at least).
-    const double interval = std::max(m_nackDelay.GetSeconds(), m_hopRtt.GetBound());
+    const double interval = m_roundTrips.GetNackInterval(m_nackDelay.GetSeconds());
     const auto nacks = m_tracker.TakeNacksDue(Simulator::Now().GetSeconds(), interval);
     for (uint32_t seq : nacks)
     {
-        m_nackedAt.emplace(seq, Simulator::Now());
+        m_roundTrips.Nacked(seq, Simulator::Now());
         WanChunkHeader h;
         h.SetKind(WanChunkHeader::NACK);
         h.SetSequence(seq);
@@ -1444,7 +1334,7 @@ WanIslandApplication::SendNacks()
     }
     if (m_tracker.HasGaps())
     {
-        m_nackEvent = Simulator::Schedule(m_nackDelay, &WanIslandApplication::SendNacks, this);
+        m_nackEvent = Later(m_nackDelay, &WanIslandApplication::SendNacks);
     }
     if (state != nullptr && !nacks.empty())
     {

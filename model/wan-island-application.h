@@ -7,9 +7,11 @@
 
 #include "wan-chunk-header.h"
 #include "wan-contribution-ledger.h"
-#include "wan-overdue-clock.h"
+#include "wan-early-recovery.h"
 #include "wan-parity-code.h"
 #include "wan-parity-decoder.h"
+#include "wan-recovery-round-trips.h"
+#include "wan-repair-queue.h"
 #include "wan-round-counters.h"
 #include "wan-sequence-tracker.h"
 
@@ -22,12 +24,11 @@
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
-#include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
-#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -91,8 +92,12 @@ struct WanIslandRecord : WanRoundCounters
 /**
  * @ingroup wan-training
  * @brief An island of compute: sender and receiver in one, thin around a
- * WanContributionLedger (whose contributions it holds) and a
- * WanSequenceTracker (the gaps of its FPGA's MERGED stream).
+ * WanContributionLedger (whose contributions it holds), a
+ * WanSequenceTracker (the gaps of its FPGA's MERGED stream) and, for
+ * recovery, a WanRepairQueue (the repairs it owes), a WanEarlyRecovery per
+ * round (what is overdue and what was asked) and WanRecoveryRoundTrips (how
+ * long its NACKs, QUERYs and REQUESTs take to be answered).  It keeps the
+ * sockets, the timers and the trace sources; those classes decide.
  *
  * For each planned round it sends ceil(D / ChunkBytes) chunks, each with a
  * WanChunkHeader carrying its contribution (WanContribution::Value), paced
@@ -118,10 +123,10 @@ struct WanIslandRecord : WanRoundCounters
  * has arrived (a DATA chunk, or a MERGED sum naming it), as TCP's RACK
  * infers loss from later deliveries: queues delay both alike, so they do not
  * fool it.  At the tail, where nothing later comes, time tells: a
- * WanOverdueClock per round knows from the plan (WanIslandRound::arrivals)
- * when each chunk should be complete and, from the lateness of the chunks
- * that came, a margin; a tail chunk still incomplete past its time plus the
- * margin is overdue.  An overdue chunk is asked for at once.  Through an FPGA the island first
+ * WanOverdueClock per round (in its WanEarlyRecovery) knows from the plan
+ * (WanIslandRound::arrivals) when each chunk should be complete and, from
+ * the lateness of the chunks that came, a margin; a tail chunk still incomplete past its time plus
+ * the margin is overdue.  An overdue chunk is asked for at once.  Through an FPGA the island first
  * sends it a QUERY (the FPGA releases the chunk's slot, or resends it from its buffer: the nearest
  * holder) and answers with the number of MERGED packets it sent, which
  * reaches the island behind them on the FIFO hop, so the tail of the MERGED
@@ -227,38 +232,34 @@ class WanIslandApplication : public Application
     /// What the application keeps of a planned round besides the ledger.
     struct RoundState
     {
-        WanIslandRound plan;                  //!< the plan
-        WanIslandRecord record;               //!< counters kept here (the ledger keeps the rest)
-        uint32_t chunks{0};                   //!< chunks per state
-        EventId sendEvent;                    //!< next chunk to send
-        EventId checkEvent;                   //!< next deadline check
-        bool ended{false};                    //!< RoundEnd reported
-        std::optional<WanOverdueClock> clock; //!< when chunks are overdue (EARLY)
-        EventId overdueEvent;                 //!< next overdue check
-        std::vector<bool> asked;              //!< chunk -> handled as overdue
-        std::vector<bool> peersAsked;         //!< chunk -> its senders were asked
-        std::vector<bool> fpgaRepairing;      //!< chunk -> the FPGA said it repairs it
-        std::vector<uint32_t> cursor;         //!< position -> first chunk not yet due
-        std::vector<uint32_t> outstanding;    //!< position -> its repairs still awaited
-        uint32_t inOrder{0};                  //!< one past the last chunk completed in order
-        uint32_t pendingAsks{0};              //!< chunks with requests still running
-        bool deadlinePassed{false};           //!< the deadline was handled (EARLY)
-        WanParityCode code;                   //!< the stream's parity layout
+        WanIslandRound plan;    //!< the plan
+        WanIslandRecord record; //!< counters kept here (the ledger keeps the rest)
+        uint32_t chunks{0};     //!< chunks per state
+        EventId sendEvent;      //!< next chunk to send
+        EventId checkEvent;     //!< next deadline check
+        bool ended{false};      //!< RoundEnd reported
+        /// What is overdue and what was asked (with the plan's arrivals, unless REREQUEST)
+        std::optional<WanEarlyRecovery> early;
+        EventId overdueEvent; //!< next overdue check
+        WanParityCode code;   //!< the stream's parity layout
         /// With parity: one decoder over all peers (their sums come from the
         /// FPGA), or one per clique position (their chunks come apart).
         std::vector<WanParityDecoder> decoders;
     };
 
-    /// A repair waiting in the paced queue.
-    struct QueuedRepair
-    {
-        uint32_t index;                      //!< the round (index in m_rounds)
-        uint32_t chunk;                      //!< the chunk
-        InetSocketAddress to{Ipv4Address()}; //!< who asked (an island, or its FPGA)
-    };
-
     void StartApplication() override;
     void StopApplication() override;
+
+    /**
+     * @brief Schedules one of this application's methods (defined in the
+     * .cc file, the only one that calls it).
+     * @param delay how long from now
+     * @param method the method
+     * @param args its arguments
+     * @return the event
+     */
+    template <typename... Params, typename... Args>
+    EventId Later(Time delay, void (WanIslandApplication::*method)(Params...), Args... args);
 
     /// @throws std::invalid_argument when a round's plan is impossible
     void Validate(const WanIslandRound& round) const;
@@ -368,12 +369,6 @@ class WanIslandApplication : public Application
      * @param chunk the chunk that arrived
      */
     void Reveal(RoundState& state, uint32_t position, uint32_t chunk);
-    /**
-     * @param state a round
-     * @return its first tail chunk: from there on no later chunk reveals a
-     *         loss, so time does
-     */
-    uint32_t Tail(const RoundState& state) const;
     /// After the deadline: ends the round once no chunk's requests run (EARLY).
     void FinishEarly(uint32_t index);
     /// Asks the FPGA for sequence numbers still missing.
@@ -392,6 +387,11 @@ class WanIslandApplication : public Application
     void ScheduleOverdue(uint32_t index, Time spacing);
     /// Handles the chunks that became overdue (EARLY).
     void CheckOverdue(uint32_t index);
+    /**
+     * @param round a round number
+     * @return whether a chunk of that round is complete (in the ledger)
+     */
+    std::function<bool(uint32_t)> ChunkComplete(uint32_t round) const;
     /**
      * @brief Starts the recovery of one overdue chunk: a QUERY to the FPGA,
      * then requests to the senders; with parity, only once the group's
@@ -420,14 +420,12 @@ class WanIslandApplication : public Application
      */
     void AskPeers(uint32_t index, uint32_t chunk, uint32_t attempt);
     /**
-     * @return how long to wait for a repair of a chunk from these senders
-     * @param state the round
-     * @param positions the senders asked
-     * @param attempt requests made for it before
+     * @param r a round
+     * @return what a request's timeout in that round is made of besides its
+     *         bookkeeping: the packet time, the repair budget and the repair
+     *         wait measured
      */
-    Time RequestTimeout(const RoundState& state,
-                        const std::vector<uint32_t>& positions,
-                        uint32_t attempt) const;
+    WanEarlyRecovery::RequestCost CostOf(const WanIslandRound& r) const;
     /**
      * @brief Sends the FPGA a QUERY for a chunk; from the first attempt on,
      * again (twice as late each time) while the FPGA repairs it.
@@ -536,17 +534,9 @@ class WanIslandApplication : public Application
     WanSequenceTracker m_tracker;              //!< gaps of the MERGED stream
     uint32_t m_lastRound{0};                   //!< planned round of the last MERGED packet
     EventId m_nackEvent;                       //!< pending NACK
-    std::deque<QueuedRepair> m_repairs;        //!< repairs waiting for the pacer
-    std::set<std::tuple<uint32_t, uint32_t, uint32_t>>
-        m_queuedRepairs;   //!< (island, round, chunk) in m_repairs
-    EventId m_repairEvent; //!< next paced repair
-    Time m_repairFree;     //!< when the pacer may send the next repair
-    /// (round, chunk, position) -> when it was first requested (EARLY)
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Time> m_requestedAt;
-    WanMeanDeviation m_hopRtt;                                 //!< NACK/QUERY to answer, s
-    std::map<uint32_t, Time> m_nackedAt;                       //!< sequence -> first NACK
-    std::map<std::pair<uint32_t, uint32_t>, Time> m_queriedAt; //!< (round, chunk) -> QUERY
-    WanMeanDeviation m_repairWait; //!< repair wait beyond the round trip, s
+    WanRepairQueue m_repairs;                  //!< repairs waiting for the pacer
+    EventId m_repairEvent;                     //!< next paced repair
+    WanRecoveryRoundTrips m_roundTrips;        //!< how long NACKs, QUERYs, REQUESTs take
 
     /// A round's last contribution arrived.
     TracedCallback<uint32_t, Time> m_roundCompleteTrace;

@@ -43,6 +43,12 @@ WanOverdueClock::GetExpected(uint32_t chunk) const
     return m_first + (chunk + 1.0) * m_period;
 }
 
+uint32_t
+WanOverdueClock::GetChunks() const
+{
+    return m_chunks;
+}
+
 void
 WanOverdueClock::Observe(uint32_t chunk, double completion)
 {

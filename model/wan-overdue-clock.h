@@ -50,6 +50,8 @@ class WanOverdueClock
      * @return when it should be complete, seconds after the round start
      */
     double GetExpected(uint32_t chunk) const;
+    /** @return chunks per state */
+    uint32_t GetChunks() const;
     /**
      * @brief Takes a lateness sample: a chunk completed by its first
      * transmissions.

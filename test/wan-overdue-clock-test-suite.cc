@@ -59,6 +59,7 @@ class OverdueClockTestCase : public TestCase
     {
         // Latest stream's first bit at 50 ms, 2 ms packets, 5 chunks, floor 4 ms.
         WanOverdueClock clock(0.050, 0.002, 5, 0.004);
+        NS_TEST_EXPECT_MSG_EQ(clock.GetChunks(), 5, "");
         NS_TEST_EXPECT_MSG_EQ_TOL(clock.GetExpected(0), 0.052, 1e-15, "one packet in");
         NS_TEST_EXPECT_MSG_EQ_TOL(clock.GetExpected(4), 0.060, 1e-15, "the tail");
         NS_TEST_EXPECT_MSG_EQ_TOL(clock.GetMargin(), 0.004, 1e-15, "the floor, unmeasured");
