@@ -1076,6 +1076,10 @@ void
 WanIslandApplication::Ask(uint32_t index, uint32_t chunk)
 {
     auto& state = m_rounds[index];
+    if (!state.early)
+    {
+        return; // re-planned since it was scheduled: its early recovery starts afresh
+    }
     const auto& r = state.plan;
     auto& early = *state.early;
     if (m_ledger.IsChunkComplete(r.round, chunk))
@@ -1105,6 +1109,10 @@ void
 WanIslandApplication::Query(uint32_t index, uint32_t chunk, uint32_t attempt)
 {
     auto& state = m_rounds[index];
+    if (!state.early)
+    {
+        return; // re-planned since it was scheduled: its early recovery starts afresh
+    }
     const auto& r = state.plan;
     if (attempt > 0 && (!state.early->IsFpgaRepairing(chunk) || attempt > m_maxRequests ||
                         m_ledger.IsChunkComplete(r.round, chunk)))
@@ -1175,6 +1183,10 @@ WanIslandApplication::AskPeers(uint32_t index, uint32_t chunk, uint32_t attempt)
 {
     using Action = WanEarlyRecovery::PeerAction;
     auto& state = m_rounds[index];
+    if (!state.early)
+    {
+        return; // re-planned since it was scheduled: its early recovery starts afresh
+    }
     const auto& r = state.plan;
     const auto ask = state.early->AskPeers(chunk,
                                            attempt,

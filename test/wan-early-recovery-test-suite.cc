@@ -52,10 +52,10 @@ In(std::set<uint32_t> chunks)
  * @brief In the middle of a stream, order tells: a sender's chunk c + 3
  * makes its chunks up to c overdue, once each, unless held.
  */
-class EarlyRevealTestCase : public TestCase
+class RecoveryRevealTestCase : public TestCase
 {
   public:
-    EarlyRevealTestCase()
+    RecoveryRevealTestCase()
         : TestCase("a later arrival reveals a sender's missing chunks, each once")
     {
     }
@@ -89,10 +89,10 @@ class EarlyRevealTestCase : public TestCase
  * overdue from the tail on, and the next check is when the next one is due.
  * Completions in order are lateness samples that widen the margin.
  */
-class EarlyTailTestCase : public TestCase
+class RecoveryTailTestCase : public TestCase
 {
   public:
-    EarlyTailTestCase()
+    RecoveryTailTestCase()
         : TestCase("the tail is overdue by the clock; in-order completions set its margin")
     {
     }
@@ -360,8 +360,8 @@ class WanEarlyRecoveryTestSuite : public TestSuite
     WanEarlyRecoveryTestSuite()
         : TestSuite("wan-training-early-recovery", Type::UNIT)
     {
-        AddTestCase(new EarlyRevealTestCase);
-        AddTestCase(new EarlyTailTestCase);
+        AddTestCase(new RecoveryRevealTestCase);
+        AddTestCase(new RecoveryTailTestCase);
         AddTestCase(new EarlyDeadlineTestCase);
         AddTestCase(new EarlyAskPeersTestCase);
         AddTestCase(new EarlyFpgaParityTestCase);
