@@ -75,7 +75,7 @@ struct Options
     std::string lossLinks{"core"};
     std::string jitterLinks{"core"};
     std::string recovery{"accept"};
-    uint32_t parityBlock{32};
+    uint32_t parityBlock{ns3::WanIslandApplication::GetDefaultParityBlock()};
     uint32_t parityChunks{1};
     std::string linkFaults;
     std::string faultPolicy{"replan"};

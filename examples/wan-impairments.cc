@@ -66,7 +66,7 @@ struct Options
     double scale{1000};
     int64_t rounds{2}; // signed, so that -1 is refused rather than wrapped
     int64_t maxRequests{20};
-    int64_t parityBlock{32};
+    int64_t parityBlock{WanIslandApplication::GetDefaultParityBlock()};
     int64_t parityChunks{1};
     wantrace::PacketTraceOptions traces;
     std::string output;
@@ -447,8 +447,8 @@ Run(int argc, char* argv[])
     WanNetworkHelper::CheckCoreQueue(o.coreQueue, 1000);
     {
         CliqueExperimentHelper probe(WanTopology::NineCity(), PlannerConfig());
-        if (o.parityBlock < 1 || o.parityBlock > 1000000 || o.parityChunks < 1 ||
-            o.parityChunks > o.parityBlock)
+        wantext::bounds::kParityBlock.Check(static_cast<double>(o.parityBlock), "--parityBlock");
+        if (o.parityChunks < 1 || o.parityChunks > o.parityBlock)
         {
             throw std::invalid_argument("--parityBlock " + std::to_string(o.parityBlock) +
                                         " and --parityChunks " + std::to_string(o.parityChunks) +

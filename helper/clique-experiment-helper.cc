@@ -163,14 +163,12 @@ CliqueExperimentHelper::RepairPolicy(const std::string& policy)
 void
 CliqueExperimentHelper::SetParity(uint32_t block, uint32_t parities)
 {
-    if (block == 0)
-    {
-        throw std::invalid_argument("parity block of 0 chunks; at least 1");
-    }
+    wantext::bounds::kParityBlock.Check(block, "parity block");
     WanParityCode(block, block, parities); // refuses a bad layout, with its values
     m_parityBlock = block;
     m_parityChunks = parities;
-    m_islands.SetAttribute("ParityBlock", UintegerValue(m_coded ? block : 0));
+    m_islands.SetAttribute("Parity", BooleanValue(m_coded));
+    m_islands.SetAttribute("ParityBlock", UintegerValue(block));
     m_islands.SetAttribute("ParityChunks", UintegerValue(parities));
 }
 

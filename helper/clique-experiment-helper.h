@@ -18,6 +18,7 @@
 #include "ns3/round-planner.h"
 #include "ns3/wan-bfd-application.h"
 #include "ns3/wan-experiment-plan.h"
+#include "ns3/wan-island-application.h"
 #include "ns3/wan-topology.h"
 
 #include <cstdint>
@@ -118,7 +119,7 @@ class CliqueExperimentHelper
     static std::string RepairPolicy(const std::string& policy);
     /**
      * @brief The parity layout of the coded policies (WanParityCode).
-     * @param block data chunks per block, >= 1 (default 32)
+     * @param block data chunks per block, 1 to 1000000 (default: the island's ParityBlock, 32)
      * @param parities parity chunks per block, 1 to block (default 1)
      */
     void SetParity(uint32_t block, uint32_t parities);
@@ -283,8 +284,9 @@ class CliqueExperimentHelper
     std::vector<uint32_t> m_rankOf;    //!< per city its rank, in a distributed run (Run)
     Time m_bfdInterval{WanBfdApplication::GetDefaultInterval()};         //!< BFD interval
     uint32_t m_bfdMultiplier{WanBfdApplication::GetDefaultMultiplier()}; //!< BFD detect multiplier
-    bool m_coded{false};                                   //!< the policy adds parity chunks
-    uint32_t m_parityBlock{32};                            //!< data chunks per parity block (coded)
+    bool m_coded{false}; //!< the policy adds parity chunks
+    uint32_t m_parityBlock{
+        WanIslandApplication::GetDefaultParityBlock()};    //!< data chunks per parity block (coded)
     uint32_t m_parityChunks{1};                            //!< parity chunks per block (coded)
     WanCrossTrafficHelper m_crossTraffic;                  //!< background traffic on the core links
     std::string m_coreQueue{"fq-codel"};                   //!< queue disc of the core links

@@ -6,6 +6,7 @@
 
 #include "wan-contribution.h"
 #include "wan-training-compat.h"
+#include "wan-training-text.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -132,16 +133,23 @@ WanIslandApplication::GetTypeId()
                           DoubleValue(1),
                           MakeDoubleAccessor(&WanIslandApplication::m_repairBudget),
                           MakeDoubleChecker<double>(1e-3, 100))
+            .AddAttribute("Parity",
+                          "Send parity chunks (coded repair): after each block of ParityBlock "
+                          "data chunks the island sends ParityChunks parity chunks, each the "
+                          "wrap-around sum of every ParityChunks-th contribution of the block "
+                          "(WanParityCode); summed by the FPGA like any chunk, they rebuild one "
+                          "lost chunk per group without a round trip.  Every island of a run "
+                          "needs the same values",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&WanIslandApplication::m_parity),
+                          MakeBooleanChecker())
             .AddAttribute("ParityBlock",
-                          "Data chunks per parity block (0: no parity).  After each block the "
-                          "island sends ParityChunks parity chunks, each the wrap-around sum of "
-                          "every ParityChunks-th contribution of the block (WanParityCode); "
-                          "summed by the FPGA like any chunk, they rebuild one lost chunk per "
-                          "group without a round trip.  Every island of a run needs the same "
-                          "values",
-                          UintegerValue(0),
+                          "Data chunks per parity block, 1 to 1000000 (with Parity)",
+                          UintegerValue(32),
                           MakeUintegerAccessor(&WanIslandApplication::m_parityBlock),
-                          MakeUintegerChecker<uint32_t>())
+                          MakeUintegerChecker<uint32_t>(
+                              static_cast<uint32_t>(wantext::bounds::kParityBlock.min),
+                              static_cast<uint32_t>(wantext::bounds::kParityBlock.max)))
             .AddAttribute("ParityChunks",
                           "Parity chunks per block (1 to ParityBlock): interleaved, so a burst "
                           "of that many consecutive losses is rebuilt",
@@ -222,7 +230,21 @@ WanIslandApplication::Validate(const WanIslandRound& round) const
                                            "clique member, or none");
     }
     // A bad parity layout is refused here, with its values.
-    WanParityCode(ChunkCount(round.payloadBytes, m_chunkBytes), m_parityBlock, m_parityChunks);
+    WanParityCode(ChunkCount(round.payloadBytes, m_chunkBytes), ParityBlockInUse(), m_parityChunks);
+}
+
+uint32_t
+WanIslandApplication::GetDefaultParityBlock()
+{
+    TypeId::AttributeInformation info;
+    GetTypeId().LookupAttributeByName("ParityBlock", &info);
+    return static_cast<uint32_t>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
+}
+
+uint32_t
+WanIslandApplication::ParityBlockInUse() const
+{
+    return m_parity ? m_parityBlock : 0; // 0: no parity (WanParityCode)
 }
 
 uint16_t
@@ -348,7 +370,7 @@ WanIslandApplication::PrepareRound(uint32_t k)
     const auto& r = state.plan;
     state.chunks = ChunkCount(r.payloadBytes, m_chunkBytes);
     state.record.chunks = state.chunks;
-    state.code = WanParityCode(state.chunks, m_parityBlock, m_parityChunks);
+    state.code = WanParityCode(state.chunks, ParityBlockInUse(), m_parityChunks);
     if (state.code.IsEnabled())
     {
         WanSourceSet peers;

@@ -193,6 +193,10 @@ class WanIslandApplication : public Application
     void ReplaceRound(const WanIslandRound& round);
     /// @return the destination port of its DATA chunks (attribute DataPort)
     uint16_t GetDataPort() const;
+    /// @return ParityBlock's default (the programs' and the experiment's unless set)
+    static uint32_t GetDefaultParityBlock();
+    /// @return the data chunks per parity block in use: ParityBlock with Parity, else 0
+    uint32_t ParityBlockInUse() const;
     /// @return the port it listens on for merged sums and repairs (attribute MergedPort)
     uint16_t GetMergedPort() const;
     /**
@@ -523,7 +527,8 @@ class WanIslandApplication : public Application
     uint32_t m_reorderWindow;    //!< chunks a later arrival must lead by to reveal a loss
     double m_repairBudget;       //!< share of the stream rate repairs may use
     bool m_repairWhileStreaming; //!< repairs may interleave with this island's streams
-    uint32_t m_parityBlock;      //!< data chunks per parity block (0: no parity)
+    bool m_parity;               //!< parity chunks are sent (coded repair)
+    uint32_t m_parityBlock;      //!< data chunks per parity block (with m_parity)
     uint32_t m_parityChunks;     //!< parity chunks per block
 
     Ptr<Socket> m_socket;                      //!< sends everything, receives MERGED and REPAIR

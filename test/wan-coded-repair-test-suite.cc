@@ -5,6 +5,7 @@
 #include "wan-line-clique-fixture.h"
 #include "wan-training-test-utils.h"
 
+#include "ns3/boolean.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
@@ -196,6 +197,7 @@ class CodedBadAttributeTestCase : public TestCase
     void DoRun() override
     {
         auto app = CreateObject<WanIslandApplication>();
+        app->SetAttribute("Parity", BooleanValue(true));
         app->SetAttribute("ParityBlock", UintegerValue(4));
         app->SetAttribute("ParityChunks", UintegerValue(5));
         WanIslandRound r;

@@ -7,6 +7,7 @@
 
 #include "wan-training-test-utils.h"
 
+#include "ns3/boolean.h"
 #include "ns3/error-model.h"
 #include "ns3/fpga-aggregator.h"
 #include "ns3/inet-socket-address.h"
@@ -77,7 +78,7 @@ struct LineCliqueOptions
     Time deadline{0};                //!< the round's deadline after its start (0: none)
     bool peerIslands{false};         //!< give the islands their peers' addresses
     std::string recovery{"accept"};  //!< the islands' Recovery
-    uint32_t parityBlock{0};         //!< the islands' ParityBlock
+    uint32_t parityBlock{0};         //!< the islands' ParityBlock (0: no Parity)
     uint32_t parityChunks{1};        //!< the islands' ParityChunks
     std::function<void(struct LineClique&)> beforeRun; //!< called before Simulator::Run
 };
@@ -117,7 +118,11 @@ struct LineClique
             app->SetAttribute("Fpga", Ipv4AddressValue(net.GetEdgeAddress(c)));
             app->SetAttribute("NackDelay", TimeValue(o.nackDelay));
             app->SetAttribute("Recovery", StringValue(o.recovery));
-            app->SetAttribute("ParityBlock", UintegerValue(o.parityBlock));
+            app->SetAttribute("Parity", BooleanValue(o.parityBlock > 0));
+            if (o.parityBlock > 0)
+            {
+                app->SetAttribute("ParityBlock", UintegerValue(o.parityBlock));
+            }
             app->SetAttribute("ParityChunks", UintegerValue(o.parityChunks));
             app->AddRound(Round(app, c, group, o));
             net.GetIslands().Get(c)->AddApplication(app);

@@ -668,7 +668,10 @@ class ImpairmentCodedTestCase : public TestCase
         e = ErrorOf([&]() { experiment.SetParity(4, 5); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "5 parity chunks per block of 4, need 1 to 4"), true, e);
         e = ErrorOf([&]() { experiment.SetParity(0, 1); });
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "parity block of 0 chunks; at least 1"), true, e);
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(e, "parity block must be from 1 to 1e+06 chunks (got 0 chunks)"),
+            true,
+            e);
     }
 };
 
