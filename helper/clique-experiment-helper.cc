@@ -235,7 +235,7 @@ CliqueExperimentHelper::SetPartition(const std::string& map)
 bool
 CliqueExperimentHelper::IsLocal(uint32_t c) const
 {
-    return m_rankOf.empty() || m_rankOf.at(c) == WanMpiHelper::GetRank();
+    return WanMpiHelper::IsLocal(m_rankOf, c);
 }
 
 void

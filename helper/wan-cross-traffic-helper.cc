@@ -64,14 +64,11 @@ WanCrossTrafficHelper::Install(const WanNetworkHelper& net,
     {
         return senders;
     }
-    auto local = [&rankOf](uint32_t c) {
-        return rankOf.empty() || rankOf.at(c) == WanMpiHelper::GetRank();
-    };
     const uint16_t port = 9; // discard
     PacketSinkHelper sink("ns3::UdpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
     for (uint32_t c = 0; c < net.GetRouters().GetN(); ++c)
     {
-        if (local(c))
+        if (WanMpiHelper::IsLocal(rankOf, c))
         {
             sink.Install(net.GetRouters().Get(c));
         }
@@ -108,7 +105,8 @@ WanCrossTrafficHelper::Install(const WanNetworkHelper& net,
             auto app = onOff.Create<OnOffApplication>();
             app->SetStartTime(Seconds(0));
             app->SetStopTime(end);
-            if (local(from)) // in a distributed run, on the rank of its router only
+            if (WanMpiHelper::IsLocal(rankOf,
+                                      from)) // in a distributed run, on the rank of its router only
             {
                 device->GetNode()->AddApplication(app);
             }

@@ -45,7 +45,7 @@ WanExperimentReplanner::WanExperimentReplanner(const Context& run)
 bool
 WanExperimentReplanner::IsLocal(uint32_t c) const
 {
-    return m_run.rankOf.empty() || m_run.rankOf.at(c) == WanMpiHelper::GetRank();
+    return WanMpiHelper::IsLocal(m_run.rankOf, c);
 }
 
 void

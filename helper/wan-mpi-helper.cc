@@ -164,6 +164,12 @@ WanMpiHelper::RunsHere(Ptr<const Node> node)
     return node->GetSystemId() == GetRank();
 }
 
+bool
+WanMpiHelper::IsLocal(const std::vector<uint32_t>& rankOf, uint32_t city)
+{
+    return rankOf.empty() || rankOf.at(city) == GetRank();
+}
+
 namespace
 {
 

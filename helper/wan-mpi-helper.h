@@ -74,6 +74,12 @@ class WanMpiHelper
      *         (every node outside a distributed run)
      */
     static bool RunsHere(Ptr<const Node> node);
+    /**
+     * @param rankOf per city its rank (Partition; empty: one process)
+     * @param city a city
+     * @return true when this process runs the city
+     */
+    static bool IsLocal(const std::vector<uint32_t>& rankOf, uint32_t city);
 
     /**
      * @brief Which rank runs each city.

@@ -34,7 +34,7 @@ WanPimMembership::Start()
     m_routers = WanPimHelper().Install(m_net);
     for (uint32_t c = 0; c < m_routers.GetN(); ++c)
     {
-        if (m_rankOf.empty() || m_rankOf.at(c) == WanMpiHelper::GetRank())
+        if (WanMpiHelper::IsLocal(m_rankOf, c))
         {
             m_localRouters.Add(m_routers.Get(c));
         }
