@@ -40,7 +40,26 @@ namespace
 /// Wall-clock seconds between progress reports of a packet-level run.
 const double kProgressSeconds = 5;
 
-/// Every option of the program, with its default.
+/// @return the default of an attribute of T, as text (an enum's name)
+template <typename T>
+std::string
+Default(const std::string& attribute)
+{
+    return wancompat::AttributeDefaultText(T::GetTypeId(), attribute);
+}
+
+/// @return whether faults are BFD's to detect (--faultDetection, a name of the attribute)
+bool
+DetectsFaults(const std::string& mode)
+{
+    return wancompat::EnumFromName<CliqueExperimentHelper::FaultDetection>(
+               CliqueExperimentHelper::GetTypeId(),
+               "FaultDetection",
+               mode,
+               "fault detection") == CliqueExperimentHelper::BFD;
+}
+
+/// Every option of the program, with its default (the attributes' where they have one).
 struct Options
 {
     std::string topologyFile;
@@ -53,6 +72,7 @@ struct Options
     bool multicast{true};
     bool aggregation{true};
     std::string hbmGB{"0,32"};
+    std::vector<double> hbmBytes; //!< --hbmGB, parsed and checked once (CheckRanges)
     double jitterAllowanceMs{0};
     double lineRateWindowUs{PlannerConfig().lineRateWindow * 1e6};
     double coreReserve{0};
@@ -65,7 +85,8 @@ struct Options
     std::string output;
     bool packetLevel{true};
     std::string packetSchedule{"triangles"};
-    double packetHbmGB{0};
+    /// --packetSchedule, parsed once (CheckRanges): names and FPGA memory, bytes
+    std::vector<std::pair<std::string, double>> packetRuns;
     double scale{100};
     int64_t rounds{0}; // signed, so that -1 is refused rather than wrapped
     bool baselines{true};
@@ -74,13 +95,13 @@ struct Options
     double jitterCorrelationMs{WanLinkImpairment{}.jitterCorrelationSeconds * 1e3};
     std::string lossLinks{"core"};
     std::string jitterLinks{"core"};
-    std::string recovery{"accept"};
-    uint32_t parityBlock{ns3::WanIslandApplication::GetDefaultParityBlock()};
-    uint32_t parityChunks{1};
+    std::string recovery{Default<CliqueExperimentHelper>("Recovery")};
+    uint32_t parityBlock{WanIslandApplication::GetDefaultParityBlock()};
+    uint32_t parityChunks{WanIslandApplication::GetDefaultParityChunks()};
     std::string linkFaults;
     std::string faultPolicy{"replan"};
-    std::string faultDetection{"oracle"};
-    std::string treeBuilding{"planner"};
+    std::string faultDetection{Default<CliqueExperimentHelper>("FaultDetection")};
+    std::string treeBuilding{Default<CliqueExperimentHelper>("TreeBuilding")};
     std::string mpi{"none"};
     std::string partition{"region"};
     double bfdIntervalMs{ns3::WanBfdApplication::GetDefaultInterval().GetSeconds() * 1e3};
@@ -91,8 +112,10 @@ struct Options
     bool quiet{false};
     std::string packetOutput;
     double crossTraffic{0};
-    std::string coreQueue{"fq-codel"};
-    int64_t coreQueuePackets{1000};
+    std::string coreQueue{Default<WanNetworkHelper>("CoreQueue")};
+    int64_t coreQueuePackets{static_cast<int64_t>(
+        wancompat::AttributeDefault<UintegerValue>(WanNetworkHelper::GetTypeId(),
+                                                   "CoreQueuePackets"))};
 };
 
 /// Declares the options of the table (planning, mixing, output).
@@ -149,10 +172,13 @@ void
 AddPacketOptions(CommandLine& cmd, Options& o)
 {
     cmd.AddValue("packetLevel", "Also simulate a schedule packet by packet", o.packetLevel);
-    cmd.AddValue("packetSchedule",
-                 "Schedule(s) to simulate: a built-in name, a schedule file (.json), all, "
-                 "or a comma list",
-                 o.packetSchedule);
+    cmd.AddValue(
+        "packetSchedule",
+        "Schedule(s) to simulate: a built-in name, a schedule file (.json), all, "
+        "or a comma list; NAME:GB gives its FPGAs GB of memory (without: all-to-all " +
+            wantext::Fixed(CliqueScheduleBuiltins::GetDefaultMemory("all-to-all") / 1e9, 0) +
+            " GB, the others 0)",
+        o.packetSchedule);
     cmd.AddValue("lossRate",
                  "Packet-level: packet loss probability on the lossLinks, [0, 1)",
                  o.impairment.lossRate);
@@ -224,7 +250,6 @@ AddPacketOptions(CommandLine& cmd, Options& o)
     cmd.AddValue("away",
                  "Packet-level: islands away, comma list of CITY@first-last (rounds from 0)",
                  o.away);
-    cmd.AddValue("packetHbmGB", "FPGA memory of the packet-level run, GB", o.packetHbmGB);
     cmd.AddValue("scale",
                  "Time-preserving scale of the packet-level run: D and every rate / scale",
                  o.scale);
@@ -261,9 +286,10 @@ QueuePackets(int64_t packets)
     return static_cast<uint32_t>(packets);
 }
 
-/// Checks every number option against its range (wantext::bounds).
+/// Checks every number option against its range (wantext::bounds), and
+/// keeps the parsed lists (--hbmGB, --packetSchedule).
 void
-CheckRanges(const Options& o)
+CheckRanges(Options& o)
 {
     bounds::kPayloadBytes.Check(o.payloadBytes, "--payload");
     bounds::kJitterMs.Check(o.jitterAllowanceMs, "--jitterAllowanceMs");
@@ -280,7 +306,12 @@ CheckRanges(const Options& o)
     }
     for (double gb : wantext::ParseNumbers(o.hbmGB, "--hbmGB"))
     {
-        bounds::kHbmGB.Check(gb, "--hbmGB");
+        o.hbmBytes.push_back(bounds::kHbmGB.Check(gb, "--hbmGB") * 1e9);
+    }
+    for (const auto& item : o.packetSchedule == "all" ? CliqueScheduleBuiltins::Names()
+                                                      : wantext::SplitList(o.packetSchedule))
+    {
+        o.packetRuns.push_back(CliqueScheduleBuiltins::SplitMemory(item));
     }
     bounds::kComputeMs.Check(o.computeMs, "--computeMs");
     bounds::kStalenessMs.Check(o.stalenessMs, "--stalenessMs");
@@ -292,14 +323,13 @@ CheckRanges(const Options& o)
             bounds::kShare.Check(share, "--target");
         }
     }
-    bounds::kHbmGB.Check(o.packetHbmGB, "--packetHbmGB");
     bounds::kScale.Check(o.scale, "--scale");
     bounds::kRounds.Check(o.rounds, "--rounds");
     bounds::kLossRate.Check(o.impairment.lossRate, "--lossRate");
     bounds::kLossBurst.Check(o.impairment.burstLength, "--lossBurst");
     bounds::kJitterMs.Check(o.jitterMs, "--jitterMs");
     bounds::kJitterCorrelationMs.Check(o.jitterCorrelationMs, "--jitterCorrelationMs");
-    if (o.impairment.reorder && o.impairment.jitterModel != "independent")
+    if (o.impairment.reorder && o.impairment.IsCorrelated())
     {
         throw std::invalid_argument("--reorder needs --jitterModel=independent");
     }
@@ -338,7 +368,7 @@ OptionRules(const Options& o, const WanTopology& topo)
     const uint32_t own = OwnImpairmentFields(topo);
     const bool loss = imp.lossRate > 0 || (own & WanLinkImpairment::LOSS_RATE);
     const bool jitter = o.jitterMs > 0 || (own & WanLinkImpairment::JITTER);
-    const bool coded = o.recovery == "coded" || o.recovery == "coded+early";
+    const bool coded = CliqueExperimentHelper::IsCoded(o.recovery);
     const bool traced = o.traces.pcap || o.traces.ascii;
     std::vector<wanopt::OptionRule> rules;
     for (const auto& [option, changed] : std::vector<std::pair<const char*, bool>>{
@@ -365,7 +395,6 @@ OptionRules(const Options& o, const WanTopology& topo)
              {"--treeBuilding", o.treeBuilding != d.treeBuilding},
              {"--fpgaFaults", o.fpgaFaults != d.fpgaFaults},
              {"--away", o.away != d.away},
-             {"--packetHbmGB", o.packetHbmGB != d.packetHbmGB},
              {"--scale", o.scale != d.scale},
              {"--rounds", o.rounds != d.rounds},
              {"--baselines", o.baselines != d.baselines},
@@ -408,20 +437,24 @@ OptionRules(const Options& o, const WanTopology& topo)
            "--recovery=coded or coded+early");
     within("--faultPolicy",
            o.faultPolicy != d.faultPolicy,
-           !o.linkFaults.empty() && o.faultDetection == "oracle",
+           !o.linkFaults.empty() && !DetectsFaults(o.faultDetection),
            "--linkFaults, known in advance (--faultDetection=oracle)");
     within("--bfdIntervalMs",
            o.bfdIntervalMs != d.bfdIntervalMs,
-           o.faultDetection == "bfd",
+           DetectsFaults(o.faultDetection),
            "--faultDetection=bfd");
     within("--bfdMultiplier",
            o.bfdMultiplier != d.bfdMultiplier,
-           o.faultDetection == "bfd",
+           DetectsFaults(o.faultDetection),
            "--faultDetection=bfd");
     within("--partition", o.partition != d.partition, o.mpi != "none", "--mpi=gtw or null");
     within("--coreQueuePackets",
            o.coreQueuePackets != d.coreQueuePackets,
-           o.coreQueue == "fifo",
+           wancompat::EnumFromName<WanNetworkHelper::CoreQueue>(WanNetworkHelper::GetTypeId(),
+                                                                "CoreQueue",
+                                                                o.coreQueue,
+                                                                "core queue") ==
+               WanNetworkHelper::FIFO,
            "--coreQueue=fifo");
     within("--tracePrefix", o.traces.prefix != d.traces.prefix, traced, "--pcap or --ascii");
     within("--traceLinks", o.traces.links != d.traces.links, traced, "--pcap or --ascii");
@@ -601,12 +634,7 @@ void
 RunTable(const Options& o, ScheduleComparisonHelper& helper)
 {
     const auto& topo = helper.GetTopology();
-    std::vector<double> hbmBytes;
-    for (double gb : wantext::ParseNumbers(o.hbmGB, "--hbmGB"))
-    {
-        hbmBytes.push_back(gb * 1e9);
-    }
-    auto rows = helper.Compare(hbmBytes);
+    auto rows = helper.Compare(o.hbmBytes);
     auto sync = helper.CompareSynchronous(o.computeMs / 1e3, o.stalenessMs / 1e3);
 
     std::cout << "Topology: " << topo.GetNCities() << " islands, " << topo.GetLinks().size()
@@ -642,23 +670,27 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
         variants.push_back({"no multicast", false, true});
         variants.push_back({"no FPGA", true, false});
     }
-    const auto names = o.packetSchedule == "all" ? CliqueScheduleBuiltins::Names()
-                                                 : wantext::SplitList(o.packetSchedule);
     WanResultWriter output(topo);
     std::cout << "\nPacket level (scale " << o.scale << ": D and rates / " << o.scale
-              << ", times kept; FPGA memory " << o.packetHbmGB << " GB)\n";
+              << ", times kept; FPGA memory per receiver:";
+    for (const auto& [name, memory] : o.packetRuns)
+    {
+        std::cout << (&name == &o.packetRuns.front().first ? " " : ", ") << name << " "
+                  << memory / 1e9 << " GB";
+    }
+    std::cout << ")\n";
     for (const auto& line : topo.DescribeOwnImpairments())
     {
         std::cout << "  own impairment of " << line << "\n";
     }
-    for (const auto& name : names)
+    for (const auto& [name, memory] : o.packetRuns)
     {
         auto schedule = wantext::EndsWith(name, ".json") ? CliqueSchedule::LoadFile(name, topo)
                                                          : CliqueScheduleBuiltins::Make(name, topo);
         for (const auto& v : variants)
         {
             PlannerConfig c = config;
-            c.hbmBytes = o.packetHbmGB * 1e9;
+            c.hbmBytes = memory;
             c.multicast = v.multicast && o.multicast;
             c.aggregation = v.aggregation && o.aggregation;
             CliqueExperimentHelper experiment(topo, c);

@@ -144,21 +144,24 @@ OptionRules(const Options& o)
 {
     const Options d;
     const auto recoveries = wantext::SplitList(o.recovery);
-    const auto some = [&recoveries](std::initializer_list<const char*> policies) {
-        return std::any_of(recoveries.begin(), recoveries.end(), [&](const std::string& r) {
-            return std::find(policies.begin(), policies.end(), r) != policies.end();
-        });
+    const auto some = [&recoveries](bool (*test)(const std::string&)) {
+        return std::any_of(recoveries.begin(), recoveries.end(), test);
     };
     const auto models = wantext::SplitList(o.jitterModels);
     const bool jitter = o.jitterMs != "none";
-    const bool coded = some({"coded", "coded+early"});
+    const bool coded = some(&CliqueExperimentHelper::IsCoded);
+    const bool correlated = std::any_of(models.begin(), models.end(), [](const std::string& m) {
+        WanLinkImpairment imp;
+        imp.jitterModel = m;
+        return imp.IsCorrelated();
+    });
     const bool traced = o.traces.pcap || o.traces.ascii;
     return {
         {"--lossLinks", o.lossLinks != d.lossLinks, o.lossRates != "none", "--lossRate", false},
         {"--jitterModel", o.jitterModels != d.jitterModels, jitter, "--jitterMs", false},
         {"--jitterCorrelationMs",
          o.jitterCorrelationMs != d.jitterCorrelationMs,
-         jitter && std::find(models.begin(), models.end(), "correlated") != models.end(),
+         jitter && correlated,
          "--jitterMs with --jitterModel=correlated",
          false},
         {"--parityBlock",
@@ -173,7 +176,7 @@ OptionRules(const Options& o)
          false},
         {"--maxRequests",
          o.maxRequests != d.maxRequests,
-         some({"rerequest", "early", "coded", "coded+early"}),
+         some(&CliqueExperimentHelper::Repairs),
          "--recovery with rerequest, early, coded or coded+early",
          false},
         {"--tracePrefix", o.traces.prefix != d.traces.prefix, traced, "--pcap or --ascii", false},
@@ -230,11 +233,12 @@ RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter
 {
     const auto topo = WanTopology::NineCity();
     std::vector<Row> rows;
-    for (const auto& name : wantext::SplitList(o.schedules))
+    for (const auto& item : wantext::SplitList(o.schedules))
     {
+        const auto [name, memory] = CliqueScheduleBuiltins::SplitMemory(item);
         auto schedule = CliqueScheduleBuiltins::Make(name, topo);
         PlannerConfig config;
-        config.hbmBytes = name == "all-to-all" ? 32e9 : 0;
+        config.hbmBytes = memory;
         config.coreReserve = o.coreReserve;
         auto run = [&](const std::string& recovery, const Setting& setting) {
             const auto& [label, classes, cross] = setting;
@@ -259,7 +263,7 @@ RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter
             output.Add(name + ", " + label,
                        result,
                        {{"impairment", label},
-                        {"hbmGB", wantext::Fixed(config.hbmBytes / 1e9, 0)},
+                        {"hbm_gb", wantext::Fixed(config.hbmBytes / 1e9, 0)},
                         {"recovery", recovery}});
             auto row = Summarise(result);
             row.schedule = name;
@@ -384,8 +388,14 @@ Run(int argc, char* argv[])
     wansim::SetSimulatorDefaults();
     CommandLine cmd(__FILE__);
     cmd.Usage("Packet-level loss and jitter sweep: round-time inflation and delivery per "
-              "schedule.  Triangles runs without FPGA memory, all-to-all with 32 GB.");
-    cmd.AddValue("schedule", "Comma list of built-in schedules", o.schedules);
+              "schedule and FPGA memory.");
+    cmd.AddValue(
+        "schedule",
+        "Comma list of built-in schedules, each NAME or NAME:GB (FPGA memory; "
+        "without: all-to-all " +
+            wantext::Fixed(CliqueScheduleBuiltins::GetDefaultMemory("all-to-all") / 1e9, 0) +
+            " GB, the others 0)",
+        o.schedules);
     cmd.AddValue("lossRate",
                  "Loss rates to sweep, each in [0, 1) (comma list, on the lossLinks; none: no "
                  "loss runs)",
@@ -444,9 +454,9 @@ Run(int argc, char* argv[])
     wantext::bounds::kRounds.Check(o.rounds, "--rounds");
     wantext::bounds::kMaxRequests.Check(o.maxRequests, "--maxRequests");
     wantext::bounds::kLossRate.Check(o.coreReserve, "--coreReserve");
-    WanNetworkHelper::CheckCoreQueue(o.coreQueue, 1000);
     {
         CliqueExperimentHelper probe(WanTopology::NineCity(), PlannerConfig());
+        probe.SetCoreQueue(o.coreQueue); // names a bad queue
         wantext::bounds::kParityBlock.Check(static_cast<double>(o.parityBlock), "--parityBlock");
         if (o.parityChunks < 1 || o.parityChunks > o.parityBlock)
         {

@@ -58,35 +58,6 @@ struct SimulatorSession
     SimulatorSession& operator=(const SimulatorSession&) = delete;
 };
 
-/// @return the largest jitter (standard deviation) on any link: a class's, or
-/// a link's or an access link's own
-double
-LargestJitter(const WanTopology& topo,
-              const std::map<WanNetworkHelper::LinkClass, WanLinkImpairment>& classes)
-{
-    double sigma = 0;
-    for (const auto& [linkClass, impairment] : classes)
-    {
-        sigma = std::max(sigma, impairment.jitterSeconds);
-    }
-    for (const auto& link : topo.GetLinks())
-    {
-        if (link.impairmentFields & WanLinkImpairment::JITTER)
-        {
-            sigma = std::max(sigma, link.impairment.jitterSeconds);
-        }
-    }
-    for (uint32_t c = 0; c < topo.GetNCities(); ++c)
-    {
-        const auto& city = topo.GetCity(c);
-        if (city.accessFields & WanLinkImpairment::JITTER)
-        {
-            sigma = std::max(sigma, city.access.jitterSeconds);
-        }
-    }
-    return sigma;
-}
-
 /// @return an application's unsigned integer attribute
 uint64_t
 UintegerAttribute(Ptr<Application> app, const std::string& name)
@@ -98,9 +69,69 @@ UintegerAttribute(Ptr<Application> app, const std::string& name)
 
 } // namespace
 
+NS_OBJECT_ENSURE_REGISTERED(CliqueExperimentHelper);
+
+TypeId
+CliqueExperimentHelper::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::CliqueExperimentHelper")
+            .SetParent<ObjectBase>()
+            .SetGroupName("WanTraining")
+            .AddAttribute(
+                "FaultDetection",
+                "How link faults reach the schedule: oracle (the rounds that overlap an "
+                "outage are planned around it in advance) or bfd (faults are network events "
+                "only: BFD declares a link down, routing reconverges, later rounds are "
+                "re-planned); see SetFaultDetection",
+                EnumValue(CliqueExperimentHelper::ORACLE),
+                wancompat::MakeEnumMemberAccessor(&CliqueExperimentHelper::m_faultDetection),
+                MakeEnumChecker(CliqueExperimentHelper::ORACLE,
+                                "oracle",
+                                CliqueExperimentHelper::BFD,
+                                "bfd"))
+            .AddAttribute(
+                "TreeBuilding",
+                "How the routers' multicast state comes about: planner (the planner's "
+                "trees as static routes) or pim (PIM-SSM joins and prunes); see "
+                "SetTreeBuilding",
+                EnumValue(CliqueExperimentHelper::PLANNER),
+                wancompat::MakeEnumMemberAccessor(&CliqueExperimentHelper::m_treeBuilding),
+                MakeEnumChecker(CliqueExperimentHelper::PLANNER,
+                                "planner",
+                                CliqueExperimentHelper::PIM,
+                                "pim"))
+            .AddAttribute(
+                "Recovery",
+                "What islands do about missing contributions: accept, rerequest, early "
+                "(WanIslandApplication's Recovery), coded (parity chunks, then re-requests "
+                "at the deadline) or coded+early (parity, then early requests); see "
+                "SetRecovery",
+                EnumValue(CliqueExperimentHelper::ACCEPT),
+                wancompat::MakeEnumMemberAccessor(&CliqueExperimentHelper::m_recovery),
+                MakeEnumChecker(CliqueExperimentHelper::ACCEPT,
+                                "accept",
+                                CliqueExperimentHelper::REREQUEST,
+                                "rerequest",
+                                CliqueExperimentHelper::EARLY,
+                                "early",
+                                CliqueExperimentHelper::CODED,
+                                "coded",
+                                CliqueExperimentHelper::CODED_EARLY,
+                                "coded+early"));
+    return tid;
+}
+
+TypeId
+CliqueExperimentHelper::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
 CliqueExperimentHelper::CliqueExperimentHelper(const WanTopology& topo, const PlannerConfig& config)
     : m_planner(topo, config)
 {
+    ConstructSelf(AttributeConstructionList()); // the attributes' defaults
 }
 
 void
@@ -133,31 +164,43 @@ CliqueExperimentHelper::SetImpairment(WanNetworkHelper::LinkClass linkClass,
 void
 CliqueExperimentHelper::SetRecovery(const std::string& policy)
 {
-    const std::string repair = RepairPolicy(policy);
-    const bool coded = repair != policy;
-    try
-    {
-        wancompat::RequireEnumName(WanIslandApplication::GetTypeId(),
-                                   "Recovery",
-                                   repair,
-                                   "recovery policy"); // ns-3 would assert
-    }
-    catch (const std::invalid_argument& e)
-    {
-        const std::string what = e.what(); // ends with the island's names and ")"
-        throw std::invalid_argument(what.substr(0, what.size() - 1) + " or coded or coded+early)");
-    }
-    m_islands.SetAttribute("Recovery", StringValue(repair));
-    m_recovery = repair;
-    m_coded = coded;
-    SetParity(m_parityBlock, m_parityChunks);
+    m_recovery = RecoveryOf(policy);
+}
+
+CliqueExperimentHelper::Recovery
+CliqueExperimentHelper::RecoveryOf(const std::string& policy)
+{
+    return wancompat::EnumFromName<Recovery>(GetTypeId(), "Recovery", policy, "recovery policy");
+}
+
+WanIslandApplication::Recovery
+CliqueExperimentHelper::RepairOf(Recovery policy)
+{
+    // "coded" and "coded+early": parity chunks over a repair policy.
+    return policy == ACCEPT
+               ? WanIslandApplication::ACCEPT
+               : (policy == REREQUEST || policy == CODED ? WanIslandApplication::REREQUEST
+                                                         : WanIslandApplication::EARLY);
+}
+
+bool
+CliqueExperimentHelper::IsCoded(const std::string& policy)
+{
+    return RecoveryOf(policy) == CODED || RecoveryOf(policy) == CODED_EARLY;
+}
+
+bool
+CliqueExperimentHelper::Repairs(const std::string& policy)
+{
+    return RepairOf(RecoveryOf(policy)) != WanIslandApplication::ACCEPT;
 }
 
 std::string
 CliqueExperimentHelper::RepairPolicy(const std::string& policy)
 {
-    // "coded" and "coded+early": parity chunks over a repair policy.
-    return policy == "coded" ? "rerequest" : (policy == "coded+early" ? "early" : policy);
+    return wancompat::EnumName(WanIslandApplication::GetTypeId(),
+                               "Recovery",
+                               RepairOf(RecoveryOf(policy)));
 }
 
 void
@@ -167,9 +210,6 @@ CliqueExperimentHelper::SetParity(uint32_t block, uint32_t parities)
     WanParityCode(block, block, parities); // refuses a bad layout, with its values
     m_parityBlock = block;
     m_parityChunks = parities;
-    m_islands.SetAttribute("Parity", BooleanValue(m_coded));
-    m_islands.SetAttribute("ParityBlock", UintegerValue(block));
-    m_islands.SetAttribute("ParityChunks", UintegerValue(parities));
 }
 
 void
@@ -207,23 +247,17 @@ CliqueExperimentHelper::SetFaultPolicy(const std::string& policy)
 void
 CliqueExperimentHelper::SetFaultDetection(const std::string& mode)
 {
-    if (mode != "oracle" && mode != "bfd")
-    {
-        throw std::invalid_argument("unknown fault detection \"" + mode +
-                                    "\" (expected oracle or bfd)");
-    }
-    m_detectFaults = mode == "bfd";
+    m_faultDetection = wancompat::EnumFromName<FaultDetection>(GetTypeId(),
+                                                               "FaultDetection",
+                                                               mode,
+                                                               "fault detection");
 }
 
 void
 CliqueExperimentHelper::SetTreeBuilding(const std::string& mode)
 {
-    if (mode != "planner" && mode != "pim")
-    {
-        throw std::invalid_argument("unknown tree building \"" + mode +
-                                    "\" (expected planner or pim)");
-    }
-    m_pim = mode == "pim";
+    m_treeBuilding =
+        wancompat::EnumFromName<TreeBuilding>(GetTypeId(), "TreeBuilding", mode, "tree building");
 }
 
 void
@@ -302,9 +336,16 @@ CliqueExperimentHelper::SetCrossTraffic(double utilisation,
 void
 CliqueExperimentHelper::SetCoreQueue(const std::string& kind, uint32_t packets)
 {
-    WanNetworkHelper::CheckCoreQueue(kind, packets);
+    WanNetworkHelper(m_planner.GetTopology()).SetCoreQueue(kind, packets); // refuses bad values now
     m_coreQueue = kind;
     m_coreQueuePackets = packets;
+}
+
+void
+CliqueExperimentHelper::SetCoreQueue(const std::string& kind)
+{
+    WanNetworkHelper(m_planner.GetTopology()).SetCoreQueue(kind); // refuses a bad name now
+    m_coreQueue = kind;
 }
 
 WanExperimentResult
@@ -324,11 +365,20 @@ CliqueExperimentHelper::Planned(const WanExperimentPlan& plan) const
     if (config.aggregation && config.hbmBytes == 0)
     {
         result.scaleWarning =
-            WanScaleCheck::JitterAgainstWindow(LargestJitter(m_planner.GetTopology(), m_impairment),
-                                               config.lineRateWindow,
-                                               m_scale);
+            WanScaleCheck::JitterAgainstWindow(LargestJitter(), config.lineRateWindow, m_scale);
     }
     return result;
+}
+
+double
+CliqueExperimentHelper::LargestJitter() const
+{
+    double sigma = m_planner.GetTopology().GetLargestOwnJitter();
+    for (const auto& [linkClass, impairment] : m_impairment)
+    {
+        sigma = std::max(sigma, impairment.jitterSeconds);
+    }
+    return sigma;
 }
 
 void
@@ -352,7 +402,7 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     NS_LOG_FUNCTION(this << schedule.GetName());
     // Plan.  Detected faults are the network's events only: the plan knows none.
     auto nominal = m_planner;
-    if (m_detectFaults)
+    if (m_faultDetection == BFD)
     {
         nominal.ClearLinkFaults();
     }
@@ -370,7 +420,11 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     EnableTraces(net);
     const auto islands = InstallIslands(net);
     const auto fpgas = InstallFpgas(net, plan);
-    WanRoundInstaller installer(net, m_planner.GetConfig(), m_scale, m_pim, islands);
+    WanRoundInstaller installer(net,
+                                m_planner.GetConfig(),
+                                m_scale,
+                                m_treeBuilding == PIM,
+                                islands);
     const auto groups = installer.InstallAll(plan);
     // Arm: counters, cross traffic, faults, PIM membership, detection.
     WanCoreLinkMonitor coreLinks(plan);
@@ -381,14 +435,14 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         m_stream + 100000); // clear of the loss and jitter streams
     WanExperimentReplanner replanner(
         {&net, &nominal, &plan, &schedule, &installer, &coreLinks, fpgas, groups, m_rankOf});
-    replanner.ScheduleFaults(m_planner.GetLinkFaults(), m_fpgaFaults, m_detectFaults);
+    replanner.ScheduleFaults(m_planner.GetLinkFaults(), m_fpgaFaults, m_faultDetection == BFD);
     std::optional<WanPimMembership> pim;
-    if (m_pim && m_planner.GetConfig().multicast)
+    if (m_treeBuilding == PIM && m_planner.GetConfig().multicast)
     {
         pim.emplace(plan, net, m_rankOf);
         pim->Start();
     }
-    if (m_detectFaults)
+    if (m_faultDetection == BFD)
     {
         replanner.EnableDetection(m_bfdInterval,
                                   m_bfdMultiplier,
@@ -400,7 +454,7 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     recorder.WatchFpgas(fpgas);
     // Simulate.
     WanExperimentSimulation simulation(plan, m_progressSeconds);
-    simulation.Run(RepairRoom(islands), m_detectFaults);
+    simulation.Run(RepairRoom(islands), m_faultDetection == BFD);
     // Collect.
     result.routeChanges = replanner.GetRouteChanges();
     replanner.CountControl(result);
@@ -460,7 +514,11 @@ CliqueExperimentHelper::BuildNetwork(WanNetworkHelper& net) const
 {
     net.SetScale(m_scale);
     net.SetEdgeRate(m_planner.GetConfig().edgeBps);
-    net.SetCoreQueue(m_coreQueue, m_coreQueuePackets);
+    if (m_coreQueue)
+    {
+        m_coreQueuePackets ? net.SetCoreQueue(*m_coreQueue, *m_coreQueuePackets)
+                           : net.SetCoreQueue(*m_coreQueue);
+    }
     net.SetEdgeMulticastDelivery(m_planner.GetConfig().aggregation);
     for (const auto& [linkClass, impairment] : m_impairment)
     {
@@ -487,16 +545,20 @@ ApplicationContainer
 CliqueExperimentHelper::InstallIslands(const WanNetworkHelper& net) const
 {
     auto helper = m_islands;
+    helper.SetAttribute("Recovery", EnumValue(RepairOf(m_recovery)));
+    helper.SetAttribute("Parity", BooleanValue(m_recovery == CODED || m_recovery == CODED_EARLY));
+    helper.SetAttribute("ParityBlock", UintegerValue(m_parityBlock));
+    helper.SetAttribute("ParityChunks", UintegerValue(m_parityChunks));
     ApplicationContainer apps;
     for (uint32_t c = 0; c < net.GetIslands().GetN(); ++c)
     {
         helper.SetAttribute("Fpga", Ipv4AddressValue(net.GetEdgeAddress(c)));
         // Without FPGA memory an early repair must not delay a stream (see the
         // island); repairs at the deadline go at once, as they always did.
-        helper.SetAttribute(
-            "RepairWhileStreaming",
-            BooleanValue(m_recovery != "early" || !(m_planner.GetConfig().aggregation &&
-                                                    m_planner.GetConfig().hbmBytes == 0)));
+        helper.SetAttribute("RepairWhileStreaming",
+                            BooleanValue(RepairOf(m_recovery) != WanIslandApplication::EARLY ||
+                                         !(m_planner.GetConfig().aggregation &&
+                                           m_planner.GetConfig().hbmBytes == 0)));
         if (IsLocal(c))
         {
             apps.Add(helper.Install(net.GetIslands().Get(c)));
@@ -525,7 +587,8 @@ CliqueExperimentHelper::InstallFpgas(const WanNetworkHelper& net,
     // The window the planner checks the packet-level skew against.
     helper.SetAttribute("LineRateWindow", TimeValue(Seconds(m_planner.GetConfig().lineRateWindow)));
     // With fault detection the FPGAs tell their edge they live, at BFD's pace.
-    helper.SetAttribute("HeartbeatInterval", TimeValue(m_detectFaults ? m_bfdInterval : Time(0)));
+    helper.SetAttribute("HeartbeatInterval",
+                        TimeValue(m_faultDetection == BFD ? m_bfdInterval : Time(0)));
     ApplicationContainer apps;
     for (uint32_t c = 0; c < net.GetEdges().GetN(); ++c)
     {
@@ -546,7 +609,7 @@ Time
 CliqueExperimentHelper::RepairRoom(const ApplicationContainer& islands) const
 {
     // Room after the last round for its repairs.
-    if (m_recovery == "accept")
+    if (RepairOf(m_recovery) == WanIslandApplication::ACCEPT)
     {
         return Time(0);
     }

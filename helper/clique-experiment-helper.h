@@ -15,6 +15,7 @@
 #include "ns3/clique-schedule.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
+#include "ns3/object-base.h"
 #include "ns3/round-planner.h"
 #include "ns3/wan-bfd-application.h"
 #include "ns3/wan-experiment-plan.h"
@@ -23,6 +24,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,10 +49,46 @@ class WanRoundRecorder;
  * k x T x (1 + RoundGuard).  The time-preserving scale divides D and every
  * rate by the same factor (and stretches the FPGA's line-rate window by it),
  * so times stay while the packet count drops.
+ *
+ * Its modes are attributes (FaultDetection, TreeBuilding, Recovery), so that
+ * Config::SetDefault and the command line (--ns3::CliqueExperimentHelper::
+ * FaultDetection=bfd) set them as any ns-3 attribute, and their names are
+ * listed once, in their checkers; the setters below take the same names.
  */
-class CliqueExperimentHelper
+class CliqueExperimentHelper : public ObjectBase
 {
   public:
+    /// How link faults reach the schedule (attribute FaultDetection).
+    enum FaultDetection
+    {
+        ORACLE, //!< planned around in advance (SetFaultPolicy)
+        BFD     //!< network events only, detected by BFD
+    };
+
+    /// How the routers' multicast state comes about (attribute TreeBuilding).
+    enum TreeBuilding
+    {
+        PLANNER, //!< the planner's trees, installed as static routes
+        PIM      //!< PIM-SSM joins and prunes on the wire
+    };
+
+    /// What islands do about missing contributions (attribute Recovery).
+    enum Recovery
+    {
+        ACCEPT,     //!< give them up at the deadline
+        REREQUEST,  //!< ask their senders at the deadline
+        EARLY,      //!< ask for each chunk once it is overdue by the plan
+        CODED,      //!< parity chunks, then re-requests at the deadline
+        CODED_EARLY //!< parity chunks, then early requests
+    };
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+
     /**
      * @param topo the network
      * @param config the planner's switches (multicast, aggregation, HBM, D, rates)
@@ -96,12 +134,16 @@ class CliqueExperimentHelper
      */
     void SetCrossTraffic(double utilisation, uint32_t packetBytes = 1472, double burstPackets = 10);
     /**
-     * @param kind the queue disc of the core links, "fq-codel" (default) or
-     *        "fifo" (see WanNetworkHelper::SetCoreQueue)
+     * @param kind the queue disc of the core links, "fq-codel" or "fifo"
+     *        (WanNetworkHelper's CoreQueue attribute, whose default applies
+     *        until this is called)
      * @param packets the FIFO's size in packets
      */
-    void SetCoreQueue(const std::string& kind, uint32_t packets = 1000);
+    void SetCoreQueue(const std::string& kind, uint32_t packets);
+    /// @param kind the queue disc of the core links, with the network's FIFO size
+    void SetCoreQueue(const std::string& kind);
     /**
+     * @brief Sets the Recovery attribute by name.
      * @param policy what islands do about missing contributions: "accept"
      *        (give them up at the deadline), "rerequest" (ask their senders at
      *        the deadline), "early" (ask for each chunk once it is overdue
@@ -117,6 +159,28 @@ class CliqueExperimentHelper
      *         for "coded+early", the policy itself otherwise
      */
     static std::string RepairPolicy(const std::string& policy);
+    /**
+     * @param policy a recovery policy
+     * @return the islands' repair policy under it (REREQUEST for CODED,
+     *         EARLY for CODED_EARLY)
+     */
+    static WanIslandApplication::Recovery RepairOf(Recovery policy);
+    /**
+     * @param policy a name of the Recovery attribute
+     * @return its value; an unknown name throws std::invalid_argument
+     *         listing the names
+     */
+    static Recovery RecoveryOf(const std::string& policy);
+    /**
+     * @param policy a name of the Recovery attribute
+     * @return true when it adds parity chunks (coded, coded+early)
+     */
+    static bool IsCoded(const std::string& policy);
+    /**
+     * @param policy a name of the Recovery attribute
+     * @return true when it asks for missing contributions (all but accept)
+     */
+    static bool Repairs(const std::string& policy);
     /**
      * @brief The parity layout of the coded policies (WanParityCode).
      * @param block data chunks per block, 1 to 1000000 (default: the island's ParityBlock, 32)
@@ -153,7 +217,8 @@ class CliqueExperimentHelper
     /** @param policy "replan" (default) or "fail": what a link fault does to its rounds */
     void SetFaultPolicy(const std::string& policy);
     /**
-     * @brief How link faults reach the schedule.
+     * @brief How link faults reach the schedule: sets the FaultDetection
+     * attribute by name.
      * @param mode "oracle" (default): the rounds that overlap an outage are
      *        planned around it in advance (SetFaultPolicy); "bfd": a fault is
      *        only a network event, no component knows it in advance.  The
@@ -169,7 +234,8 @@ class CliqueExperimentHelper
      */
     void SetFaultDetection(const std::string& mode);
     /**
-     * @brief How the routers' multicast state comes about.
+     * @brief How the routers' multicast state comes about: sets the
+     * TreeBuilding attribute by name.
      * @param mode "planner" (default): the helper installs each round's
      *        trees as static routes from the planner's trees
      *        (WanMulticastRouteHelper::InstallTree); "pim": PIM-SSM builds
@@ -252,6 +318,8 @@ class CliqueExperimentHelper
     /// @return one FPGA aggregator per city (none without aggregation)
     ApplicationContainer InstallFpgas(const WanNetworkHelper& net,
                                       const WanExperimentPlan& plan) const;
+    /// @return the largest jitter (standard deviation, s) on any link: a class's or a link's own
+    double LargestJitter() const;
     /// @return true when this process runs city c (every city without ranks)
     bool IsLocal(uint32_t c) const;
     /// @return how long after the last round's deadline the run goes on (its repairs)
@@ -272,25 +340,25 @@ class CliqueExperimentHelper
                       const ApplicationContainer& fpgas,
                       WanExperimentResult& result) const;
 
-    WanExperimentPlanner m_planner;    //!< network, switches, rounds, faults, absences
-    WanIslandHelper m_islands;         //!< the islands' attributes
-    double m_scale{1};                 //!< time-preserving scale
-    int64_t m_stream{1000};            //!< first random stream of loss and jitter
-    double m_progressSeconds{0};       //!< wall-clock interval of progress reports (0: none)
-    std::string m_recovery{"accept"};  //!< islands' recovery policy (without parity)
-    bool m_detectFaults{false};        //!< faults are network events (SetFaultDetection)
-    bool m_pim{false};                 //!< trees built by PIM-SSM (SetTreeBuilding)
-    std::string m_partition{"region"}; //!< cities to ranks (SetPartition)
-    std::vector<uint32_t> m_rankOf;    //!< per city its rank, in a distributed run (Run)
+    WanExperimentPlanner m_planner;          //!< network, switches, rounds, faults, absences
+    WanIslandHelper m_islands;               //!< the islands' attributes
+    double m_scale{1};                       //!< time-preserving scale
+    int64_t m_stream{1000};                  //!< first random stream of loss and jitter
+    double m_progressSeconds{0};             //!< wall-clock interval of progress reports (0: none)
+    Recovery m_recovery{ACCEPT};             //!< recovery policy (attribute)
+    FaultDetection m_faultDetection{ORACLE}; //!< how faults are known (attribute)
+    TreeBuilding m_treeBuilding{PLANNER};    //!< how trees are built (attribute)
+    std::string m_partition{"region"};       //!< cities to ranks (SetPartition)
+    std::vector<uint32_t> m_rankOf;          //!< per city its rank, in a distributed run (Run)
     Time m_bfdInterval{WanBfdApplication::GetDefaultInterval()};         //!< BFD interval
     uint32_t m_bfdMultiplier{WanBfdApplication::GetDefaultMultiplier()}; //!< BFD detect multiplier
-    bool m_coded{false}; //!< the policy adds parity chunks
     uint32_t m_parityBlock{
-        WanIslandApplication::GetDefaultParityBlock()};    //!< data chunks per parity block (coded)
-    uint32_t m_parityChunks{1};                            //!< parity chunks per block (coded)
+        WanIslandApplication::GetDefaultParityBlock()}; //!< data chunks per parity block (coded)
+    uint32_t m_parityChunks{
+        WanIslandApplication::GetDefaultParityChunks()};   //!< parity chunks per block (coded)
     WanCrossTrafficHelper m_crossTraffic;                  //!< background traffic on the core links
-    std::string m_coreQueue{"fq-codel"};                   //!< queue disc of the core links
-    uint32_t m_coreQueuePackets{1000};                     //!< its size, when a FIFO
+    std::optional<std::string> m_coreQueue;                //!< core queue disc (SetCoreQueue)
+    std::optional<uint32_t> m_coreQueuePackets;            //!< its size, when a FIFO
     std::string m_pcapPrefix;                              //!< pcap file prefix (empty: none)
     std::string m_asciiPrefix;                             //!< ASCII trace prefix (empty: none)
     WanPacketTraceHelper::Selection m_traced;              //!< the devices traced

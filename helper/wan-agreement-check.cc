@@ -17,13 +17,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("WanAgreementCheck");
 
-namespace
-{
-
-const double kFallbackHbmBytes = 32e9; //!< memory for schedules infeasible without it
-
-} // namespace
-
 WanAgreementCheck::WanAgreementCheck(double scale, double tolerance, uint32_t rounds)
     : m_scale(wantext::RequireAtLeast(scale, 1, "scale")),
       m_tolerance(tolerance),
@@ -62,7 +55,7 @@ WanAgreementCheck::RunSchedule(const WanTopology& topo,
     row.cities = topo.GetNCities();
     row.schedule = schedule;
     const auto clique = CliqueScheduleBuiltins::Make(schedule, topo);
-    for (double hbm : {0.0, kFallbackHbmBytes})
+    for (double hbm : {0.0, CliqueScheduleBuiltins::GetAmpleMemory()})
     {
         PlannerConfig config;
         config.hbmBytes = hbm;

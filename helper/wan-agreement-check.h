@@ -48,7 +48,7 @@ struct WanAgreementRow
  * (plus what the scale adds to an arrival, WanExperimentResult::scaleLagMs),
  * or else a warning of the planner's about the round ("warned").  A schedule
  * runs without FPGA memory where the planner finds it feasible so, with
- * 32 GB otherwise.
+ * CliqueScheduleBuiltins::GetAmpleMemory() (32 GB) otherwise.
  */
 class WanAgreementCheck
 {

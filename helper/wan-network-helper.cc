@@ -29,6 +29,7 @@
 #include "ns3/uinteger.h"
 #include "ns3/wan-edge-routing.h"
 #include "ns3/wan-jitter-channel.h"
+#include "ns3/wan-training-compat.h"
 #include "ns3/wan-training-text.h"
 
 #include <cmath>
@@ -46,10 +47,45 @@ namespace
 const Ipv4Mask kLinkMask("255.255.255.252");
 } // namespace
 
+NS_OBJECT_ENSURE_REGISTERED(WanNetworkHelper);
+
+TypeId
+WanNetworkHelper::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::WanNetworkHelper")
+            .SetParent<ObjectBase>()
+            .SetGroupName("WanTraining")
+            .AddAttribute("CoreQueue",
+                          "The queue disc of every core link device: fq-codel (ns-3's "
+                          "default, FqCoDelQueueDisc, which keeps flows apart) or fifo "
+                          "(FifoQueueDisc: one drop-tail queue of CoreQueuePackets, as many "
+                          "WAN routers have)",
+                          EnumValue(WanNetworkHelper::FQ_CODEL),
+                          wancompat::MakeEnumMemberAccessor(&WanNetworkHelper::m_coreQueue),
+                          MakeEnumChecker(WanNetworkHelper::FQ_CODEL,
+                                          "fq-codel",
+                                          WanNetworkHelper::FIFO,
+                                          "fifo"))
+            .AddAttribute("CoreQueuePackets",
+                          "The FIFO core queue's size, packets (not used by fq-codel)",
+                          UintegerValue(1000),
+                          MakeUintegerAccessor(&WanNetworkHelper::m_coreQueuePackets),
+                          MakeUintegerChecker<uint32_t>(1));
+    return tid;
+}
+
+TypeId
+WanNetworkHelper::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
 WanNetworkHelper::WanNetworkHelper(const WanTopology& topo)
     : m_topo(topo),
       m_edgeBps(PlannerConfig().edgeBps)
 {
+    ConstructSelf(AttributeConstructionList()); // the attributes' defaults
     m_topo.Validate();
 }
 
@@ -60,24 +96,22 @@ WanNetworkHelper::SetEdgeRate(double bps)
 }
 
 void
-WanNetworkHelper::CheckCoreQueue(const std::string& kind, uint32_t packets)
+WanNetworkHelper::SetCoreQueue(const std::string& kind, uint32_t packets)
 {
-    if (kind != "fq-codel" && kind != "fifo")
-    {
-        throw std::invalid_argument("core queue must be fq-codel or fifo (got \"" + kind + "\")");
-    }
+    const auto queue =
+        wancompat::EnumFromName<CoreQueue>(GetTypeId(), "CoreQueue", kind, "core queue");
     if (packets < 1)
     {
         throw std::invalid_argument("core queue: a FIFO holds at least 1 packet");
     }
+    m_coreQueue = queue;
+    m_coreQueuePackets = packets;
 }
 
 void
-WanNetworkHelper::SetCoreQueue(const std::string& kind, uint32_t packets)
+WanNetworkHelper::SetCoreQueue(const std::string& kind)
 {
-    CheckCoreQueue(kind, packets);
-    m_coreQueue = kind;
-    m_coreQueuePackets = packets;
+    SetCoreQueue(kind, m_coreQueuePackets);
 }
 
 void
@@ -364,7 +398,7 @@ WanNetworkHelper::InstallCoreLink(const WanLink& link,
            CORE);
     m_core[{link.a, link.b}] = devices.Get(0);
     m_core[{link.b, link.a}] = devices.Get(1);
-    if (m_coreQueue == "fifo")
+    if (m_coreQueue == FIFO)
     {
         // Installed before the addresses, so that ns-3 adds no default queue disc.
         TrafficControlHelper fifo;

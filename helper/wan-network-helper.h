@@ -8,6 +8,7 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
+#include "ns3/object-base.h"
 #include "ns3/wan-link-impairment.h"
 #include "ns3/wan-topology.h"
 
@@ -55,9 +56,23 @@ class Ipv4StaticRouting;
 class Node;
 class PointToPointHelper;
 
-class WanNetworkHelper
+class WanNetworkHelper : public ObjectBase
 {
   public:
+    /// The queue disc of the core link devices (attribute CoreQueue).
+    enum CoreQueue
+    {
+        FQ_CODEL, //!< ns-3's default, FqCoDelQueueDisc: flows kept apart
+        FIFO      //!< FifoQueueDisc: one drop-tail queue, as many WAN routers have
+    };
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+
     /**
      * @param topo the topology to build
      */
@@ -92,20 +107,20 @@ class WanNetworkHelper
      */
     void SetScale(double factor);
     /**
-     * @brief The queue disc of every core link device.
-     * @param kind "fq-codel" (ns-3's default, FqCoDelQueueDisc, which keeps
-     *        flows apart) or "fifo" (FifoQueueDisc: one drop-tail queue, as
-     *        many WAN routers have)
+     * @brief The queue disc of every core link device: the attributes
+     * CoreQueue and CoreQueuePackets, checked; throws
+     * std::invalid_argument naming what is wrong.
+     * @param kind a name of the CoreQueue attribute: "fq-codel" (ns-3's
+     *        default, FqCoDelQueueDisc, which keeps flows apart) or "fifo"
+     *        (FifoQueueDisc: one drop-tail queue, as many WAN routers have)
      * @param packets the FIFO's size in packets, >= 1 (not used by fq-codel)
      */
-    void SetCoreQueue(const std::string& kind, uint32_t packets = 1000);
+    void SetCoreQueue(const std::string& kind, uint32_t packets);
     /**
-     * @brief Checks a core queue setting; throws std::invalid_argument
-     * naming what is wrong.
-     * @param kind "fq-codel" or "fifo"
-     * @param packets the FIFO's size, >= 1
+     * @brief The queue disc of every core link device, its size kept.
+     * @param kind a name of the CoreQueue attribute
      */
-    static void CheckCoreQueue(const std::string& kind, uint32_t packets);
+    void SetCoreQueue(const std::string& kind);
 
     /// The kinds of links an impairment applies to.
     enum LinkClass
@@ -295,8 +310,8 @@ class WanNetworkHelper
     WanTopology m_topo;                       //!< topology
     double m_edgeBps;                         //!< router-edge rate
     uint32_t m_mtu{9000};                     //!< device MTU
-    std::string m_coreQueue{"fq-codel"};      //!< queue disc of the core devices
-    uint32_t m_coreQueuePackets{1000};        //!< its size, when a FIFO
+    CoreQueue m_coreQueue{FQ_CODEL};          //!< queue disc of the core devices (attribute)
+    uint32_t m_coreQueuePackets{0};           //!< its size, when a FIFO (attribute)
     double m_scale{1};                        //!< rate divisor
     bool m_installed{false};                  //!< Install was called
     bool m_edgeDelivery{true};                //!< edges deliver inbound multicast locally

@@ -501,14 +501,15 @@ struct Builtin
 {
     const char* name;                                //!< its name
     CliqueSchedule (*make)(const WanTopology& topo); //!< its construction
+    bool needsMemory;                                //!< gets GetAmpleMemory() by default
 };
 
 /// The built-in schedules, in the paper's order: the one list of their names.
 const Builtin kBuiltins[] = {
-    {"pairs", &CliqueScheduleBuiltins::Pairs},
-    {"regional", &CliqueScheduleBuiltins::Regional},
-    {"triangles", &CliqueScheduleBuiltins::Triangles},
-    {"all-to-all", &CliqueScheduleBuiltins::AllToAll},
+    {"pairs", &CliqueScheduleBuiltins::Pairs, false},
+    {"regional", &CliqueScheduleBuiltins::Regional, false},
+    {"triangles", &CliqueScheduleBuiltins::Triangles, false},
+    {"all-to-all", &CliqueScheduleBuiltins::AllToAll, true},
 };
 
 } // namespace
@@ -536,6 +537,36 @@ CliqueScheduleBuiltins::IsBuiltin(const std::string& name)
     return std::any_of(std::begin(kBuiltins), std::end(kBuiltins), [&name](const Builtin& b) {
         return name == b.name;
     });
+}
+
+double
+CliqueScheduleBuiltins::GetAmpleMemory()
+{
+    return 32e9;
+}
+
+double
+CliqueScheduleBuiltins::GetDefaultMemory(const std::string& name)
+{
+    return std::any_of(std::begin(kBuiltins),
+                       std::end(kBuiltins),
+                       [&name](const Builtin& b) { return name == b.name && b.needsMemory; })
+               ? GetAmpleMemory()
+               : 0.0;
+}
+
+std::pair<std::string, double>
+CliqueScheduleBuiltins::SplitMemory(const std::string& text)
+{
+    const auto colon = text.rfind(':');
+    if (colon == std::string::npos)
+    {
+        return {text, GetDefaultMemory(text)};
+    }
+    const std::string name = text.substr(0, colon);
+    const double gb = wantext::ParseNumber(text.substr(colon + 1), "memory of " + name + ", GB");
+    wantext::bounds::kHbmGB.Check(gb, "memory of " + name);
+    return {name, gb * 1e9};
 }
 
 CliqueSchedule

@@ -8,6 +8,7 @@
 #include "clique-schedule.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -63,6 +64,26 @@ class CliqueScheduleBuiltins
      * @return true when it names a built-in schedule
      */
     static bool IsBuiltin(const std::string& name);
+    /**
+     * @return the paper's FPGA memory per receiver, 32 GB (bytes): what a
+     *         schedule that needs memory gets where none is named
+     */
+    static double GetAmpleMemory();
+    /**
+     * @param name a schedule name (a built-in or a file)
+     * @return the FPGA memory, bytes, that programs and scripts give the
+     *         schedule where none is named: GetAmpleMemory() for all-to-all
+     *         (on the nine cities its rounds need memory to be feasible), 0
+     *         for the others and for schedule files
+     */
+    static double GetDefaultMemory(const std::string& name);
+    /**
+     * @param text "NAME" or "NAME:GB" (a built-in name or a schedule file)
+     * @return the name and the FPGA memory in bytes: GB x 1e9, or
+     *         GetDefaultMemory(NAME) without ":GB"; GB outside 0 to 1000
+     *         throws std::invalid_argument naming it
+     */
+    static std::pair<std::string, double> SplitMemory(const std::string& text);
     /**
      * @param name one of Names()
      * @param topo the topology

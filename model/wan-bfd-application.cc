@@ -4,6 +4,7 @@
 
 #include "wan-bfd-application.h"
 
+#include "wan-training-compat.h"
 #include "wan-training-text.h"
 
 #include "ns3/inet-socket-address.h"
@@ -65,17 +66,14 @@ WanBfdApplication::GetTypeId()
 Time
 WanBfdApplication::GetDefaultInterval()
 {
-    TypeId::AttributeInformation info;
-    GetTypeId().LookupAttributeByName("DesiredMinTx", &info);
-    return DynamicCast<const TimeValue>(info.initialValue)->Get();
+    return wancompat::AttributeDefault<TimeValue>(GetTypeId(), "DesiredMinTx");
 }
 
 uint32_t
 WanBfdApplication::GetDefaultMultiplier()
 {
-    TypeId::AttributeInformation info;
-    GetTypeId().LookupAttributeByName("DetectMultiplier", &info);
-    return static_cast<uint32_t>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
+    return static_cast<uint32_t>(
+        wancompat::AttributeDefault<UintegerValue>(GetTypeId(), "DetectMultiplier"));
 }
 
 WanBfdApplication::WanBfdApplication()

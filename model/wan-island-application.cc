@@ -236,9 +236,15 @@ WanIslandApplication::Validate(const WanIslandRound& round) const
 uint32_t
 WanIslandApplication::GetDefaultParityBlock()
 {
-    TypeId::AttributeInformation info;
-    GetTypeId().LookupAttributeByName("ParityBlock", &info);
-    return static_cast<uint32_t>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
+    return static_cast<uint32_t>(
+        wancompat::AttributeDefault<UintegerValue>(GetTypeId(), "ParityBlock"));
+}
+
+uint32_t
+WanIslandApplication::GetDefaultParityChunks()
+{
+    return static_cast<uint32_t>(
+        wancompat::AttributeDefault<UintegerValue>(GetTypeId(), "ParityChunks"));
 }
 
 uint32_t

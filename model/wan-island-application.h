@@ -195,6 +195,8 @@ class WanIslandApplication : public Application
     uint16_t GetDataPort() const;
     /// @return ParityBlock's default (the programs' and the experiment's unless set)
     static uint32_t GetDefaultParityBlock();
+    /// @return ParityChunks' default
+    static uint32_t GetDefaultParityChunks();
     /// @return the data chunks per parity block in use: ParityBlock with Parity, else 0
     uint32_t ParityBlockInUse() const;
     /// @return the port it listens on for merged sums and repairs (attribute MergedPort)

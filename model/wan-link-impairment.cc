@@ -5,6 +5,8 @@
 #include "wan-link-impairment.h"
 
 #include "wan-delay-process.h"
+#include "wan-jitter-channel.h"
+#include "wan-training-compat.h"
 #include "wan-training-text.h"
 
 #include "ns3/double.h"
@@ -18,6 +20,21 @@
 
 namespace ns3
 {
+
+namespace
+{
+
+/// A jitter distribution's value from its name (WanDelayProcess's Distribution).
+WanDelayProcess::Distribution
+DistributionOf(const std::string& name)
+{
+    return wancompat::EnumFromName<WanDelayProcess::Distribution>(WanDelayProcess::GetTypeId(),
+                                                                  "Distribution",
+                                                                  name,
+                                                                  "jitter distribution");
+}
+
+} // namespace
 
 void
 WanLinkImpairment::Validate(const std::string& where) const
@@ -37,17 +54,19 @@ WanLinkImpairment::ValidateValues(const std::string& where) const
     bounds::kLossRate.Check(lossRate, where + ": loss rate");
     bounds::kLossBurst.Check(burstLength, where + ": loss burst length");
     bounds::kJitterMs.Check(jitterSeconds * 1e3, where + ": jitter");
-    if (jitterDistribution != "exponential" && jitterDistribution != "uniform" &&
-        jitterDistribution != "normal")
+    // The names are the attributes' (WanDelayProcess::Distribution,
+    // WanJitterChannel::Model), which the channel is configured with.
+    try
     {
-        throw std::invalid_argument(where + ": unknown jitter distribution \"" +
-                                    jitterDistribution +
-                                    "\" (expected exponential, uniform or normal)");
+        DistributionOf(jitterDistribution);
+        wancompat::RequireEnumName(WanJitterChannel::GetTypeId(),
+                                   "Model",
+                                   jitterModel,
+                                   "jitter model");
     }
-    if (jitterModel != "correlated" && jitterModel != "independent")
+    catch (const std::invalid_argument& e)
     {
-        throw std::invalid_argument(where + ": unknown jitter model \"" + jitterModel +
-                                    "\" (expected correlated or independent)");
+        throw std::invalid_argument(where + ": " + e.what());
     }
     bounds::kJitterCorrelationMs.Check(jitterCorrelationSeconds * 1e3,
                                        where + ": jitter correlation time");
@@ -66,10 +85,26 @@ WanLinkImpairment::ValidateOwn(const std::string& where, uint32_t fields) const
     }
 }
 
+std::string
+WanLinkImpairment::DefaultJitterDistribution()
+{
+    return wancompat::AttributeDefaultText(WanDelayProcess::GetTypeId(), "Distribution");
+}
+
+std::string
+WanLinkImpairment::DefaultJitterModel()
+{
+    return wancompat::AttributeDefaultText(WanJitterChannel::GetTypeId(), "Model");
+}
+
 bool
 WanLinkImpairment::IsCorrelated() const
 {
-    return jitterModel == "correlated";
+    return wancompat::EnumFromName<WanJitterChannel::Model>(WanJitterChannel::GetTypeId(),
+                                                            "Model",
+                                                            jitterModel,
+                                                            "jitter model") ==
+           WanJitterChannel::CORRELATED;
 }
 
 bool
@@ -126,14 +161,15 @@ Ptr<RandomVariableStream>
 WanLinkImpairment::MakeJitter() const
 {
     const double sd = jitterSeconds;
-    if (jitterDistribution == "uniform")
+    const auto distribution = DistributionOf(jitterDistribution);
+    if (distribution == WanDelayProcess::UNIFORM)
     {
         auto u = CreateObject<UniformRandomVariable>();
         u->SetAttribute("Min", DoubleValue(0));
         u->SetAttribute("Max", DoubleValue(sd * std::sqrt(12.0)));
         return u;
     }
-    if (jitterDistribution == "normal")
+    if (distribution == WanDelayProcess::NORMAL)
     {
         auto n = CreateObject<NormalRandomVariable>();
         n->SetAttribute("Mean", DoubleValue(3 * sd));

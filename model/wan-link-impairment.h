@@ -40,13 +40,15 @@ namespace ns3
  */
 struct WanLinkImpairment
 {
-    double lossRate{0};                            //!< packet loss probability, [0, 1)
-    double burstLength{1};                         //!< mean packets per loss event, 1 to 1000
-    double jitterSeconds{0};                       //!< extra delay's standard deviation, 0 to 1 s
-    std::string jitterDistribution{"exponential"}; //!< exponential, uniform or normal
-    std::string jitterModel{"correlated"};         //!< correlated or independent
-    double jitterCorrelationSeconds{0.01};         //!< correlated: tau, 1 us to 1000 s
-    bool reorder{false};                           //!< independent: allow packets to overtake
+    double lossRate{0};      //!< packet loss probability, [0, 1)
+    double burstLength{1};   //!< mean packets per loss event, 1 to 1000
+    double jitterSeconds{0}; //!< extra delay's standard deviation, 0 to 1 s
+    /// exponential, uniform or normal (WanDelayProcess's Distribution; its default)
+    std::string jitterDistribution{DefaultJitterDistribution()};
+    /// correlated or independent (WanJitterChannel's Model; its default)
+    std::string jitterModel{DefaultJitterModel()};
+    double jitterCorrelationSeconds{0.01}; //!< correlated: tau, 1 us to 1000 s
+    bool reorder{false};                   //!< independent: allow packets to overtake
 
     /**
      * @brief Checks the values against their ranges (loss rate 0 to less
@@ -74,6 +76,10 @@ struct WanLinkImpairment
      * @param fields the link's own fields (Field bits)
      */
     void ValidateOwn(const std::string& where, uint32_t fields) const;
+    /** @return the default of WanDelayProcess's Distribution attribute, by name */
+    static std::string DefaultJitterDistribution();
+    /** @return the default of WanJitterChannel's Model attribute, by name */
+    static std::string DefaultJitterModel();
     /** @return true when the link loses packets */
     bool HasLoss() const;
     /** @return true when the link delays packets at random */

@@ -136,10 +136,11 @@ WanLinkImpairment
 ImpairmentFromJson(const json& obj, const std::string& where)
 {
     WanLinkImpairment imp;
-    imp.lossRate = NumberOr(obj, "loss_rate", where, bounds::kLossRate, 0.0);
-    imp.burstLength = NumberOr(obj, "loss_burst", where, bounds::kLossBurst, 1.0);
-    imp.jitterSeconds = NumberOr(obj, "jitter_ms", where, bounds::kJitterMs, 0.0) * 1e-3;
-    imp.jitterDistribution = TextOr(obj, "jitter_distribution", "exponential");
+    imp.lossRate = NumberOr(obj, "loss_rate", where, bounds::kLossRate, imp.lossRate);
+    imp.burstLength = NumberOr(obj, "loss_burst", where, bounds::kLossBurst, imp.burstLength);
+    imp.jitterSeconds =
+        NumberOr(obj, "jitter_ms", where, bounds::kJitterMs, imp.jitterSeconds * 1e3) * 1e-3;
+    imp.jitterDistribution = TextOr(obj, "jitter_distribution", imp.jitterDistribution);
     imp.jitterModel = TextOr(obj, "jitter_model", imp.jitterModel);
     imp.jitterCorrelationSeconds = NumberOr(obj,
                                             "jitter_correlation_ms",

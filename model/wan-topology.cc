@@ -131,6 +131,27 @@ WanTopology::GetLinks() const
     return m_links;
 }
 
+double
+WanTopology::GetLargestOwnJitter() const
+{
+    double sigma = 0;
+    for (const auto& link : m_links)
+    {
+        if (link.impairmentFields & WanLinkImpairment::JITTER)
+        {
+            sigma = std::max(sigma, link.impairment.jitterSeconds);
+        }
+    }
+    for (const auto& city : m_cities)
+    {
+        if (city.accessFields & WanLinkImpairment::JITTER)
+        {
+            sigma = std::max(sigma, city.access.jitterSeconds);
+        }
+    }
+    return sigma;
+}
+
 uint32_t
 WanTopology::FindCity(const std::string& code) const
 {

@@ -247,6 +247,11 @@ class WanTopology
     /** @return all core links */
     const std::vector<WanLink>& GetLinks() const;
     /**
+     * @return the largest jitter (standard deviation, seconds) that a core
+     *         link or a city's access link names as its own (0: none)
+     */
+    double GetLargestOwnJitter() const;
+    /**
      * @param code a city code
      * @return its index; throws std::invalid_argument for an unknown code
      */

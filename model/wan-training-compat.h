@@ -36,6 +36,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -98,6 +99,82 @@ MakeEnumMemberAccessor(E C::* member)
 
 /**
  * @ingroup wan-training
+ * @brief The information of an attribute of a type (its checker, its
+ * initial value); throws std::invalid_argument when the type has none of
+ * that name.
+ * @param tid the type
+ * @param attribute the attribute's name
+ * @return its information
+ */
+inline TypeId::AttributeInformation
+AttributeInformationOf(TypeId tid, const std::string& attribute)
+{
+    TypeId::AttributeInformation info;
+    if (!tid.LookupAttributeByName(attribute, &info))
+    {
+        throw std::invalid_argument(tid.GetName() + " has no attribute " + attribute);
+    }
+    return info;
+}
+
+/**
+ * @ingroup wan-training
+ * @brief The initial value of an attribute: what a new object gets unless
+ * Config::SetDefault or the command line changed it (Config::SetDefault
+ * changes this too).  So that code outside the object reads a default from
+ * the one place it is written, the attribute.
+ * @tparam V the attribute's value type (TimeValue, UintegerValue, ...)
+ * @param tid the type
+ * @param attribute the attribute's name
+ * @return V::Get() of the initial value
+ */
+template <typename V>
+auto
+AttributeDefault(TypeId tid, const std::string& attribute)
+{
+    const auto info = AttributeInformationOf(tid, attribute);
+    return DynamicCast<const V>(info.initialValue)->Get();
+}
+
+/**
+ * @ingroup wan-training
+ * @brief The initial value of an attribute as text (an enum's name).
+ * @param tid the type
+ * @param attribute the attribute's name
+ * @return the initial value, serialized by the attribute's checker
+ */
+inline std::string
+AttributeDefaultText(TypeId tid, const std::string& attribute)
+{
+    const auto info = AttributeInformationOf(tid, attribute);
+    return info.initialValue->SerializeToString(info.checker);
+}
+
+/**
+ * @ingroup wan-training
+ * @brief The names of an enum attribute, in the order its checker lists
+ * them: the one list of a mode's names, which messages, programs and
+ * scripts read instead of restating it.
+ * @param tid the type that has the attribute
+ * @param attribute the attribute's name
+ * @return its names
+ */
+inline std::vector<std::string>
+EnumNames(TypeId tid, const std::string& attribute)
+{
+    // Every release lists an EnumChecker's names as "a|b|c".
+    std::istringstream list(
+        AttributeInformationOf(tid, attribute).checker->GetUnderlyingTypeInformation());
+    std::vector<std::string> names;
+    for (std::string n; std::getline(list, n, '|');)
+    {
+        names.push_back(n);
+    }
+    return names;
+}
+
+/**
+ * @ingroup wan-training
  * @brief Refuses a name that an enum attribute does not have, before it is
  * set: ns-3 asserts on an unknown name (and reads past its list of names
  * in optimized builds), so names that come from users are checked first.
@@ -112,15 +189,8 @@ RequireEnumName(TypeId tid,
                 const std::string& name,
                 const std::string& what)
 {
-    TypeId::AttributeInformation info;
-    if (!tid.LookupAttributeByName(attribute, &info))
-    {
-        throw std::invalid_argument(tid.GetName() + " has no attribute " + attribute);
-    }
-    // Every release lists an EnumChecker's names as "a|b|c".
-    std::istringstream names(info.checker->GetUnderlyingTypeInformation());
     std::string expected;
-    for (std::string n; std::getline(names, n, '|');)
+    for (const auto& n : EnumNames(tid, attribute))
     {
         if (n == name)
         {
@@ -130,6 +200,44 @@ RequireEnumName(TypeId tid,
     }
     throw std::invalid_argument("unknown " + what + " \"" + name + "\" (expected " + expected +
                                 ")");
+}
+
+/**
+ * @ingroup wan-training
+ * @brief The value of an enum attribute's name, after RequireEnumName.
+ * @tparam E the (unscoped) enum
+ * @param tid the type that has the attribute
+ * @param attribute the attribute's name
+ * @param name the name
+ * @param what what the attribute is, for the message
+ * @return its value
+ */
+template <typename E>
+E
+EnumFromName(TypeId tid,
+             const std::string& attribute,
+             const std::string& name,
+             const std::string& what)
+{
+    RequireEnumName(tid, attribute, name, what);
+    EnumValueOf<E> value;
+    value.DeserializeFromString(name, AttributeInformationOf(tid, attribute).checker);
+    return static_cast<E>(value.Get());
+}
+
+/**
+ * @ingroup wan-training
+ * @brief The name of a value of an enum attribute.
+ * @param tid the type that has the attribute
+ * @param attribute the attribute's name
+ * @param value the value
+ * @return its name
+ */
+template <typename E>
+std::string
+EnumName(TypeId tid, const std::string& attribute, E value)
+{
+    return EnumValueOf<E>(value).SerializeToString(AttributeInformationOf(tid, attribute).checker);
 }
 
 /**

@@ -32,7 +32,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 
 # None of these loads ns-3 here.
-from wan_training import (mean_ci, parse_schedule_memory, run_tasks,  # noqa: E402
+from wan_training import (mean_ci, model_facts, parse_schedule_memory, run_tasks,  # noqa: E402
                           write_sweep)
 
 AFFECTED = 1.05  # a round is affected when its islands average 5% later than without the fault
@@ -76,7 +76,7 @@ def run_one(schedule, hbm_gb, link, at, bfd_ms, multiplier, recovery, run, scale
     label = "%s %g GB, %s, BFD %s ms, run %d" % (schedule, hbm_gb, recovery,
                                                   "none" if bfd_ms is None else "%g" % bfd_ms, run)
     packets = packet_run(experiment.Run(ns.CliqueScheduleBuiltins.Make(schedule, topo)), topo, label,
-                         {"schedule": schedule, "hbmGB": hbm_gb, "link": link, "at": at,
+                         {"schedule": schedule, "hbm_gb": hbm_gb, "link": link, "at": at,
                           "bfdMs": "none" if bfd_ms is None else bfd_ms,
                           "multiplier": multiplier, "recovery": recovery, "run": run,
                           "scale": scale, "trees": trees})
@@ -189,24 +189,28 @@ def plot(summary, configs, png_path):
 
 
 def main(argv=None):
+    facts = model_facts()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--schedule", dest="configs", metavar="NAME[:GB]", nargs="+",
-                        type=parse_schedule_memory, default=[("triangles", 0.0), ("all-to-all", 32.0)],
+                        type=parse_schedule_memory,
+                        default=[parse_schedule_memory(t) for t in ("triangles", "all-to-all")],
                         help="schedules and FPGA memory (default triangles:0 all-to-all:32)")
     parser.add_argument("--link", default="NYC-LON", help="the core link that breaks (A-B)")
     parser.add_argument("--round", dest="round_index", type=int, default=1,
                         help="the round (from 0) in whose middle it breaks (default 1)")
     parser.add_argument("--bfdMs", dest="bfd_ms", metavar="MS", nargs="+", type=float,
                         default=[10, 30, 100, 300, 1000], help="BFD intervals, ms")
-    parser.add_argument("--multiplier", type=int, default=3, help="BFD detect multiplier")
-    parser.add_argument("--recovery", default="early",
+    parser.add_argument("--multiplier", type=int, default=facts["bfd_multiplier"],
+                        help="BFD detect multiplier (default %d, WanBfdApplication's)"
+                             % facts["bfd_multiplier"])
+    parser.add_argument("--recovery", default="early", choices=facts["recovery"],
                         help="recovery policy of the islands (default early)")
     parser.add_argument("--runs", type=int, default=5,
                         help="independent runs (RngRun 1..N) per setting (default 5)")
     parser.add_argument("--scale", type=float, default=1000, help="scale (default 1000)")
     parser.add_argument("--rounds", type=int, default=4, help="rounds per run (default 4)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
-    parser.add_argument("--trees", default="planner", choices=("planner", "pim"),
+    parser.add_argument("--trees", default="planner", choices=facts["tree_building"],
                         help="who builds the multicast trees: the planner's static routes or "
                         "PIM-SSM joins on the wire (default planner)")
     parser.add_argument("--output", default="results", help="output folder (default results)")

@@ -24,14 +24,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 
 # None of these loads ns-3 here.
-from wan_training import (mean_ci, parse_schedule_memory, run_tasks,  # noqa: E402
-                          warn_unused_options, write_sweep)
-
-POLICIES = ("accept", "rerequest", "early", "coded", "coded+early")
-# The policy a coded one adds parity to: its lossless run is the baseline, so
-# a coded policy's inflation and overhead include its parity's cost.
-UNCODED = {"coded": "rerequest", "coded+early": "early"}
-LINK_CLASSES = ("CORE", "ACCESS", "POST_AGGREGATION")
+from wan_training import (mean_ci, model_facts, parse_schedule_memory,  # noqa: E402
+                          run_tasks, warn_unused_options, write_sweep)
 
 
 def run_one(schedule, hbm_gb, kind, value, variant, recovery, run, scale, rounds, max_requests,
@@ -56,13 +50,13 @@ def run_one(schedule, hbm_gb, kind, value, variant, recovery, run, scale, rounds
     if kind == "loss":
         impairment.lossRate = value
         impairment.burstLength = variant
-        classes = LINK_CLASSES
+        classes = model_facts()["link_classes"]
     elif kind == "jitter":
         impairment.jitterSeconds = value * 1e-3
         impairment.jitterModel = variant
-        classes = ("CORE",)
+        classes = ("core",)
     for name in classes:
-        experiment.SetImpairment(getattr(ns.WanNetworkHelper, name), impairment)
+        experiment.SetImpairment(ns.WanNetworkHelper.ParseLinkClass(name), impairment)
     setting = "none"
     if kind == "loss":
         setting = "loss %g burst %g" % (value, variant)
@@ -71,7 +65,7 @@ def run_one(schedule, hbm_gb, kind, value, variant, recovery, run, scale, rounds
     label = "%s %g GB, %s, %s, run %d" % (schedule, hbm_gb, recovery, setting, run)
     packets = packet_run(experiment.Run(ns.CliqueScheduleBuiltins.Make(schedule, topo)), topo, label,
                          {"impairment": kind, "value": value, "variant": variant,
-                          "scale": scale, "recovery": recovery, "run": run, "hbmGB": hbm_gb})
+                          "scale": scale, "recovery": recovery, "run": run, "hbm_gb": hbm_gb})
     return packets, run_row(packets, schedule, hbm_gb, recovery, kind, value, variant, run)
 
 
@@ -110,12 +104,13 @@ def summarise(rows):
     """One row per setting (schedule, memory, policy, impairment): means over
     its runs with 95% CI half-widths; inflation and byte overhead against the
     same schedule, memory and policy without impairments (a coded policy:
-    against the policy it adds parity to, UNCODED)."""
+    against the policy it adds parity to, model_facts()["uncoded"], so that
+    its inflation and overhead include its parity's cost)."""
     key = ("schedule", "hbm_gb", "recovery", "impairment", "value", "variant")
     base = {tuple(r[k] for k in key[:3]): r for r in rows if r["impairment"] == "none"}
     groups = {}
     for r in rows:
-        b = base[(r["schedule"], r["hbm_gb"], UNCODED.get(r["recovery"], r["recovery"]))]
+        b = base[(r["schedule"], r["hbm_gb"], model_facts()["uncoded"].get(r["recovery"], r["recovery"]))]
         # Inflation of the time the islands mix at (with accept, the deadline).
         r["inflation_percent"] = 100 * (r["mixed_ms"] / b["mixed_ms"] - 1)
         r["overhead_percent"] = 100 * (r["bytes_in"] / b["bytes_in"] - 1)
@@ -149,7 +144,7 @@ def plot(summary, configs, png_path):
 
     fig, axes = plt.subplots(1, len(configs), figsize=(5 * len(configs), 4.2), squeeze=False)
     for ax, (schedule, gb) in zip(axes[0], configs):
-        for policy in POLICIES:
+        for policy in model_facts()["recovery"]:
             for burst, style in ((1, "-"), (None, "--")):
                 pts = [s for s in summary if s["schedule"] == schedule and s["hbm_gb"] == gb and
                        s["recovery"] == policy and s["impairment"] == "loss" and
@@ -179,12 +174,14 @@ def plot(summary, configs, png_path):
 
 
 def main(argv=None):
+    facts = model_facts()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--schedule", dest="configs", metavar="NAME[:GB]", nargs="+",
                         type=parse_schedule_memory,
-                        default=[("triangles", 0.0), ("triangles", 32.0), ("all-to-all", 32.0)],
+                        default=[parse_schedule_memory(t) for t in ("triangles", "triangles:32", "all-to-all")],
                         help="schedules and FPGA memory (default triangles:0 triangles:32 "
-                             "all-to-all:32; without :GB all-to-all gets 32, the others 0)")
+                             "all-to-all:32; without :GB all-to-all gets %g, the others 0)"
+                             % facts["memory_gb"]["all-to-all"])
     parser.add_argument("--lossRate", dest="loss", metavar="RATE", nargs="*", type=float,
                         default=[0.001, 0.01, 0.05], help="loss rates, on every link class")
     parser.add_argument("--lossBurst", dest="bursts", metavar="L", nargs="+", type=float,
@@ -192,20 +189,24 @@ def main(argv=None):
     parser.add_argument("--jitterMs", dest="jitter_ms", metavar="MS", nargs="*", type=float,
                         default=[1], help="jitter standard deviations on core links, ms")
     parser.add_argument("--jitterModel", dest="models", nargs="+",
-                        choices=["correlated", "independent"],
-                        default=["correlated", "independent"], help="jitter models")
-    parser.add_argument("--recovery", dest="policies", nargs="+", choices=POLICIES,
-                        default=list(POLICIES), help="recovery policies")
+                        choices=facts["jitter_models"],
+                        default=facts["jitter_models"], help="jitter models")
+    parser.add_argument("--recovery", dest="policies", nargs="+", choices=facts["recovery"],
+                        default=facts["recovery"], help="recovery policies")
     parser.add_argument("--runs", type=int, default=5,
                         help="independent runs (RngRun 1..N) per setting (default 5)")
     parser.add_argument("--scale", type=float, default=1000, help="scale (default 1000)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds per run (default 2)")
     parser.add_argument("--maxRequests", dest="max_requests", metavar="N", type=int, default=20,
                         help="requests per missing contribution before it is given up (default 20)")
-    parser.add_argument("--parityBlock", dest="parity_block", metavar="N", type=int, default=32,
-                        help="coded: data chunks per parity block (default 32)")
-    parser.add_argument("--parityChunks", dest="parity_chunks", metavar="P", type=int, default=1,
-                        help="coded: parity chunks per block, interleaved (default 1)")
+    parser.add_argument("--parityBlock", dest="parity_block", metavar="N", type=int,
+                        default=facts["parity_block"],
+                        help="coded: data chunks per parity block (default %d, the island's "
+                             "ParityBlock)" % facts["parity_block"])
+    parser.add_argument("--parityChunks", dest="parity_chunks", metavar="P", type=int,
+                        default=facts["parity_chunks"],
+                        help="coded: parity chunks per block, interleaved (default %d)"
+                             % facts["parity_chunks"])
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--output", default="results", help="output folder (default results)")
     args = parser.parse_args(argv)
@@ -217,11 +218,11 @@ def main(argv=None):
         parser.error("--lossBurst must be at least 1 and the memory non-negative")
     if not 1 <= args.parity_chunks <= args.parity_block:
         parser.error("--parityChunks must be from 1 to --parityBlock")
-    coded = any(p in UNCODED for p in args.policies)
+    coded = any(p in facts["uncoded"] for p in args.policies)
     warn_unused_options(parser, args, [
         ("--lossBurst", "bursts", bool(args.loss), "--lossRate"),
         ("--jitterModel", "models", bool(args.jitter_ms), "--jitterMs"),
-        ("--maxRequests", "max_requests", any(p != "accept" for p in args.policies),
+        ("--maxRequests", "max_requests", any(p in facts["repairs"] for p in args.policies),
          "a --recovery other than accept"),
         ("--parityBlock", "parity_block", coded, "--recovery coded or coded+early"),
         ("--parityChunks", "parity_chunks", coded, "--recovery coded or coded+early"),
@@ -230,7 +231,8 @@ def main(argv=None):
 
     common = (args.scale, args.rounds, args.max_requests, args.parity_block, args.parity_chunks)
     # A coded policy's baseline is its uncoded policy's lossless run.
-    baselines = [UNCODED[p] for p in args.policies if p in UNCODED and UNCODED[p] not in args.policies]
+    uncoded = facts["uncoded"]
+    baselines = [uncoded[p] for p in args.policies if p in uncoded and uncoded[p] not in args.policies]
     tasks = []
     for schedule, gb in args.configs:
         tasks += [(schedule, gb, "none", 0, "", policy, 1) + common for policy in baselines]

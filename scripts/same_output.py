@@ -23,7 +23,7 @@ COMMON = ["--quiet", "--baselines=false"]
 
 RUNS = [
     ("triangles-scale-100", ["--packetSchedule=triangles", "--scale=100", "--rounds=2"]),
-    ("all-to-all-32gb", ["--packetSchedule=all-to-all", "--packetHbmGB=32", "--hbmGB=32",
+    ("all-to-all-32gb", ["--packetSchedule=all-to-all:32", "--hbmGB=32",
                          "--scale=1000", "--rounds=2", "--baselines=true"]),
     ("loss-coded-early", ["--packetSchedule=triangles", "--scale=1000", "--rounds=3",
                           "--lossRate=0.01", "--recovery=coded+early"]),

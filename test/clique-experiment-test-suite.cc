@@ -6,12 +6,17 @@
 
 #include "ns3/clique-experiment-helper.h"
 #include "ns3/clique-schedule-builtins.h"
+#include "ns3/config.h"
+#include "ns3/enum.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/trace-helper.h"
+#include "ns3/wan-training-compat.h"
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 using namespace ns3::wantest;
@@ -425,6 +430,90 @@ class CrossTrafficTestCase : public TestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief The experiment's modes are attributes: their names listed once (the
+ * checkers, which the setters, programs and scripts read), their defaults
+ * set as any ns-3 default, and a mode set by Config::SetDefault reaches the
+ * islands (coded: one parity per block of 32, by hand); the schedules'
+ * default memory and NAME:GB.
+ */
+class ExperimentModesTestCase : public TestCase
+{
+  public:
+    ExperimentModesTestCase()
+        : TestCase("modes as attributes: names, defaults, Config::SetDefault reaches the run")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto tid = CliqueExperimentHelper::GetTypeId();
+        const std::vector<std::string> policies{"accept",
+                                                "rerequest",
+                                                "early",
+                                                "coded",
+                                                "coded+early"};
+        NS_TEST_EXPECT_MSG_EQ((wancompat::EnumNames(tid, "Recovery") == policies),
+                              true,
+                              "policies");
+        NS_TEST_EXPECT_MSG_EQ(wancompat::AttributeDefaultText(tid, "Recovery"), "accept", "");
+        NS_TEST_EXPECT_MSG_EQ(wancompat::AttributeDefaultText(tid, "FaultDetection"), "oracle", "");
+        NS_TEST_EXPECT_MSG_EQ(wancompat::AttributeDefaultText(tid, "TreeBuilding"), "planner", "");
+        NS_TEST_EXPECT_MSG_EQ(CliqueExperimentHelper::RepairPolicy("coded"), "rerequest", "");
+        NS_TEST_EXPECT_MSG_EQ(CliqueExperimentHelper::RepairPolicy("coded+early"), "early", "");
+        NS_TEST_EXPECT_MSG_EQ(CliqueExperimentHelper::RepairPolicy("early"), "early", "");
+        NS_TEST_EXPECT_MSG_EQ(CliqueExperimentHelper::IsCoded("coded+early"), true, "");
+        NS_TEST_EXPECT_MSG_EQ(CliqueExperimentHelper::IsCoded("early"), false, "");
+        NS_TEST_EXPECT_MSG_EQ(CliqueExperimentHelper::Repairs("accept"), false, "");
+        NS_TEST_EXPECT_MSG_EQ(CliqueExperimentHelper::Repairs("coded"), true, "");
+
+        const auto topo = WanTopology::NineCity();
+        PlannerConfig config;
+        config.hbmBytes = CliqueScheduleBuiltins::GetDefaultMemory("all-to-all");
+        Config::SetDefault("ns3::CliqueExperimentHelper::Recovery", StringValue("coded"));
+        Config::SetDefault("ns3::CliqueExperimentHelper::FaultDetection", StringValue("bfd"));
+        CliqueExperimentHelper experiment(topo, config);
+        Config::Reset();
+        wancompat::EnumValueOf<CliqueExperimentHelper::FaultDetection> detection;
+        experiment.GetAttribute("FaultDetection", detection);
+        NS_TEST_EXPECT_MSG_EQ(detection.Get(), CliqueExperimentHelper::BFD, "set by default");
+        experiment.SetFaultDetection("oracle");
+        experiment.GetAttribute("FaultDetection", detection);
+        NS_TEST_EXPECT_MSG_EQ(detection.Get(), CliqueExperimentHelper::ORACLE, "set by name");
+        experiment.SetScale(1000);
+        experiment.SetRounds(1);
+        const auto r = experiment.Run(CliqueScheduleBuiltins::Make("all-to-all", topo));
+        for (const auto& i : r.rounds.at(0).islands)
+        {
+            // 112 chunks per sender: 4 blocks of at most 32, one parity each.
+            NS_TEST_EXPECT_MSG_EQ(i.paritySent, 4, "coded, by default: island " << i.city);
+        }
+        NS_TEST_EXPECT_MSG_EQ(r.exact, true, "every sum exact");
+
+        auto e = ErrorOf([&] { experiment.SetTreeBuilding("flooding"); });
+        NS_TEST_EXPECT_MSG_EQ(e, "unknown tree building \"flooding\" (expected planner or pim)", e);
+
+        auto jittery = topo;
+        NS_TEST_EXPECT_MSG_EQ(jittery.GetLargestOwnJitter(), 0, "no link names its jitter");
+        WanLinkImpairment own;
+        own.jitterSeconds = 0.002;
+        jittery.SetLinkImpairment("NYC", "LON", own);
+        NS_TEST_EXPECT_MSG_EQ(jittery.GetLargestOwnJitter(), 0.002, "NYC-LON's own 2 ms");
+
+        NS_TEST_EXPECT_MSG_EQ(CliqueScheduleBuiltins::GetDefaultMemory("all-to-all"), 32e9, "");
+        NS_TEST_EXPECT_MSG_EQ(CliqueScheduleBuiltins::GetDefaultMemory("triangles"), 0, "");
+        NS_TEST_EXPECT_MSG_EQ(CliqueScheduleBuiltins::GetDefaultMemory("mine.json"), 0, "");
+        const auto [name, memory] = CliqueScheduleBuiltins::SplitMemory("triangles:8");
+        NS_TEST_EXPECT_MSG_EQ(name, "triangles", "");
+        NS_TEST_EXPECT_MSG_EQ(memory, 8e9, "");
+        NS_TEST_EXPECT_MSG_EQ(CliqueScheduleBuiltins::SplitMemory("all-to-all").second, 32e9, "");
+        e = ErrorOf([&] { CliqueScheduleBuiltins::SplitMemory("pairs:2000"); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "memory of pairs must be from 0 to 1000 GB"), true, e);
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief The wan-training-experiment test suite.
  */
 class CliqueExperimentTestSuite : public TestSuite
@@ -441,6 +530,7 @@ class CliqueExperimentTestSuite : public TestSuite
         AddTestCase(new PacketTraceTestCase);
         AddTestCase(new WideCliqueTestCase);
         AddTestCase(new CrossTrafficTestCase);
+        AddTestCase(new ExperimentModesTestCase);
     }
 };
 

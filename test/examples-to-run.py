@@ -12,7 +12,7 @@ cpp_examples = [
     ("wan-first-round --schedule=all-to-all --hbmGB=32", "True", "False"),
     ("nine-city-cliques", "True", "True"),
     ("nine-city-cliques --schedule=pairs,all-to-all --hbmGB=0,8,32 --multicast=false --packetLevel=false", "True", "False"),
-    ("nine-city-cliques --packetSchedule=all-to-all --packetHbmGB=32 --scale=1000 --hbmGB=32", "True", "False"),
+    ("nine-city-cliques --packetSchedule=all-to-all:32 --scale=1000 --hbmGB=32", "True", "False"),
     ("wan-training-plan --schedule=all-to-all --hbmGB=32 --json", "True", "False"),
     ("wan-udp-baseline --scale=1000", "True", "False"),
     ("wan-udp-baseline --scale=1000 --multicast", "True", "False"),

@@ -4,6 +4,7 @@
 
 #include "wan-training-test-utils.h"
 
+#include "ns3/config.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address-generator.h"
 #include "ns3/ipv4-l3-protocol.h"
@@ -16,10 +17,12 @@
 #include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/trace-helper.h"
 #include "ns3/traffic-control-layer.h"
 #include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
 #include "ns3/wan-multicast-route-helper.h"
 #include "ns3/wan-network-helper.h"
 
@@ -617,25 +620,34 @@ class CoreQueueTestCase : public TestCase
 
     void DoRun() override
     {
-        for (const std::string kind : {"fq-codel", "fifo"})
+        // "fifo by default": the attributes, set as any ns-3 default.
+        for (const std::string kind : {"fq-codel", "fifo", "fifo by default"})
         {
             Ipv4AddressGenerator::Reset();
+            if (kind == "fifo by default")
+            {
+                Config::SetDefault("ns3::WanNetworkHelper::CoreQueue", StringValue("fifo"));
+                Config::SetDefault("ns3::WanNetworkHelper::CoreQueuePackets", UintegerValue(100));
+            }
             WanNetworkHelper net(LineTopology({"A", "B"}, {10}));
+            Config::Reset();
             if (kind == "fifo")
             {
                 net.SetCoreQueue("fifo", 100);
             }
             net.Install();
-            const std::string expected =
-                kind == "fifo" ? "ns3::FifoQueueDisc" : "ns3::FqCoDelQueueDisc";
+            const bool fifo = kind != "fq-codel";
+            const std::string expected = fifo ? "ns3::FifoQueueDisc" : "ns3::FqCoDelQueueDisc";
             for (const auto& [from, to] : {std::pair{0u, 1u}, std::pair{1u, 0u}})
             {
                 auto disc = Disc(net.GetCoreDevice(from, to));
                 NS_TEST_ASSERT_MSG_NE(disc, nullptr, kind << ": a queue disc");
                 NS_TEST_EXPECT_MSG_EQ(disc->GetInstanceTypeId().GetName(), expected, kind);
-                if (kind == "fifo")
+                if (fifo)
                 {
-                    NS_TEST_EXPECT_MSG_EQ(disc->GetMaxSize(), QueueSize("100p"), "its size");
+                    NS_TEST_EXPECT_MSG_EQ(disc->GetMaxSize(),
+                                          QueueSize("100p"),
+                                          kind << ": its size");
                 }
             }
             auto island = net.GetIslands().Get(0)->GetDevice(1);
@@ -646,7 +658,7 @@ class CoreQueueTestCase : public TestCase
         }
         WanNetworkHelper net(LineTopology({"A", "B"}, {10}));
         auto e = ErrorOf([&] { net.SetCoreQueue("red"); });
-        NS_TEST_EXPECT_MSG_EQ(e, "core queue must be fq-codel or fifo (got \"red\")", e);
+        NS_TEST_EXPECT_MSG_EQ(e, "unknown core queue \"red\" (expected fq-codel or fifo)", e);
         e = ErrorOf([&] { net.SetCoreQueue("fifo", 0); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "at least 1 packet"), true, e);
     }

@@ -39,6 +39,7 @@ __all__ = [
     "ns",
     "ns3_dir",
     "builtin_schedules",
+    "model_facts",
     "experiment_rows",
     "evaluation_dict",
     "packet_run",
@@ -222,28 +223,69 @@ def mean_ci(values):
     return mean, stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
 
 
-def parse_schedule_memory(text):
-    """"NAME" or "NAME:GB" as (name, GB) (without GB: all-to-all 32, the others 0)."""
-    name, _, gb = text.partition(":")
-    return name, float(gb) if gb else (32.0 if name == "all-to-all" else 0.0)
-
-
-def _builtin_names():
-    """The model's built-in schedule names (loads ns-3 in this process)."""
+def _facts_here():
+    """What the scripts take from the model (loads ns-3 in this process)."""
     from wan_training import ns
 
-    return [str(name) for name in ns.CliqueScheduleBuiltins.Names()]
+    def names(tid, attribute):
+        return [str(n) for n in ns.wancompat.EnumNames(tid, attribute)]
+
+    experiment = ns.CliqueExperimentHelper.GetTypeId()
+    schedules = [str(name) for name in ns.CliqueScheduleBuiltins.Names()]
+    recovery = names(experiment, "Recovery")
+    return {
+        "schedules": schedules,
+        "memory_gb": {n: ns.CliqueScheduleBuiltins.GetDefaultMemory(n) / 1e9 for n in schedules},
+        "recovery": recovery,
+        # A coded policy's repair policy under its parity.
+        "uncoded": {p: str(ns.CliqueExperimentHelper.RepairPolicy(p))
+                    for p in recovery if ns.CliqueExperimentHelper.IsCoded(p)},
+        "repairs": [p for p in recovery if ns.CliqueExperimentHelper.Repairs(p)],
+        "fault_detection": names(experiment, "FaultDetection"),
+        "tree_building": names(experiment, "TreeBuilding"),
+        "jitter_models": names(ns.WanJitterChannel.GetTypeId(), "Model"),
+        "link_classes": [str(item.first) for item in ns.WanNetworkHelper.GetLinkClassNames()],
+        "parity_block": int(ns.WanIslandApplication.GetDefaultParityBlock()),
+        "parity_chunks": int(ns.WanIslandApplication.GetDefaultParityChunks()),
+        "bfd_multiplier": int(ns.WanBfdApplication.GetDefaultMultiplier()),
+    }
+
+
+_facts = None
+
+
+def model_facts():
+    """The names, lists and defaults the scripts offer, as the model has them
+    (one place each: the attributes' checkers and defaults,
+    CliqueScheduleBuiltins): schedules, memory_gb (per built-in, where none is
+    named), recovery (policies), uncoded (coded policy -> its repair policy),
+    repairs (policies that ask for missing contributions), fault_detection,
+    tree_building, jitter_models, link_classes (names of
+    WanNetworkHelper::ParseLinkClass), parity_block, parity_chunks,
+    bfd_multiplier.  Where ns-3 is not loaded yet, one spawned process asks,
+    once, so that a script's parent process stays light."""
+    global _facts
+    if _facts is None:
+        if _ns is not None:
+            _facts = _facts_here()
+        else:
+            context = multiprocessing.get_context("spawn")
+            with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
+                _facts = pool.submit(_facts_here).result()
+    return _facts
+
+
+def parse_schedule_memory(text):
+    """"NAME" or "NAME:GB" as (name, GB); without GB the schedule's default
+    memory (CliqueScheduleBuiltins::GetDefaultMemory: all-to-all 32, the others 0)."""
+    name, _, gb = text.partition(":")
+    return name, float(gb) if gb else model_facts()["memory_gb"].get(name, 0.0)
 
 
 def builtin_schedules():
     """The model's built-in schedule names, in its order (the one list:
-    CliqueScheduleBuiltins::Names).  Where ns-3 is not loaded yet, one spawned
-    process asks for them, so that a script's parent process stays light."""
-    if _ns is not None:
-        return _builtin_names()
-    context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
-        return pool.submit(_builtin_names).result()
+    CliqueScheduleBuiltins::Names)."""
+    return model_facts()["schedules"]
 
 
 def write_csv(path, rows):

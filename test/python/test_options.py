@@ -25,7 +25,7 @@ OFF = {"packetLevel": "false"}
 # Parity blocks need more chunks per stream than scale 10000 gives; the core
 # queues need load to tell a FIFO from FQ-CoDel.
 CODED = {"recovery": "coded", "scale": "1000"}
-LOADED = {"packetSchedule": "all-to-all", "packetHbmGB": "32", "crossTraffic": "0.9"}
+LOADED = {"packetSchedule": "all-to-all:32", "crossTraffic": "0.9"}
 # The table and the default packet-level run (which --packetLevel=false drops).
 DEFAULT_RUN = {"_base": "table"}
 
@@ -79,7 +79,6 @@ NINE_CITY = {
     "treeBuilding": ("pim", {}, OFF),
     "fpgaFaults": ("LON@0.01", {}, OFF),
     "away": ("LON@0", {}, OFF),
-    "packetHbmGB": ("32", {}, OFF),
     "scale": ("5000", {}, dict(OFF, scale=None)),
     "rounds": ("2", {}, dict(OFF, rounds=None)),
     "baselines": ("false", {"baselines": None}, dict(OFF, baselines=None)),
