@@ -230,8 +230,13 @@ WanNetworkHelper::ParseLinkClass(const std::string& name)
     auto it = kLinkClassNames.find(name);
     if (it == kLinkClassNames.end())
     {
-        throw std::invalid_argument("unknown link class \"" + name +
-                                    "\" (expected core, access or post)");
+        std::vector<std::string> names;
+        for (const auto& [known, linkClass] : kLinkClassNames)
+        {
+            names.push_back(known);
+        }
+        throw std::invalid_argument("unknown link class \"" + name + "\" (expected " +
+                                    wantext::JoinOr(names) + ")");
     }
     return it->second;
 }

@@ -322,15 +322,17 @@ WanTopologyGenerator::KindName(Kind kind)
 WanTopologyGenerator::Kind
 WanTopologyGenerator::KindFromName(const std::string& name)
 {
+    std::vector<std::string> names;
     for (auto kind : Kinds())
     {
         if (KindName(kind) == name)
         {
             return kind;
         }
+        names.push_back(KindName(kind));
     }
-    throw std::invalid_argument("unknown kind of generated WAN '" + name +
-                                "' (ring, grid, geometric or chain)");
+    throw std::invalid_argument("unknown kind of generated WAN '" + name + "' (" +
+                                wantext::JoinOr(names) + ")");
 }
 
 std::vector<WanTopologyGenerator::Kind>

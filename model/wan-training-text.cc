@@ -88,6 +88,16 @@ Join(const std::vector<std::string>& items, const std::string& separator)
     return text;
 }
 
+std::string
+JoinOr(const std::vector<std::string>& items)
+{
+    if (items.size() < 2)
+    {
+        return Join(items, "");
+    }
+    return Join({items.begin(), items.end() - 1}, ", ") + " or " + items.back();
+}
+
 double
 ParseNumber(const std::string& text, const std::string& what)
 {

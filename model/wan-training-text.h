@@ -35,6 +35,12 @@ std::vector<std::string> SplitList(const std::string& text);
 std::string Join(const std::vector<std::string>& items, const std::string& separator);
 
 /**
+ * @param items some names
+ * @return them as a choice, e.g. "ring, grid, geometric or chain" (for messages)
+ */
+std::string JoinOr(const std::vector<std::string>& items);
+
+/**
  * @param text one number, e.g. "1e9" (surrounding blanks allowed)
  * @param what what it is, for the error message ("--hbmGB")
  * @return the number; throws std::invalid_argument naming `what` unless the

@@ -26,9 +26,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 
-from wan_training import run_tasks, write_csv  # noqa: E402  (no ns-3 loaded here)
-
-KINDS = ["ring", "grid", "geometric", "chain"]
+from wan_training import model_facts, run_tasks, write_csv  # noqa: E402  (no ns-3 loaded here)
 
 
 def wan_of(index, args):
@@ -86,9 +84,10 @@ def plot(rows, path, tolerance):
 
 
 def main(argv=None):
+    kinds = model_facts()["generated_kinds"]
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=200, help="WANs (default 200)")
-    parser.add_argument("--kinds", nargs="+", choices=KINDS, default=KINDS,
+    parser.add_argument("--kinds", nargs="+", choices=kinds, default=kinds,
                         help="shapes, taken in turn (default all four)")
     parser.add_argument("--minCities", dest="min_cities", type=int, default=16,
                         help="fewest islands (default 16)")

@@ -80,6 +80,8 @@ class TextParsingTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(items[1], "access", "items trimmed");
         NS_TEST_EXPECT_MSG_EQ(wantext::SplitList("").size(), 0, "empty list");
         NS_TEST_EXPECT_MSG_EQ(wantext::Join(items, "+"), "core+access+post", "joined");
+        NS_TEST_EXPECT_MSG_EQ(wantext::JoinOr(items), "core, access or post", "a choice");
+        NS_TEST_EXPECT_MSG_EQ(wantext::JoinOr({"pim"}), "pim", "one name");
 
         NS_TEST_EXPECT_MSG_EQ(wantext::ParseNumber(" 1e9 ", "--payload"), 1e9, "exponent");
         NS_TEST_EXPECT_MSG_EQ(ErrorOf([] { wantext::ParseNumber("32GB", "--hbmGB"); }),

@@ -248,6 +248,8 @@ def _facts_here():
         "parity_block": int(ns.WanIslandApplication.GetDefaultParityBlock()),
         "parity_chunks": int(ns.WanIslandApplication.GetDefaultParityChunks()),
         "bfd_multiplier": int(ns.WanBfdApplication.GetDefaultMultiplier()),
+        "generated_kinds": [str(ns.WanTopologyGenerator.KindName(k))
+                            for k in ns.WanTopologyGenerator.Kinds()],
     }
 
 
@@ -262,7 +264,7 @@ def model_facts():
     repairs (policies that ask for missing contributions), fault_detection,
     tree_building, jitter_models, link_classes (names of
     WanNetworkHelper::ParseLinkClass), parity_block, parity_chunks,
-    bfd_multiplier.  Where ns-3 is not loaded yet, one spawned process asks,
+    bfd_multiplier, generated_kinds (WanTopologyGenerator's).  Where ns-3 is not loaded yet, one spawned process asks,
     once, so that a script's parent process stays light."""
     global _facts
     if _facts is None:

@@ -472,3 +472,20 @@ def test_failure_sweep_detects_and_replans(tmp_path):
     assert [(s["schedule"], float(s["bfd_ms"]), s["runs"]) for s in summary] == [
         ("triangles", 10.0, "1")]
     assert (tmp_path / "failure-sweep.png").stat().st_size > 0
+
+
+def test_model_facts_are_the_models():
+    """The scripts' names and defaults come from the model (one place each):
+    by hand, what its attributes and built-ins say."""
+    import wan_training
+
+    facts = wan_training.model_facts()
+    assert facts["recovery"] == ["accept", "rerequest", "early", "coded", "coded+early"]
+    assert facts["uncoded"] == {"coded": "rerequest", "coded+early": "early"}
+    assert facts["repairs"] == ["rerequest", "early", "coded", "coded+early"]
+    assert facts["memory_gb"] == {"pairs": 0, "regional": 0, "triangles": 0, "all-to-all": 32}
+    assert sorted(facts["link_classes"]) == ["access", "core", "post"]
+    assert (facts["parity_block"], facts["parity_chunks"], facts["bfd_multiplier"]) == (32, 1, 3)
+    assert wan_training.parse_schedule_memory("all-to-all") == ("all-to-all", 32)
+    assert wan_training.parse_schedule_memory("triangles") == ("triangles", 0)
+    assert wan_training.parse_schedule_memory("pairs:8") == ("pairs", 8)
