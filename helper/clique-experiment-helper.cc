@@ -80,11 +80,11 @@ CliqueExperimentHelper::GetTypeId()
             .SetGroupName("WanTraining")
             .AddAttribute(
                 "FaultDetection",
-                "How link faults reach the schedule: oracle (the rounds that overlap an "
-                "outage are planned around it in advance) or bfd (faults are network events "
-                "only: BFD declares a link down, routing reconverges, later rounds are "
-                "re-planned); see SetFaultDetection",
-                EnumValue(CliqueExperimentHelper::ORACLE),
+                "How link faults reach the schedule: bfd (faults are network events only: "
+                "BFD declares a link down, routing reconverges, later rounds are re-planned) "
+                "or oracle (a comparison: the rounds that overlap an outage are planned "
+                "around it in advance); see SetFaultDetection",
+                EnumValue(CliqueExperimentHelper::BFD),
                 wancompat::MakeEnumMemberAccessor(&CliqueExperimentHelper::m_faultDetection),
                 MakeEnumChecker(CliqueExperimentHelper::ORACLE,
                                 "oracle",
@@ -92,10 +92,10 @@ CliqueExperimentHelper::GetTypeId()
                                 "bfd"))
             .AddAttribute(
                 "TreeBuilding",
-                "How the routers' multicast state comes about: planner (the planner's "
-                "trees as static routes) or pim (PIM-SSM joins and prunes); see "
-                "SetTreeBuilding",
-                EnumValue(CliqueExperimentHelper::PLANNER),
+                "How the routers' multicast state comes about: pim (PIM-SSM joins and "
+                "prunes on the wire) or planner (a comparison: the planner's trees as "
+                "static routes); see SetTreeBuilding",
+                EnumValue(CliqueExperimentHelper::PIM),
                 wancompat::MakeEnumMemberAccessor(&CliqueExperimentHelper::m_treeBuilding),
                 MakeEnumChecker(CliqueExperimentHelper::PLANNER,
                                 "planner",

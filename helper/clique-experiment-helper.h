@@ -219,9 +219,10 @@ class CliqueExperimentHelper : public ObjectBase
     /**
      * @brief How link faults reach the schedule: sets the FaultDetection
      * attribute by name.
-     * @param mode "oracle" (default): the rounds that overlap an outage are
-     *        planned around it in advance (SetFaultPolicy); "bfd": a fault is
-     *        only a network event, no component knows it in advance.  The
+     * @param mode "bfd" (default): a fault is only a network event, no
+     *        component knows it in advance; "oracle" (a comparison): the
+     *        rounds that overlap an outage are planned around it in advance
+     *        (SetFaultPolicy).  With "bfd" the
      *        link loses every packet from its down time
      *        (WanNetworkHelper::SetLinkBroken); BFD sessions on every core
      *        link (SetBfd) declare it down, WanReconvergenceHelper reroutes
@@ -236,9 +237,9 @@ class CliqueExperimentHelper : public ObjectBase
     /**
      * @brief How the routers' multicast state comes about: sets the
      * TreeBuilding attribute by name.
-     * @param mode "planner" (default): the helper installs each round's
+     * @param mode "planner" (a comparison): the helper installs each round's
      *        trees as static routes from the planner's trees
-     *        (WanMulticastRouteHelper::InstallTree); "pim": PIM-SSM builds
+     *        (WanMulticastRouteHelper::InstallTree); "pim" (default): PIM-SSM builds
      *        them (WanPimRouter on every router, WanPimHelper): each receiving
      *        island's edge joins (S,G) for the senders of its clique of round
      *        k+1 when round k starts (make before break) and leaves round
@@ -340,16 +341,16 @@ class CliqueExperimentHelper : public ObjectBase
                       const ApplicationContainer& fpgas,
                       WanExperimentResult& result) const;
 
-    WanExperimentPlanner m_planner;          //!< network, switches, rounds, faults, absences
-    WanIslandHelper m_islands;               //!< the islands' attributes
-    double m_scale{1};                       //!< time-preserving scale
-    int64_t m_stream{1000};                  //!< first random stream of loss and jitter
-    double m_progressSeconds{0};             //!< wall-clock interval of progress reports (0: none)
-    Recovery m_recovery{ACCEPT};             //!< recovery policy (attribute)
-    FaultDetection m_faultDetection{ORACLE}; //!< how faults are known (attribute)
-    TreeBuilding m_treeBuilding{PLANNER};    //!< how trees are built (attribute)
-    std::string m_partition{"region"};       //!< cities to ranks (SetPartition)
-    std::vector<uint32_t> m_rankOf;          //!< per city its rank, in a distributed run (Run)
+    WanExperimentPlanner m_planner;       //!< network, switches, rounds, faults, absences
+    WanIslandHelper m_islands;            //!< the islands' attributes
+    double m_scale{1};                    //!< time-preserving scale
+    int64_t m_stream{1000};               //!< first random stream of loss and jitter
+    double m_progressSeconds{0};          //!< wall-clock interval of progress reports (0: none)
+    Recovery m_recovery{ACCEPT};          //!< recovery policy (attribute)
+    FaultDetection m_faultDetection{BFD}; //!< how faults are known (attribute)
+    TreeBuilding m_treeBuilding{PIM};     //!< how trees are built (attribute)
+    std::string m_partition{"region"};    //!< cities to ranks (SetPartition)
+    std::vector<uint32_t> m_rankOf;       //!< per city its rank, in a distributed run (Run)
     Time m_bfdInterval{WanBfdApplication::GetDefaultInterval()};         //!< BFD interval
     uint32_t m_bfdMultiplier{WanBfdApplication::GetDefaultMultiplier()}; //!< BFD detect multiplier
     uint32_t m_parityBlock{

@@ -7,8 +7,8 @@ next round boundary: CliqueExperimentHelper::SetFaultDetection("bfd")).  Per
 BFD interval it measures the detection time, the unicast convergence time,
 the time until the rounds run on trees that avoid the link (the first
 re-planned round's start; and when PIM-SSM joins moved them: measured on the
-wire with --trees pim, computed from the PIM state machine with the
-planner's static trees), the packets the link lost, the rounds affected,
+wire with PIM, the default, computed from the PIM state machine with the
+planner's static trees, --trees planner), the packets the link lost, the rounds affected,
 and the round time added over the run without the failure, per schedule, as
 means over independent runs (ns-3's RngRun: BFD's jitter) with 95%
 confidence intervals.
@@ -21,7 +21,7 @@ Writes into the output folder:
 
     python3 scripts/failure_sweep.py
     python3 scripts/failure_sweep.py --schedule triangles --bfdMs 10 100 --runs 5 --jobs 2
-    python3 scripts/failure_sweep.py --trees pim
+    python3 scripts/failure_sweep.py --trees planner
 """
 
 import argparse
@@ -55,7 +55,7 @@ def fault_time(schedule, hbm_gb, scale, rounds, round_index):
 
 
 def run_one(schedule, hbm_gb, link, at, bfd_ms, multiplier, recovery, run, scale, rounds,
-            trees="planner"):
+            trees):
     """One simulation, RngRun `run`; bfd_ms None: the run without the fault."""
     from wan_training import ns, packet_run
 
@@ -210,9 +210,11 @@ def main(argv=None):
     parser.add_argument("--scale", type=float, default=1000, help="scale (default 1000)")
     parser.add_argument("--rounds", type=int, default=4, help="rounds per run (default 4)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
-    parser.add_argument("--trees", default="planner", choices=facts["tree_building"],
-                        help="who builds the multicast trees: the planner's static routes or "
-                        "PIM-SSM joins on the wire (default planner)")
+    parser.add_argument("--trees", default=facts["tree_building_default"],
+                        choices=facts["tree_building"],
+                        help="who builds the multicast trees: PIM-SSM joins on the wire or the "
+                        "planner's static routes (default %s, the model's)"
+                        % facts["tree_building_default"])
     parser.add_argument("--output", default="results", help="output folder (default results)")
     args = parser.parse_args(argv)
     if min(args.jobs, args.runs, args.rounds) < 1 or args.scale < 1:

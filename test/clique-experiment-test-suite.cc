@@ -457,8 +457,8 @@ class ExperimentModesTestCase : public TestCase
                               true,
                               "policies");
         NS_TEST_EXPECT_MSG_EQ(wancompat::AttributeDefaultText(tid, "Recovery"), "accept", "");
-        NS_TEST_EXPECT_MSG_EQ(wancompat::AttributeDefaultText(tid, "FaultDetection"), "oracle", "");
-        NS_TEST_EXPECT_MSG_EQ(wancompat::AttributeDefaultText(tid, "TreeBuilding"), "planner", "");
+        NS_TEST_EXPECT_MSG_EQ(wancompat::AttributeDefaultText(tid, "FaultDetection"), "bfd", "");
+        NS_TEST_EXPECT_MSG_EQ(wancompat::AttributeDefaultText(tid, "TreeBuilding"), "pim", "");
         NS_TEST_EXPECT_MSG_EQ(CliqueExperimentHelper::RepairPolicy("coded"), "rerequest", "");
         NS_TEST_EXPECT_MSG_EQ(CliqueExperimentHelper::RepairPolicy("coded+early"), "early", "");
         NS_TEST_EXPECT_MSG_EQ(CliqueExperimentHelper::RepairPolicy("early"), "early", "");
@@ -471,15 +471,15 @@ class ExperimentModesTestCase : public TestCase
         PlannerConfig config;
         config.hbmBytes = CliqueScheduleBuiltins::GetDefaultMemory("all-to-all");
         Config::SetDefault("ns3::CliqueExperimentHelper::Recovery", StringValue("coded"));
-        Config::SetDefault("ns3::CliqueExperimentHelper::FaultDetection", StringValue("bfd"));
+        Config::SetDefault("ns3::CliqueExperimentHelper::FaultDetection", StringValue("oracle"));
         CliqueExperimentHelper experiment(topo, config);
         Config::Reset();
         wancompat::EnumValueOf<CliqueExperimentHelper::FaultDetection> detection;
         experiment.GetAttribute("FaultDetection", detection);
-        NS_TEST_EXPECT_MSG_EQ(detection.Get(), CliqueExperimentHelper::BFD, "set by default");
-        experiment.SetFaultDetection("oracle");
+        NS_TEST_EXPECT_MSG_EQ(detection.Get(), CliqueExperimentHelper::ORACLE, "set by default");
+        experiment.SetFaultDetection("bfd");
         experiment.GetAttribute("FaultDetection", detection);
-        NS_TEST_EXPECT_MSG_EQ(detection.Get(), CliqueExperimentHelper::ORACLE, "set by name");
+        NS_TEST_EXPECT_MSG_EQ(detection.Get(), CliqueExperimentHelper::BFD, "set by name");
         experiment.SetScale(1000);
         experiment.SetRounds(1);
         const auto r = experiment.Run(CliqueScheduleBuiltins::Make("all-to-all", topo));

@@ -243,6 +243,7 @@ def _facts_here():
         "repairs": [p for p in recovery if ns.CliqueExperimentHelper.Repairs(p)],
         "fault_detection": names(experiment, "FaultDetection"),
         "tree_building": names(experiment, "TreeBuilding"),
+        "tree_building_default": str(ns.wancompat.AttributeDefaultText(experiment, "TreeBuilding")),
         "jitter_models": names(ns.WanJitterChannel.GetTypeId(), "Model"),
         "link_classes": [str(item.first) for item in ns.WanNetworkHelper.GetLinkClassNames()],
         "parity_block": int(ns.WanIslandApplication.GetDefaultParityBlock()),
@@ -262,7 +263,7 @@ def model_facts():
     CliqueScheduleBuiltins): schedules, memory_gb (per built-in, where none is
     named), recovery (policies), uncoded (coded policy -> its repair policy),
     repairs (policies that ask for missing contributions), fault_detection,
-    tree_building, jitter_models, link_classes (names of
+    tree_building (and tree_building_default), jitter_models, link_classes (names of
     WanNetworkHelper::ParseLinkClass), parity_block, parity_chunks,
     bfd_multiplier, generated_kinds (WanTopologyGenerator's).  Where ns-3 is not loaded yet, one spawned process asks,
     once, so that a script's parent process stays light."""

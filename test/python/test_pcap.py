@@ -142,9 +142,12 @@ def test_traces_decode_as_ns3_sent_them(tmp_path):
     printed for it in the ASCII trace of the same device, and its value is
     what the model gives: a chunk's contribution, or its sources' sum."""
     prefix = tmp_path / "nyc"
+    # The planner's trees and faults known in advance: no PIM or BFD packets
+    # beside the chunks, which are what the dissector decodes.
     run_program("nine-city-cliques --schedule=triangles --hbmGB=0 --packetSchedule=triangles "
                 "--baselines=false --scale=1000 --rounds=1 --quiet --lossRate=0.05 "
                 "--lossLinks=access,post --recovery=rerequest --traceLinks=NYC "
+                "--treeBuilding=planner --faultDetection=oracle "
                 "--pcap --ascii --tracePrefix=%s" % prefix)
     pcaps = sorted(glob.glob("%s-triangles-multicast-fpga-*.pcap" % prefix))
     # NYC: router 0 (three core links, one to its edge node), edge node 9, island 18.
