@@ -14,6 +14,7 @@
 #include "wan-round-recorder.h"
 
 #include "ns3/boolean.h"
+#include "ns3/data-rate.h"
 #include "ns3/ipv4-address-generator.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -584,8 +585,12 @@ CliqueExperimentHelper::InstallFpgas(const WanNetworkHelper& net,
     helper.SetAttribute("SlotTimeout", TimeValue(Seconds(plan.slotTimeout)));
     helper.SetAttribute("HbmBytes",
                         UintegerValue(static_cast<uint64_t>(m_planner.GetConfig().hbmBytes)));
-    // The window the planner checks the packet-level skew against.
+    // The window and the line rate (hence the slots) the planner checks the
+    // packet-level skew against.
     helper.SetAttribute("LineRateWindow", TimeValue(Seconds(m_planner.GetConfig().lineRateWindow)));
+    helper.SetAttribute(
+        "LineRate",
+        DataRateValue(DataRate(static_cast<uint64_t>(m_planner.GetConfig().lineRateBps))));
     // With fault detection the FPGAs tell their edge they live, at BFD's pace.
     helper.SetAttribute("HeartbeatInterval",
                         TimeValue(m_faultDetection == BFD ? m_bfdInterval : Time(0)));

@@ -64,11 +64,14 @@ FpgaAggregator::GetTypeId()
                 TimeValue(Seconds(1)),
                 MakeTimeAccessor(&FpgaAggregator::SetSlotTimeout, &FpgaAggregator::GetSlotTimeout),
                 MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("LineRate",
-                          "Rate at which the line-rate window fills (HbmBytes = 0)",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&FpgaAggregator::m_lineRate),
-                          MakeDataRateChecker())
+            .AddAttribute(
+                "LineRate",
+                "Rate at which the line-rate window fills (HbmBytes = 0; the "
+                "default is PlannerConfig::lineRateBps's, which "
+                "CliqueExperimentHelper sets)",
+                DataRateValue(DataRate(static_cast<uint64_t>(FpgaSlotTable::DEFAULT_LINE_RATE))),
+                MakeDataRateAccessor(&FpgaAggregator::m_lineRate),
+                MakeDataRateChecker())
             .AddAttribute("LineRateWindow",
                           "How long a chunk may wait on chip without HBM (the default is "
                           "PlannerConfig::lineRateWindow's, which CliqueExperimentHelper sets)",
@@ -213,8 +216,9 @@ FpgaAggregator::StartApplication()
     }
     else
     {
-        double windowBytes = m_lineRate.GetBitRate() * m_window.GetSeconds() / 8;
-        slots = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(windowBytes / m_slotBytes)));
+        slots = FpgaSlotTable::LineRateSlots(static_cast<double>(m_lineRate.GetBitRate()),
+                                             m_window.GetSeconds(),
+                                             m_slotBytes);
         lifetime = m_window.GetSeconds();
     }
     m_table = std::make_unique<FpgaSlotTable>(slots, lifetime);

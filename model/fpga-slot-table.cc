@@ -9,6 +9,7 @@
 
 #include "ns3/log.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -72,9 +73,19 @@ FpgaSlotTable::FpgaSlotTable(uint64_t nSlots, double timeoutSeconds, uint32_t me
 }
 
 uint64_t
+FpgaSlotTable::LineRateSlots(double lineRateBps, double windowSeconds, double slotBytes)
+{
+    const double windowBytes = lineRateBps * windowSeconds / 8;
+    return std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(windowBytes / slotBytes)));
+}
+
+uint64_t
 FpgaSlotTable::SlotOf(const FpgaChunkId& id) const
 {
-    return IdHash()(id) % m_nSlots;
+    // The stream's base slot, from its round and clique; its chunks take the
+    // slots after it in turn, so chunks fewer than N apart never share one.
+    const uint64_t base = Mix(Mix(id.round) ^ id.clique) % m_nSlots;
+    return (base + id.chunk % m_nSlots) % m_nSlots;
 }
 
 FpgaPartialSum

@@ -88,9 +88,14 @@ struct FpgaPartialSum
  * @brief The edge FPGA's HBM slot table: in-flight partial sums keyed by a
  * hash of the chunk identifier.
  *
- * A contribution goes to slot hash(id) mod N.  An empty slot takes it; a slot
- * holding the same chunk adds it; a slot holding another chunk is evicted
- * first (conflict, forwarding its partial sum).  A slot is evicted on
+ * A contribution goes to slot (hash(round, clique) + chunk) mod N: each
+ * clique's stream of a round starts at a slot its round and clique hash to,
+ * and its chunks take the slots after it in turn, so that chunks fewer than
+ * N apart never share a slot (successive chunks that overlap, when a
+ * receiver's arrivals are skewed by more than a chunk's time, each keep
+ * their own).  An empty slot takes it; a slot holding the same chunk adds
+ * it; a slot holding another chunk is evicted first (conflict, forwarding
+ * its partial sum).  A slot is evicted on
  * completion when it holds all expected contributions, and on timeout
  * `timeout` seconds after its first contribution.  Every contribution leaves
  * in exactly one forwarded sum, so the island, which adds partial sums,
@@ -110,6 +115,19 @@ class FpgaSlotTable
     /// other contributions by default, seconds (FpgaAggregator's
     /// LineRateWindow, PlannerConfig::lineRateWindow)
     static constexpr double DEFAULT_LINE_RATE_WINDOW = 5e-6;
+    /// Rate at which an FPGA without memory fills its line-rate table by
+    /// default, bit/s (FpgaAggregator's LineRate, PlannerConfig::lineRateBps)
+    static constexpr double DEFAULT_LINE_RATE = 100e9;
+
+    /**
+     * @brief The slots of an FPGA without memory: as many chunks as the line
+     * rate brings in during the window, at least one.
+     * @param lineRateBps the line rate, bit/s, > 0
+     * @param windowSeconds the line-rate window, > 0
+     * @param slotBytes bytes per slot (one chunk), > 0
+     * @return ceil(lineRate x window / 8 / slotBytes), at least 1
+     */
+    static uint64_t LineRateSlots(double lineRateBps, double windowSeconds, double slotBytes);
 
     /**
      * @param nSlots number of slots (HBM bytes / slot size), >= 1
@@ -191,7 +209,7 @@ class FpgaSlotTable
     uint64_t GetEvictions(FpgaEviction cause) const;
     /**
      * @param id a chunk
-     * @return the slot it maps to
+     * @return the slot it maps to: (hash(round, clique) + chunk) mod N
      */
     uint64_t SlotOf(const FpgaChunkId& id) const;
 
@@ -219,7 +237,8 @@ class FpgaSlotTable
     /// Removes an occupied slot and returns its sum.
     FpgaPartialSum Evict(uint64_t index, FpgaEviction cause);
 
-    /// Hash of a chunk identifier.
+    /// Hash of a chunk identifier (for the chunks remembered; slots are
+    /// chosen by SlotOf).
     struct IdHash
     {
         /**

@@ -87,6 +87,7 @@ RoundPlanner::RoundPlanner(const WanTopology& topo, const PlannerConfig& config)
     wantext::bounds::kFrameBytes.Check(config.frameBytes, "frame size");
     wantext::bounds::kLineRateWindowUs.Check(config.lineRateWindow * 1e6, "line-rate window");
     wantext::bounds::kRateGbps.Check(config.edgeBps / 1e9, "edge port rate");
+    wantext::bounds::kRateGbps.Check(config.lineRateBps / 1e9, "FPGA line rate");
     if (config.accessBps)
     {
         m_topo.SetAccessRate(*config.accessBps);
@@ -576,6 +577,11 @@ RoundPlanner::CheckPacketSkew(RoundPlan& plan) const
         return; // no FPGA: nothing waits for the other streams
     }
     const double frameBits = 8 * m_config.frameBytes;
+    // Without memory the FPGA's table has N slots, and a stream's chunks take
+    // them in turn (FpgaSlotTable::SlotOf): chunks k and k + N share one.
+    const uint64_t slots = FpgaSlotTable::LineRateSlots(m_config.lineRateBps,
+                                                        m_config.lineRateWindow,
+                                                        m_config.frameBytes);
     for (auto& cp : plan.cliques)
     {
         if (cp.members.size() < 2)
@@ -586,34 +592,41 @@ RoundPlanner::CheckPacketSkew(RoundPlan& plan) const
         for (size_t ii = 0; ii < cp.members.size(); ++ii)
         {
             const double skew = cp.skewSeconds[ii];
-            const double chunk = frameBits / cp.rateBps; // one frame's time at r_c
-            if (m_config.hbmBytes == 0 && skew <= m_config.lineRateWindow * (1 + 1e-9) &&
-                skew > chunk * (1 + 1e-9))
+            if (m_config.hbmBytes > 0)
             {
-                // Within the window, but chunk k is still open when chunk
-                // k + 1 arrives: two slots of the small on-chip table at once.
-                plan.warnings.push_back(
-                    "arrivals at " + m_topo.GetCity(cp.members[ii]).code + " in " +
-                    CliqueName(m_topo, cp.members) + " differ by " + Us(skew) +
-                    " at the packet level, more than a chunk's " + Us(chunk) + " at " +
-                    Gbps(cp.rateBps) +
-                    ": successive chunks overlap in the FPGA's line-rate window, and a hash "
-                    "conflict between them splits a chunk into partial sums");
-                continue;
-            }
-            if (m_config.hbmBytes > 0 || skew <= m_config.lineRateWindow * (1 + 1e-9))
-            {
-                continue;
+                continue; // the FPGA waits
             }
             // The FPGA holds whole chunks: the frames in flight during the skew.
             const double bytes = m_config.frameBytes * std::ceil(cp.rateBps * skew / frameBits);
+            const std::string absorb =
+                " (" + wantext::Num(bytes) + " bytes of FPGA memory would absorb it)";
+            const std::string arrivals = "arrivals at " + m_topo.GetCity(cp.members[ii]).code +
+                                         " in " + CliqueName(m_topo, cp.members) + " differ by " +
+                                         Us(skew) + " at the packet level, more than ";
+            // Chunk k is open until its last contribution, the skew after its
+            // first; chunk k + N arrives N chunk times (at r_c) after chunk k.
+            const double span = static_cast<double>(slots) * frameBits / cp.rateBps;
+            if (skew > m_config.lineRateWindow * (1 + 1e-9))
+            {
+                plan.warnings.push_back(arrivals + "the FPGA's " + Us(m_config.lineRateWindow) +
+                                        " line-rate window: its chunks reach the island as "
+                                        "partial sums" +
+                                        absorb);
+            }
+            else if (skew > span * (1 + 1e-9))
+            {
+                plan.warnings.push_back(
+                    arrivals + "the FPGA's line-rate table holds at " + Gbps(cp.rateBps) + " (" +
+                    std::to_string(slots) + (slots == 1 ? " slot: " : " slots: ") + Us(span) +
+                    "): chunk k is still open when chunk k + " + std::to_string(slots) +
+                    " arrives in its slot, and the conflict splits a chunk into partial sums" +
+                    absorb);
+            }
+            else
+            {
+                continue;
+            }
             plan.skewMemoryBytes = std::max(plan.skewMemoryBytes, bytes);
-            plan.warnings.push_back(
-                "arrivals at " + m_topo.GetCity(cp.members[ii]).code + " in " +
-                CliqueName(m_topo, cp.members) + " differ by " + Us(skew) +
-                " at the packet level, more than the FPGA's " + Us(m_config.lineRateWindow) +
-                " line-rate window: its chunks reach the island as partial sums (" +
-                wantext::Num(bytes) + " bytes of FPGA memory would absorb it)");
         }
     }
 }

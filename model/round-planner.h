@@ -60,6 +60,11 @@ struct PlannerConfig
     /// LineRateWindow, which CliqueExperimentHelper sets from this value);
     /// 1 ns to 1 s.
     double lineRateWindow{FpgaSlotTable::DEFAULT_LINE_RATE_WINDOW};
+    /// Rate at which an FPGA without memory fills its line-rate table,
+    /// bit/s: with the window and frameBytes it sets the table's slots
+    /// (FpgaSlotTable::LineRateSlots; the FpgaAggregator's LineRate, which
+    /// CliqueExperimentHelper sets from this value); 1 Mbps to 100 Tbps.
+    double lineRateBps{FpgaSlotTable::DEFAULT_LINE_RATE};
 };
 
 /**
@@ -111,8 +116,9 @@ struct RoundPlan
     /// every packet-level skew longer than the line-rate window (0: none is)
     double skewMemoryBytes{0};
     /// What the plan cannot promise although it is feasible: receivers whose
-    /// packet-level skew exceeds the line-rate window (their chunks reach the
-    /// island as partial sums)
+    /// packet-level skew exceeds the line-rate window, or the time the
+    /// line-rate table's slots take at r_c (their chunks reach the island as
+    /// partial sums)
     std::vector<std::string> warnings;
 };
 
@@ -156,7 +162,10 @@ struct SchedulePlan
  * their own (PacketSkew): a sender's unicast copies leave its egress one
  * frame time apart, and every store-and-forward hop adds one frame time at
  * its rate.  Without FPGA memory, a receiver whose skew exceeds the
- * line-rate window gets partial sums; the round stays feasible and
+ * line-rate window gets partial sums, and so does one whose skew exceeds
+ * the time its line-rate table's N slots take at r_c (chunk k is still
+ * open when chunk k + N, which shares its slot, arrives; nearer chunks
+ * have slots of their own); the round stays feasible and
  * RoundPlan::warnings says so.
  */
 class RoundPlanner
@@ -261,7 +270,8 @@ class RoundPlanner
     void SetTimes(RoundPlan& plan, const std::vector<CliqueLp>& lps) const;
     /**
      * @brief Fills each clique's packet-level skew and, without FPGA memory,
-     * warns of the receivers whose skew exceeds the line-rate window.
+     * warns of the receivers whose skew exceeds the line-rate window or the
+     * time the line-rate table's slots take at the clique's rate.
      * @param plan a feasible round
      */
     void CheckPacketSkew(RoundPlan& plan) const;

@@ -13,6 +13,8 @@
 #include <limits>
 #include <map>
 #include <random>
+#include <utility>
+#include <vector>
 
 using namespace ns3;
 using namespace ns3::wantest;
@@ -116,6 +118,68 @@ class SlotEvictionTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(table.GetEvictions(FpgaEviction::FLUSH), 1, "count");
         NS_TEST_EXPECT_MSG_EQ(table.GetPeakOccupancy(), 1, "never two at once");
         NS_TEST_EXPECT_MSG_EQ(FpgaEvictionName(FpgaEviction::CONFLICT), "conflict", "names");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief A stream's chunks take the slots in turn: in a 7-slot table
+ * chunks 0 to 6 of one clique's round hold seven slots and chunk 7 shares
+ * chunk 0's.  Two senders whose chunks arrive 3.78 us apart, more than
+ * the 3.6 us between successive chunks (r_c = 20 Gbps), keep two chunks
+ * open at once: none conflicts, every one completes.
+ */
+class SlotSuccessiveChunksTestCase : public TestCase
+{
+  public:
+    SlotSuccessiveChunksTestCase()
+        : TestCase("successive chunks of a stream never share a slot")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FpgaSlotTable table(7, 5e-6);
+        for (uint32_t round : {1u, 2u})
+        {
+            for (uint32_t clique : {0u, 3u})
+            {
+                const uint64_t base = table.SlotOf({round, clique, 0});
+                for (uint32_t c = 0; c < 20; ++c)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(table.SlotOf({round, clique, c}),
+                                          (base + c) % 7,
+                                          "round " << round << ", clique " << clique << ", chunk "
+                                                   << c);
+                }
+            }
+        }
+        const double chunk = 3.6e-6;
+        const double skew = 3.78e-6;
+        const uint32_t chunks = 200;
+        std::vector<std::pair<double, uint32_t>> arrivals; // (time, chunk << 1 | sender)
+        for (uint32_t c = 0; c < chunks; ++c)
+        {
+            arrivals.emplace_back(c * chunk, c << 1);
+            arrivals.emplace_back(c * chunk + skew, c << 1 | 1);
+        }
+        std::sort(arrivals.begin(), arrivals.end());
+        uint64_t peak = 0;
+        for (const auto& [t, key] : arrivals)
+        {
+            table.Expire(t);
+            table.Add({1, 0, key >> 1}, 1, 9000, 2, t, WanSourceSet::Of(key & 1));
+            peak = std::max(peak, table.GetOccupancy());
+        }
+        NS_TEST_EXPECT_MSG_EQ(peak, 2, "chunks k and k + 1 open at once");
+        NS_TEST_EXPECT_MSG_EQ(table.GetEvictions(FpgaEviction::CONFLICT), 0, "no conflict");
+        NS_TEST_EXPECT_MSG_EQ(table.GetEvictions(FpgaEviction::TIMEOUT), 0, "no timeout");
+        NS_TEST_EXPECT_MSG_EQ(table.GetEvictions(FpgaEviction::COMPLETION), chunks, "all whole");
+        // The line-rate table of an FPGA without memory: 100 Gbps for 5 us
+        // is 62500 bytes, seven 9000-byte slots; at least one.
+        NS_TEST_EXPECT_MSG_EQ(FpgaSlotTable::LineRateSlots(100e9, 5e-6, 9000), 7, "7 slots");
+        NS_TEST_EXPECT_MSG_EQ(FpgaSlotTable::LineRateSlots(10e9, 5e-6, 9000), 1, "6250 bytes");
     }
 };
 
@@ -377,6 +441,7 @@ class FpgaSlotTableTestSuite : public TestSuite
         : TestSuite("wan-training-slot-table", Type::UNIT)
     {
         AddTestCase(new SlotEvictionTestCase);
+        AddTestCase(new SlotSuccessiveChunksTestCase);
         AddTestCase(new SlotExactSumTestCase);
         AddTestCase(new SlotSplitChunkTestCase);
         AddTestCase(new SlotWideCliqueTestCase);

@@ -594,6 +594,71 @@ class NineCitySkewTestCase : public TestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief Without FPGA memory a stream's chunks take the line-rate table's
+ * N slots in turn, so a receiver's skew beyond a chunk's time is absorbed
+ * up to N chunk times.  DetourTopology(400 Gbps): 4.14 us of skew at A and
+ * C, chunks every 3.6 us at 20 Gbps.  The default table (100 Gbps x 5 us:
+ * 7 slots, 25.2 us) holds it; a 10 Gbps line rate leaves one slot
+ * (6250 bytes in 5 us), which chunk k + 1 takes while chunk k is open; at
+ * 20 Gbps two slots (7.2 us) hold it again.
+ */
+class LineRateTableSkewTestCase : public TestCase
+{
+  public:
+    LineRateTableSkewTestCase()
+        : TestCase("skew beyond a chunk's time: warned only beyond the line-rate table's slots")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto topo = DetourTopology(400e9);
+        const CliqueSchedule::Round round{{0, 1, 2}, {3}, {4}};
+        PlannerConfig config;
+        auto plan = RoundPlanner(topo, config).PlanRound(round);
+        NS_TEST_ASSERT_MSG_EQ(plan.cliques[0].skewSeconds.size(), 3, "A, B, C");
+        // At A: C over the detour, 3 x 1.44 us; B over A-B, 0.18 us.
+        NS_TEST_EXPECT_MSG_EQ_TOL(plan.cliques[0].skewSeconds[0] * 1e6, 4.14, 1e-9, "at A");
+        NS_TEST_EXPECT_MSG_EQ_TOL(plan.cliques[0].skewSeconds[1] * 1e6, 0, 1e-9, "at B");
+        NS_TEST_EXPECT_MSG_EQ_TOL(plan.cliques[0].skewSeconds[2] * 1e6, 4.14, 1e-9, "at C");
+        NS_TEST_EXPECT_MSG_EQ_TOL(plan.cliques[0].rateBps, 20e9, 1, "access");
+        NS_TEST_EXPECT_MSG_EQ(plan.warnings.size(), 0, "7 slots: 25.2 us");
+
+        config.lineRateBps = 10e9;
+        plan = RoundPlanner(topo, config).PlanRound(round);
+        NS_TEST_ASSERT_MSG_EQ(plan.warnings.size(), 2, "A and C");
+        NS_TEST_EXPECT_MSG_EQ(Nth(plan.warnings, 0),
+                              "arrivals at A in {A,B,C} differ by 4.14 us at the packet level, "
+                              "more than the FPGA's line-rate table holds at 20 Gbps (1 slot: "
+                              "3.60 us): chunk k is still open when chunk k + 1 arrives in its "
+                              "slot, and the conflict splits a chunk into partial sums (18000 "
+                              "bytes of FPGA memory would absorb it)",
+                              "the text");
+        NS_TEST_EXPECT_MSG_EQ(Mentions(Nth(plan.warnings, 1), "arrivals at C in {A,B,C}"),
+                              true,
+                              Nth(plan.warnings, 1));
+        // 4.14 us at 20 Gbps is 1.15 frames: two whole 9000-byte chunks.
+        NS_TEST_EXPECT_MSG_EQ_TOL(plan.skewMemoryBytes, 18000, 1e-6, "two frames");
+
+        config.lineRateBps = 20e9;
+        NS_TEST_EXPECT_MSG_EQ(RoundPlanner(topo, config).PlanRound(round).warnings.size(),
+                              0,
+                              "2 slots: 7.2 us");
+        // With memory the slots live long: nothing to warn of.
+        config.lineRateBps = 10e9;
+        config.hbmBytes = 1e6;
+        NS_TEST_EXPECT_MSG_EQ(RoundPlanner(topo, config).PlanRound(round).warnings.size(),
+                              0,
+                              "with memory");
+        config.lineRateBps = 0;
+        const auto e = ErrorOf([&] { RoundPlanner(topo, config); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "FPGA line rate"), true, e);
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief Schedule T is the slowest round; bad parameters are refused.
  */
 class SchedulePlanTestCase : public TestCase
@@ -681,6 +746,7 @@ class RoundPlannerTestSuite : public TestSuite
         AddTestCase(new JitterAllowanceTestCase);
         AddTestCase(new PacketSkewTestCase);
         AddTestCase(new NineCitySkewTestCase);
+        AddTestCase(new LineRateTableSkewTestCase);
         AddTestCase(new SchedulePlanTestCase);
     }
 };

@@ -168,6 +168,36 @@ TriangleTopology()
 
 /**
  * @ingroup wan-training-tests
+ * @brief Islands A, B, C (20 Gbps access) joined by direct links A-B and B-C
+ * of 10 ms at `directBps`, and A-C by a 15 ms detour through X and Y over
+ * three 5 ms links at 50 Gbps (shorter than A-B-C, so A and C use it).  In
+ * the round {A,B,C} {X} {Y} every link direction carries one stream of the
+ * clique, r_c is 20 Gbps (a chunk every 3.6 us), and at A and C the
+ * detour's three 1.44 us hops arrive after the direct link's one frame
+ * time: 3.6 us of packet skew at 100 Gbps (0.72 us), 4.14 us at 400 Gbps
+ * (0.18 us).
+ * @param directBps capacity of A-B and B-C
+ * @return the topology
+ */
+inline WanTopology
+DetourTopology(double directBps)
+{
+    WanTopology topo;
+    for (const char* c : {"A", "B", "C", "X", "Y"})
+    {
+        topo.AddCity({c, c, "r", 0, 0, 20e9, 20e9});
+    }
+    topo.AddLink("A", "B", 0.010, directBps);
+    topo.AddLink("B", "C", 0.010, directBps);
+    topo.AddLink("A", "X", 0.005, 50e9);
+    topo.AddLink("X", "Y", 0.005, 50e9);
+    topo.AddLink("Y", "C", 0.005, 50e9);
+    topo.Validate();
+    return topo;
+}
+
+/**
+ * @ingroup wan-training-tests
  * @param path a pcap file
  * @param linkType set to the file's data link type (0 when it cannot be read)
  * @return the original length of each of its records
