@@ -41,6 +41,14 @@ WanDelayProcess::GetTypeId()
                           TimeValue(MilliSeconds(10)),
                           MakeTimeAccessor(&WanDelayProcess::m_correlationTime),
                           MakeTimeChecker(NanoSeconds(1), Seconds(1000)))
+            .AddAttribute("Resolution",
+                          "Grid step h, 1 ns to 1 s: the process is drawn at multiples of h "
+                          "from time 0 and interpolated linearly between them (keep it well "
+                          "below CorrelationTime; each link direction draws once per step "
+                          "up to its last packet).",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&WanDelayProcess::m_resolution),
+                          MakeTimeChecker(NanoSeconds(1), Seconds(1)))
             .AddAttribute("Distribution",
                           "Stationary distribution of the delay: exponential (mean = "
                           "StdDev), uniform (on [0, sqrt(12) StdDev]) or normal (mean "
@@ -81,13 +89,34 @@ WanDelayProcess::AssignStreams(int64_t stream)
     return 1;
 }
 
+void
+WanDelayProcess::Step()
+{
+    // Exact transition over h: the correlation decays by rho and the
+    // innovation restores the unit variance (expm1 keeps 1 - rho^2 accurate
+    // when h << tau).
+    const double ratio = m_resolution.GetSeconds() / m_correlationTime.GetSeconds();
+    const double rho = std::exp(-ratio);
+    const double spread = std::sqrt(-std::expm1(-2 * ratio));
+    m_state = rho * m_state + spread * m_normal->GetValue();
+    m_high = DelayOf(m_state);
+}
+
 Time
 WanDelayProcess::Sample(Time at)
 {
     NS_LOG_FUNCTION(this << at);
     if (!m_started)
     {
+        if (at.IsStrictlyNegative())
+        {
+            throw std::invalid_argument("delay process sampled at " +
+                                        std::to_string(at.GetSeconds()) + " s, before time 0");
+        }
         m_state = m_normal->GetValue();
+        m_low = DelayOf(m_state);
+        m_peak = m_low;
+        Step();
         m_started = true;
     }
     else if (at < m_last)
@@ -96,18 +125,34 @@ WanDelayProcess::Sample(Time at)
                                     " s, before its last sample at " +
                                     std::to_string(m_last.GetSeconds()) + " s");
     }
-    else if (at > m_last)
+    // Every grid time passed, sampled or not, counts in the envelope.
+    while (m_resolution * (m_index + 1) <= at)
     {
-        // Exact transition over dt: the correlation decays by rho and the
-        // innovation restores the unit variance (expm1 keeps 1 - rho^2
-        // accurate when dt << tau).
-        const double ratio = (at - m_last).GetSeconds() / m_correlationTime.GetSeconds();
-        const double rho = std::exp(-ratio);
-        const double spread = std::sqrt(-std::expm1(-2 * ratio));
-        m_state = rho * m_state + spread * m_normal->GetValue();
+        ++m_index;
+        m_low = m_high;
+        m_peak = std::max(m_peak, (m_resolution * m_index).GetSeconds() + m_low);
+        Step();
+    }
+    const Time offset = at - m_resolution * m_index;
+    const double delay = m_low + (m_high - m_low) * offset.GetSeconds() / m_resolution.GetSeconds();
+    const double arrival = at.GetSeconds() + delay;
+    if (arrival >= m_peak)
+    {
+        m_peak = arrival;
+        m_fifo = delay;
+    }
+    else
+    {
+        m_fifo = m_peak - at.GetSeconds();
     }
     m_last = at;
-    return Seconds(DelayOf(m_state));
+    return Seconds(delay);
+}
+
+Time
+WanDelayProcess::GetFifoDelay() const
+{
+    return Seconds(m_fifo);
 }
 
 double

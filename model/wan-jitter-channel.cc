@@ -190,15 +190,18 @@ WanJitterChannel::GetHeldPackets() const
     return m_held;
 }
 
-Time
+std::pair<Time, Time>
 WanJitterChannel::DrawExtra(uint32_t direction)
 {
     if (m_model == CORRELATED)
     {
-        return GetDelayProcess(direction)->Sample(Simulator::Now());
+        const auto process = GetDelayProcess(direction);
+        const Time own = process->Sample(Simulator::Now());
+        return {own, process->GetFifoDelay()};
     }
     const auto& jitter = direction == 1 && m_reverseJitter ? m_reverseJitter : m_jitter;
-    return Seconds(std::max(0.0, jitter->GetValue()));
+    const Time own = Seconds(std::max(0.0, jitter->GetValue()));
+    return {own, own};
 }
 
 bool
@@ -209,20 +212,25 @@ WanJitterChannel::TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetDevice> 
     const uint32_t wire = src == GetSource(0) ? 0 : 1;
     Ptr<PointToPointNetDevice> dst = GetDestination(wire);
     const Time now = Simulator::Now();
-    Time arrival = now + txTime + GetDelay() + DrawExtra(wire);
+    const auto [own, fifo] = DrawExtra(wire);
+    const Time undelayed = now + txTime + GetDelay();
+    Time arrival = undelayed + (m_reorder ? own : fifo);
     ++m_packets;
-    if (!m_reorder && arrival <= m_lastArrival[wire])
+    if (!m_reorder && arrival < m_lastArrival[wire] + txTime)
     {
-        // Held: it arrives right after the one before it, one time step
-        // later, so that no two packets reach the device at the same instant
-        // (whose order would be the scheduler's, or in a distributed run MPI's).
-        const Time held = m_lastArrival[wire] + TimeStep(1);
-        m_holdTrace(p, held - arrival);
-        arrival = held;
+        // Held: it arrives a transmission time after the one before it, as
+        // from a FIFO queue that drains at the link's rate (so no two packets
+        // reach the device at the same instant, whose order would be the
+        // scheduler's, or in a distributed run MPI's).
+        arrival = m_lastArrival[wire] + txTime;
+    }
+    if (arrival > undelayed + own)
+    {
+        m_holdTrace(p, arrival - undelayed - own);
         ++m_held;
     }
     m_lastArrival[wire] = std::max(m_lastArrival[wire], arrival);
-    const Time extra = arrival - (now + txTime + GetDelay());
+    const Time extra = arrival - undelayed;
     m_jitterTrace(p, extra);
     NS_LOG_LOGIC("packet " << p->GetUid() << " extra delay " << extra.As(Time::US));
 #ifdef NS3_MPI

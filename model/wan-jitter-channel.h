@@ -15,6 +15,7 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
+#include <utility>
 
 namespace ns3
 {
@@ -29,7 +30,8 @@ namespace ns3
  * - correlated (the default): each direction has its own WanDelayProcess
  *   (made from the DelayProcess factory), sampled at the packet's send time,
  *   so the delay is a function of time that varies on the process's
- *   correlation time, as a single path's queueing does;
+ *   correlation time, as a single path's queueing does (with Reorder false,
+ *   the process's FIFO envelope: a function of time too);
  * - independent: each packet draws its own delay from the Jitter random
  *   variable (seconds; a negative draw counts as 0), as on a path that
  *   load-balances over routes of different delays (multipath).  With Reorder
@@ -39,9 +41,11 @@ namespace ns3
  *   packet rate, an artefact of independent draws on a single path.
  *
  * With Reorder false (the default) the channel keeps FIFO order in each
- * direction: a packet that would arrive before the one sent before it is
- * held until just after that one arrives, one time step later, so that no
- * two packets reach a device at the same instant (GetHeldPackets counts them).
+ * direction: a packet arrives no earlier than a transmission time after the
+ * one sent before it, as from a queue that drains at the link's rate, so that
+ * no two packets reach a device at the same instant.  GetHeldPackets counts
+ * the packets that arrive later than their own delay says (the envelope or
+ * this rule).
  *
  * Use it in place of PointToPointChannel (PointToPointNetDevice::Attach, or
  * WanNetworkHelper, which installs it on the links given jitter).  On a link
@@ -124,9 +128,11 @@ class WanJitterChannel : public PointToPointChannel
 
     /**
      * @param direction 0 or 1
-     * @return the extra delay of a packet sent now in that direction
+     * @return the extra delay of a packet sent now in that direction: its
+     *         own, and the least that keeps FIFO order (the delay process's
+     *         envelope; its own in the independent model)
      */
-    Time DrawExtra(uint32_t direction);
+    std::pair<Time, Time> DrawExtra(uint32_t direction);
 
     Model m_model;                                         //!< correlated or independent
     ObjectFactory m_processFactory;                        //!< makes the delay processes

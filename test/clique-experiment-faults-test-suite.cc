@@ -19,16 +19,16 @@ using namespace ns3::wantest;
  * @brief A link goes down and comes back: the trees avoid it meanwhile and use
  * it again afterwards; the rounds in between are re-planned or failed.
  */
-class LinkFaultTestCase : public TestCase
+class LinkFaultTestCase : public WanTestCase
 {
   public:
     LinkFaultTestCase()
-        : TestCase("link NYC-LON down then up: re-planned or failed rounds, trees avoid it")
+        : WanTestCase("link NYC-LON down then up: re-planned or failed rounds, trees avoid it")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = WanTopology::NineCity();
         auto triangles = CliqueScheduleBuiltins::Triangles(topo);
@@ -130,16 +130,16 @@ class LinkFaultTestCase : public TestCase
  * start after the notification are re-planned around the link, until BFD
  * brings it back.
  */
-class DetectedLinkFaultTestCase : public TestCase
+class DetectedLinkFaultTestCase : public WanTestCase
 {
   public:
     DetectedLinkFaultTestCase()
-        : TestCase("link NYC-LON fails mid-round, detected by BFD: later rounds re-planned")
+        : WanTestCase("link NYC-LON fails mid-round, detected by BFD: later rounds re-planned")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = WanTopology::NineCity();
         CliqueExperimentHelper experiment(topo, PlannerConfig{});
@@ -242,16 +242,16 @@ class DetectedLinkFaultTestCase : public TestCase
  * @brief An FPGA fails: its island still receives every contribution through
  * the bypass.
  */
-class FpgaFaultTestCase : public TestCase
+class FpgaFaultTestCase : public WanTestCase
 {
   public:
     FpgaFaultTestCase()
-        : TestCase("FPGA failure: every contribution arrives through the bypass")
+        : WanTestCase("FPGA failure: every contribution arrives through the bypass")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = WanTopology::NineCity();
         auto triangles = CliqueScheduleBuiltins::Triangles(topo);
@@ -306,16 +306,16 @@ class FpgaFaultTestCase : public TestCase
  * island out, the rounds after the notification fail with the partition in
  * their note, and no error ends the run.
  */
-class DetectedPartitionTestCase : public TestCase
+class DetectedPartitionTestCase : public WanTestCase
 {
   public:
     DetectedPartitionTestCase()
-        : TestCase("BFD declares a bridge down under loss: later rounds fail, the run goes on")
+        : WanTestCase("BFD declares a bridge down under loss: later rounds fail, the run goes on")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // A - B - C on 10 ms links that lose 30% of their packets: the BFD
         // sessions come up, then three packets in a row are lost (one chance
@@ -366,16 +366,16 @@ class DetectedPartitionTestCase : public TestCase
  * heartbeats stop, the edge's watchdog misses three (10 ms apart) and only
  * then bypasses it; what was lost before is recovered by early requests.
  */
-class DetectedFpgaFaultTestCase : public TestCase
+class DetectedFpgaFaultTestCase : public WanTestCase
 {
   public:
     DetectedFpgaFaultTestCase()
-        : TestCase("FPGA failure detected by missed heartbeats, then bypassed")
+        : WanTestCase("FPGA failure detected by missed heartbeats, then bypassed")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = WanTopology::NineCity();
         CliqueExperimentHelper experiment(topo, PlannerConfig{});
@@ -409,16 +409,16 @@ class DetectedFpgaFaultTestCase : public TestCase
  * @brief An island leaves and rejoins: its cliques run without it, and the
  * mixing of the rounds run accounts for it.
  */
-class IslandAbsenceTestCase : public TestCase
+class IslandAbsenceTestCase : public WanTestCase
 {
   public:
     IslandAbsenceTestCase()
-        : TestCase("island away for a round: cliques run without it, A grows")
+        : WanTestCase("island away for a round: cliques run without it, A grows")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = WanTopology::NineCity();
         auto triangles = CliqueScheduleBuiltins::Triangles(topo);
@@ -453,16 +453,16 @@ class IslandAbsenceTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Impossible faults are refused with clear errors.
  */
-class FaultBadInputTestCase : public TestCase
+class FaultBadInputTestCase : public WanTestCase
 {
   public:
     FaultBadInputTestCase()
-        : TestCase("faults on unknown links, impossible times and policies")
+        : WanTestCase("faults on unknown links, impossible times and policies")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         CliqueExperimentHelper e(WanTopology::NineCity(), PlannerConfig{});
         NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&]() { e.AddLinkFault("NYC", "TYO", 1, 2); }),

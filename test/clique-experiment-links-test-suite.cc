@@ -38,7 +38,7 @@ const uint64_t kChunks = (1000000 + 8935) / 8936;
  * (a multicast stream once per receiver path instead of once per tree link,
  * or unicast copies on another path than the network's) fails here.
  */
-class PlannerLinkLoadTestCase : public TestCase
+class PlannerLinkLoadTestCase : public WanTestCase
 {
   public:
     /**
@@ -49,14 +49,14 @@ class PlannerLinkLoadTestCase : public TestCase
     PlannerLinkLoadTestCase(const std::string& name,
                             const WanTopology& topo,
                             const PlannerConfig& config)
-        : TestCase("core link loads as the planner counts them: " + name),
+        : WanTestCase("core link loads as the planner counts them: " + name),
           m_topo(topo),
           m_config(config)
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         uint32_t checked = 0;
         for (const auto& name : CliqueScheduleBuiltins::Names())

@@ -45,16 +45,16 @@ RunTriangles(double accessLoss)
  * its peers' contributions to all 112 chunks, weighs each member 1/3, and
  * A, T and J measured are the planned A and the measured round time.
  */
-class LosslessMixingTestCase : public TestCase
+class LosslessMixingTestCase : public WanTestCase
 {
   public:
     LosslessMixingTestCase()
-        : TestCase("without loss: realised mixing is the planned one, A measured = A planned")
+        : WanTestCase("without loss: realised mixing is the planned one, A measured = A planned")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto r = RunTriangles(0);
         NS_TEST_ASSERT_MSG_EQ(r.rounds.size(), 2, "two rounds");
@@ -96,16 +96,16 @@ class LosslessMixingTestCase : public TestCase
  * exactly what it gave up, it weighs itself more when it missed something,
  * it averages at the deadline, and A measured rises with the loss rate.
  */
-class LossyMixingTestCase : public TestCase
+class LossyMixingTestCase : public WanTestCase
 {
   public:
     LossyMixingTestCase()
-        : TestCase("access loss accepted: held counts match what was given up, A measured rises")
+        : WanTestCase("access loss accepted: held counts match what was given up, A measured rises")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         double previous = 1.75; // A planned
         for (double loss : {0.001, 0.01, 0.05})

@@ -27,11 +27,11 @@ using namespace ns3::wantest;
  * feasible schedule's measured round time is within 2% of the planner's,
  * and every island ends with exactly its peers' contributions.
  */
-class PlannerAgreementTestCase : public TestCase
+class PlannerAgreementTestCase : public WanTestCase
 {
   public:
     PlannerAgreementTestCase()
-        : TestCase("nine-city packet level within 2% of the planner, exact sums")
+        : WanTestCase("nine-city packet level within 2% of the planner, exact sums")
     {
     }
 
@@ -57,7 +57,7 @@ class PlannerAgreementTestCase : public TestCase
         }
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         for (const char* name : {"pairs", "regional", "triangles"})
         {
@@ -71,11 +71,11 @@ class PlannerAgreementTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief What each technology buys: bytes on the access links.
  */
-class BaselineBytesTestCase : public TestCase
+class BaselineBytesTestCase : public WanTestCase
 {
   public:
     BaselineBytesTestCase()
-        : TestCase("baselines: egress without multicast, ingress without FPGAs")
+        : WanTestCase("baselines: egress without multicast, ingress without FPGAs")
     {
     }
 
@@ -104,7 +104,7 @@ class BaselineBytesTestCase : public TestCase
         return {in, out};
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         auto both = Bytes(true, true);
         auto noMulticast = Bytes(false, true);
@@ -130,16 +130,16 @@ class BaselineBytesTestCase : public TestCase
  * than LAX's, a skew of about 5.7 us (at full scale) against the 5 us
  * line-rate window, so every chunk but the first times out once.
  */
-class UnicastBaselineTestCase : public TestCase
+class UnicastBaselineTestCase : public WanTestCase
 {
   public:
     UnicastBaselineTestCase()
-        : TestCase("no multicast: triangles within 1% of the planner, partial sums only at LON")
+        : WanTestCase("no multicast: triangles within 1% of the planner, partial sums only at LON")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = WanTopology::NineCity();
         PlannerConfig config;
@@ -180,11 +180,11 @@ class UnicastBaselineTestCase : public TestCase
  * 3.5 us window (PlannerConfig::lineRateWindow, which the FPGAs take) the
  * planner warns of B and B gets partial sums; with 3.7 us neither.
  */
-class LineRateWindowTestCase : public TestCase
+class LineRateWindowTestCase : public WanTestCase
 {
   public:
     LineRateWindowTestCase()
-        : TestCase("line-rate window: the planner's skew warning matches the FPGA's timeouts")
+        : WanTestCase("line-rate window: the planner's skew warning matches the FPGA's timeouts")
     {
     }
 
@@ -205,7 +205,7 @@ class LineRateWindowTestCase : public TestCase
         return result.rounds[0];
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         const auto tight = RunLine(3.5e-6);
         NS_TEST_ASSERT_MSG_EQ(tight.warnings.size(), 1, "the planner warns of B");
@@ -233,16 +233,16 @@ class LineRateWindowTestCase : public TestCase
  * @brief An error inside Run leaves no simulation behind: the next run is
  * the same as on a fresh start.
  */
-class RunCleanupTestCase : public TestCase
+class RunCleanupTestCase : public WanTestCase
 {
   public:
     RunCleanupTestCase()
-        : TestCase("an error inside Run destroys the simulation it had begun")
+        : WanTestCase("an error inside Run destroys the simulation it had begun")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = WanTopology::NineCity();
         const auto triangles = CliqueScheduleBuiltins::Triangles(topo);
@@ -269,16 +269,16 @@ class RunCleanupTestCase : public TestCase
  * @brief Packet traces of a run: a pcap file per island device, one record
  * per chunk sent and per sum received, and the same run as without them.
  */
-class PacketTraceTestCase : public TestCase
+class PacketTraceTestCase : public WanTestCase
 {
   public:
     PacketTraceTestCase()
-        : TestCase("packet traces: one pcap record per island packet, the run unchanged")
+        : WanTestCase("packet traces: one pcap record per island packet, the run unchanged")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = WanTopology::NineCity();
         const auto triangles = CliqueScheduleBuiltins::Triangles(topo);
@@ -318,16 +318,16 @@ class PacketTraceTestCase : public TestCase
  * scale 1000: a clique wider than 32 sums exactly, every contribution
  * arrives once, and every MERGED header names its 39 or 40 positions.
  */
-class WideCliqueTestCase : public TestCase
+class WideCliqueTestCase : public WanTestCase
 {
   public:
     WideCliqueTestCase()
-        : TestCase("all-to-all of 40 islands: exact sums, every contribution once")
+        : WanTestCase("all-to-all of 40 islands: exact sums, every contribution once")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const uint32_t n = 40;
         const auto topo = WanTopology::RandomGeometric(n, 4, 1);
@@ -369,11 +369,11 @@ class WideCliqueTestCase : public TestCase
  * bytes match 70% of 100 Gbps over the round's window, the queues fill and
  * drop packets, and the round takes longer than without it.
  */
-class CrossTrafficTestCase : public TestCase
+class CrossTrafficTestCase : public WanTestCase
 {
   public:
     CrossTrafficTestCase()
-        : TestCase("cross traffic: its share of a link, queue drops, a slower round")
+        : WanTestCase("cross traffic: its share of a link, queue drops, a slower round")
     {
     }
 
@@ -392,7 +392,7 @@ class CrossTrafficTestCase : public TestCase
         return experiment.Run(CliqueScheduleBuiltins::Make("triangles", topo));
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         const auto topo = WanTopology::NineCity();
         const WanHop nycLon{topo.FindCity("NYC"), topo.FindCity("LON")};
@@ -436,16 +436,16 @@ class CrossTrafficTestCase : public TestCase
  * islands (coded: one parity per block of 32, by hand); the schedules'
  * default memory and NAME:GB.
  */
-class ExperimentModesTestCase : public TestCase
+class ExperimentModesTestCase : public WanTestCase
 {
   public:
     ExperimentModesTestCase()
-        : TestCase("modes as attributes: names, defaults, Config::SetDefault reaches the run")
+        : WanTestCase("modes as attributes: names, defaults, Config::SetDefault reaches the run")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto tid = CliqueExperimentHelper::GetTypeId();
         const std::vector<std::string> policies{"accept",

@@ -152,16 +152,16 @@ SixFiveFive()
  * @ingroup wan-training-tests
  * @brief The one list of built-in names, and the construction by name.
  */
-class BuiltinNamesTestCase : public TestCase
+class BuiltinNamesTestCase : public WanTestCase
 {
   public:
     BuiltinNamesTestCase()
-        : TestCase("one list of built-in names; construction by name")
+        : WanTestCase("one list of built-in names; construction by name")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const std::vector<std::string> paper{"pairs", "regional", "triangles", "all-to-all"};
         NS_TEST_EXPECT_MSG_EQ((CliqueScheduleBuiltins::Names() == paper), true, "paper's order");
@@ -194,16 +194,16 @@ class BuiltinNamesTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief The built-in schedules on the nine-city topology, round by round.
  */
-class NineCityBuiltinsTestCase : public TestCase
+class NineCityBuiltinsTestCase : public WanTestCase
 {
   public:
     NineCityBuiltinsTestCase()
-        : TestCase("built-in schedules on the nine-city topology")
+        : WanTestCase("built-in schedules on the nine-city topology")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = WanTopology::NineCity();
         // The doc's table, singletons included.
@@ -274,16 +274,16 @@ class NineCityBuiltinsTestCase : public TestCase
  * @brief Regions of 6, 5 and 5 islands: every region is split, and the
  * gateway round joins the parts of each region as well as the regions.
  */
-class UnevenRegionsTestCase : public TestCase
+class UnevenRegionsTestCase : public WanTestCase
 {
   public:
     UnevenRegionsTestCase()
-        : TestCase("regions of 6, 5 and 5: regional joins every part, by hand")
+        : WanTestCase("regions of 6, 5 and 5: regional joins every part, by hand")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = SixFiveFive();
         // Round 1: on a line a triangle's span is its length plus the
@@ -329,16 +329,16 @@ class UnevenRegionsTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief A single region, and regions of one island each.
  */
-class ExtremeRegionsTestCase : public TestCase
+class ExtremeRegionsTestCase : public WanTestCase
 {
   public:
     ExtremeRegionsTestCase()
-        : TestCase("one region of N and N regions of one: every built-in mixes")
+        : WanTestCase("one region of N and N regions of one: every built-in mixes")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         for (uint32_t n : {2, 3, 4, 7, 10, 17})
         {
@@ -378,16 +378,16 @@ class ExtremeRegionsTestCase : public TestCase
  * every built-in connects every island (finite A), and pairs, regional and
  * triangles are feasible without FPGA memory.
  */
-class RandomRegionsTestCase : public TestCase
+class RandomRegionsTestCase : public WanTestCase
 {
   public:
     RandomRegionsTestCase()
-        : TestCase("random topologies, uneven regions: every built-in mixes and is feasible")
+        : WanTestCase("random topologies, uneven regions: every built-in mixes and is feasible")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         std::mt19937 rng(2024);
         uint32_t cases = 0;

@@ -22,16 +22,16 @@ using namespace ns3::wantest;
  * @ingroup wan-training-tests
  * @brief Built-in schedules, files and evaluation through the helper.
  */
-class ScheduleHelperBasicsTestCase : public TestCase
+class ScheduleHelperBasicsTestCase : public WanTestCase
 {
   public:
     ScheduleHelperBasicsTestCase()
-        : TestCase("built-in schedules, save and load, evaluation")
+        : WanTestCase("built-in schedules, save and load, evaluation")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         CliqueScheduleHelper helper;
         auto all = helper.Builtins();
@@ -82,16 +82,16 @@ class ScheduleHelperBasicsTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Sweeps: settings, one optimisation per setting, the files.
  */
-class ScheduleHelperSweepTestCase : public TestCase
+class ScheduleHelperSweepTestCase : public WanTestCase
 {
   public:
     ScheduleHelperSweepTestCase()
-        : TestCase("capability sweeps: settings, results and files")
+        : WanTestCase("capability sweeps: settings, results and files")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         CliqueScheduleHelper helper(TriangleTopology(), PlannerConfig{});
         helper.SetOptimizerAttribute("MaxPeriod", UintegerValue(2));
@@ -187,16 +187,16 @@ class ScheduleHelperSweepTestCase : public TestCase
  * with the network, and under some capabilities it beats all four of the
  * paper's schedules.
  */
-class ScheduleHelperShiftTestCase : public TestCase
+class ScheduleHelperShiftTestCase : public WanTestCase
 {
   public:
     ScheduleHelperShiftTestCase()
-        : TestCase("nine cities: the optimum shifts with FPGA memory and core capacity")
+        : WanTestCase("nine cities: the optimum shifts with FPGA memory and core capacity")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         CliqueScheduleHelper helper;
         auto rows = helper.Sweep(helper.Settings("hbm_gb", {"0", "32"}));

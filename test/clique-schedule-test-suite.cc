@@ -16,16 +16,16 @@ using namespace ns3::wantest;
  * @ingroup wan-training-tests
  * @brief The groups of islands that a period's cliques connect.
  */
-class GroupsTestCase : public TestCase
+class GroupsTestCase : public WanTestCase
 {
   public:
     GroupsTestCase()
-        : TestCase("groups of islands that the rounds connect; the largest clique")
+        : WanTestCase("groups of islands that the rounds connect; the largest clique")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         using Labels = std::vector<uint32_t>;
         // Six islands: {0,3} and {4,5} in round 1, {3,5} and {1} in round 2.
@@ -50,16 +50,16 @@ class GroupsTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Alignment span of a triangle, by hand.
  */
-class AlignmentSpanTestCase : public TestCase
+class AlignmentSpanTestCase : public WanTestCase
 {
   public:
     AlignmentSpanTestCase()
-        : TestCase("alignment span of a pair and a triangle")
+        : WanTestCase("alignment span of a pair and a triangle")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = TriangleTopology();
         // Sums of a vertex's two latencies: A 30, B 35, C 45 ms; K = 45; the
@@ -81,11 +81,11 @@ class AlignmentSpanTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Schedule files: round trip and malformed schedules.
  */
-class ScheduleFileTestCase : public TestCase
+class ScheduleFileTestCase : public WanTestCase
 {
   public:
     ScheduleFileTestCase()
-        : TestCase("schedule files: round trip and clear errors")
+        : WanTestCase("schedule files: round trip and clear errors")
     {
     }
 
@@ -98,7 +98,7 @@ class ScheduleFileTestCase : public TestCase
                               "error '" << error << "' should mention '" << part << "'");
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = WanTopology::NineCity();
         auto triangles = CliqueScheduleBuiltins::Triangles(topo);

@@ -138,16 +138,16 @@ struct CliqueBench
  * @brief With ample HBM, every chunk completes and each island gets the exact
  * sum of its peers' contributions in one packet per chunk.
  */
-class AggregatorCompletionTestCase : public TestCase
+class AggregatorCompletionTestCase : public WanTestCase
 {
   public:
     AggregatorCompletionTestCase()
-        : TestCase("ample HBM: one merged packet per chunk, exact sums")
+        : WanTestCase("ample HBM: one merged packet per chunk, exact sums")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         CliqueBench bench(1e9, {0, 1, 2});
         Simulator::Stop(Seconds(1));
@@ -179,11 +179,11 @@ class AggregatorCompletionTestCase : public TestCase
  * @brief One slot forces conflicts; no HBM forces timeouts; the sums stay
  * exact either way.
  */
-class AggregatorEvictionTestCase : public TestCase
+class AggregatorEvictionTestCase : public WanTestCase
 {
   public:
     AggregatorEvictionTestCase()
-        : TestCase("conflicts and timeouts forward partial sums, totals stay exact")
+        : WanTestCase("conflicts and timeouts forward partial sums, totals stay exact")
     {
     }
 
@@ -211,7 +211,7 @@ class AggregatorEvictionTestCase : public TestCase
         Simulator::Destroy();
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         // One 9000-byte slot: the peers' streams arrive 10 ms apart at B, so
         // each new chunk evicts the previous one.
@@ -225,16 +225,16 @@ class AggregatorEvictionTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief A NACK is answered from the resend buffer with the same packet.
  */
-class AggregatorResendTestCase : public TestCase
+class AggregatorResendTestCase : public WanTestCase
 {
   public:
     AggregatorResendTestCase()
-        : TestCase("a NACK is answered from the resend buffer")
+        : WanTestCase("a NACK is answered from the resend buffer")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         CliqueBench bench(1e9, {0, 1, 2});
         auto island = bench.net.GetIslands().Get(1);
@@ -266,11 +266,11 @@ class AggregatorResendTestCase : public TestCase
  * @brief Packets the FPGA cannot use are dropped and reported, by reason;
  * the slot table sees only what it can sum, and PeakOccupancy follows it.
  */
-class AggregatorDropTestCase : public TestCase
+class AggregatorDropTestCase : public WanTestCase
 {
   public:
     AggregatorDropTestCase()
-        : TestCase("bad packets are dropped and reported; PeakOccupancy follows the table")
+        : WanTestCase("bad packets are dropped and reported; PeakOccupancy follows the table")
     {
     }
 
@@ -300,7 +300,7 @@ class AggregatorDropTestCase : public TestCase
         return p;
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         CliqueBench bench(1e9, {});
         auto fpga = bench.fpga[0];

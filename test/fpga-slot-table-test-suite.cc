@@ -45,22 +45,23 @@ CollidingChunks(const FpgaSlotTable& table)
  * @ingroup wan-training-tests
  * @brief Completion, timeout and conflict each evict with their cause.
  */
-class SlotEvictionTestCase : public TestCase
+class SlotEvictionTestCase : public WanTestCase
 {
   public:
     SlotEvictionTestCase()
-        : TestCase("completion, timeout and conflict evictions")
+        : WanTestCase("completion, timeout and conflict evictions")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         FpgaSlotTable table(1000, 0.005);
         FpgaChunkId a{3, 1, 42};
         // Completion: two expected contributions, 1.5 + 2.25 (fixed point).
         const auto fixed = &WanContribution::ToFixed;
-        NS_TEST_EXPECT_MSG_EQ(table.Add(a, fixed(1.5), 9000, 2, 0.0).size(), 0, "first waits");
+        auto evicted = table.Add(a, fixed(1.5), 9000, 2, 0.0).size();
+        NS_TEST_EXPECT_MSG_EQ(evicted, 0, "first waits");
         NS_TEST_EXPECT_MSG_EQ(table.GetOccupancy(), 1, "one slot in use");
         auto out = table.Add(a, fixed(2.25), 9000, 2, 0.001);
         // Elements are read only after their count is right: the runner may
@@ -129,16 +130,16 @@ class SlotEvictionTestCase : public TestCase
  * the 3.6 us between successive chunks (r_c = 20 Gbps), keep two chunks
  * open at once: none conflicts, every one completes.
  */
-class SlotSuccessiveChunksTestCase : public TestCase
+class SlotSuccessiveChunksTestCase : public WanTestCase
 {
   public:
     SlotSuccessiveChunksTestCase()
-        : TestCase("successive chunks of a stream never share a slot")
+        : WanTestCase("successive chunks of a stream never share a slot")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         FpgaSlotTable table(7, 5e-6);
         for (uint32_t round : {1u, 2u})
@@ -188,16 +189,16 @@ class SlotSuccessiveChunksTestCase : public TestCase
  * @brief With a tiny table, conflicts are frequent, yet the island's sum of
  * partial sums is exact and every contribution is counted once.
  */
-class SlotExactSumTestCase : public TestCase
+class SlotExactSumTestCase : public WanTestCase
 {
   public:
     SlotExactSumTestCase()
-        : TestCase("forced conflicts still yield the exact sum")
+        : WanTestCase("forced conflicts still yield the exact sum")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const uint32_t senders = 3;
         const uint32_t chunks = 200;
@@ -269,16 +270,16 @@ class SlotExactSumTestCase : public TestCase
  * @brief A chunk split by a conflict completes when the rest is in, instead
  * of waiting for its timeout; without memory it waits.
  */
-class SlotSplitChunkTestCase : public TestCase
+class SlotSplitChunkTestCase : public WanTestCase
 {
   public:
     SlotSplitChunkTestCase()
-        : TestCase("a chunk split by a conflict completes with the rest")
+        : WanTestCase("a chunk split by a conflict completes with the rest")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         for (uint32_t memory : {4096u, 0u})
         {
@@ -321,16 +322,16 @@ class SlotSplitChunkTestCase : public TestCase
  * and complete at exactly the 69th contribution; a conflict splits a chunk
  * into two sums whose senders are disjoint and together complete.
  */
-class SlotWideCliqueTestCase : public TestCase
+class SlotWideCliqueTestCase : public WanTestCase
 {
   public:
     SlotWideCliqueTestCase()
-        : TestCase("a clique of 70: sources past 32 and 64, completion at the 69th")
+        : WanTestCase("a clique of 70: sources past 32 and 64, completion at the 69th")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const uint32_t expected = 69;
         FpgaSlotTable table(100000, 1.0);
@@ -410,16 +411,16 @@ class SlotWideCliqueTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Impossible table parameters are refused.
  */
-class SlotBadInputTestCase : public TestCase
+class SlotBadInputTestCase : public WanTestCase
 {
   public:
     SlotBadInputTestCase()
-        : TestCase("impossible slot table parameters")
+        : WanTestCase("impossible slot table parameters")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         std::string e = ErrorOf([] { FpgaSlotTable(0, 1.0); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "at least one slot"), true, e);

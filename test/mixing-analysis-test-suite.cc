@@ -18,16 +18,16 @@ using namespace ns3::wantest;
  * @ingroup wan-training-tests
  * @brief A two-island pair mixes fully in one round: A = 1.
  */
-class PairMixingTestCase : public TestCase
+class PairMixingTestCase : public WanTestCase
 {
   public:
     PairMixingTestCase()
-        : TestCase("two-island pair: one round mixes fully")
+        : WanTestCase("two-island pair: one round mixes fully")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         CliqueSchedule pair("pair", {{{0, 1}}});
         auto m = MixingAnalysis::FromSchedule(pair, 2);
@@ -51,16 +51,16 @@ class PairMixingTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Three islands, alternating pairs {0,1} and {1,2}: Phi and S by hand.
  */
-class LinePairsMixingTestCase : public TestCase
+class LinePairsMixingTestCase : public WanTestCase
 {
   public:
     LinePairsMixingTestCase()
-        : TestCase("three-island alternating pairs: diffusion and survival by hand")
+        : WanTestCase("three-island alternating pairs: diffusion and survival by hand")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         CliqueSchedule s("line", {{{0, 1}, {2}}, {{1, 2}, {0}}});
         auto m = MixingAnalysis::FromSchedule(s, 3);
@@ -109,11 +109,11 @@ class LinePairsMixingTestCase : public TestCase
  * @brief Three islands, a pair {0,1} then all three: A by hand with and
  * without the newborn term, with forgetting and with non-uniform targets.
  */
-class NewbornOffMixingTestCase : public TestCase
+class NewbornOffMixingTestCase : public WanTestCase
 {
   public:
     NewbornOffMixingTestCase()
-        : TestCase("three islands, pair then all: A without the h = 0 term by hand")
+        : WanTestCase("three islands, pair then all: A without the h = 0 term by hand")
     {
     }
 
@@ -125,7 +125,7 @@ class NewbornOffMixingTestCase : public TestCase
         return MixingAnalysis::FromSchedule(s, 3, options).GetAverageDisagreement();
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         // Uniform targets, e_j = sum_i |Phi_ij - 1/3| / (4/3).  Phase 0: after
         // the pair, columns (1/2,1/2,0) twice give e = 1/2 and (0,0,1) gives 1:
@@ -157,16 +157,16 @@ class NewbornOffMixingTestCase : public TestCase
  * @brief Properties on the nine-city schedules: Phi columns sum to 1, survival
  * never rises, all-to-all has A = 1, the mixing order of the paper.
  */
-class NineCityMixingTestCase : public TestCase
+class NineCityMixingTestCase : public WanTestCase
 {
   public:
     NineCityMixingTestCase()
-        : TestCase("nine-city schedules: conservation, monotone survival, ranking")
+        : WanTestCase("nine-city schedules: conservation, monotone survival, ranking")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = WanTopology::NineCity();
         std::map<std::string, double> area;
@@ -207,16 +207,16 @@ class NineCityMixingTestCase : public TestCase
  * @brief A of the nine-city schedules without the newborn term, with
  * forgetting and with non-uniform targets, against values computed apart.
  */
-class NineCityNewbornOffTestCase : public TestCase
+class NineCityNewbornOffTestCase : public WanTestCase
 {
   public:
     NineCityNewbornOffTestCase()
-        : TestCase("nine-city schedules: A without the h = 0 term, rho = 0.9, targets")
+        : WanTestCase("nine-city schedules: A without the h = 0 term, rho = 0.9, targets")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // Cities NYC LAX BUE LON AMS FRA TYO SEO SIN are 0..8; the built-in
         // rounds on the nine-city topology are
@@ -282,16 +282,16 @@ class NineCityNewbornOffTestCase : public TestCase
  * @brief Conventions: a schedule that never mixes, forgetting, targets, and
  * invalid matrices.
  */
-class MixingConventionsTestCase : public TestCase
+class MixingConventionsTestCase : public WanTestCase
 {
   public:
     MixingConventionsTestCase()
-        : TestCase("never-mixing schedule, forgetting, targets, bad input")
+        : WanTestCase("never-mixing schedule, forgetting, targets, bad input")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // Regions only: an update never leaves its region of three, so its error
         // stays at (3 (1/3 - 1/9) + 6/9) / (16/9) = 3/4.
@@ -355,16 +355,16 @@ class MixingConventionsTestCase : public TestCase
  * the consensus, A and the skew by hand, and A unchanged for doubly-stochastic
  * matrices.
  */
-class RowStochasticMixingTestCase : public TestCase
+class RowStochasticMixingTestCase : public WanTestCase
 {
   public:
     RowStochasticMixingTestCase()
-        : TestCase("row-stochastic mixing: consensus, A and skew by hand")
+        : WanTestCase("row-stochastic mixing: consensus, A and skew by hand")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // Three islands in one clique; island 0 never hears island 2, so it
         // averages itself and island 1 only.

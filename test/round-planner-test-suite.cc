@@ -29,16 +29,16 @@ Arrival(const WanTopology& topo, const CliquePlan& c, size_t jj, size_t ii)
  * @ingroup wan-training-tests
  * @brief Two islands: T = latency + D / access rate.
  */
-class PairPlanTestCase : public TestCase
+class PairPlanTestCase : public WanTestCase
 {
   public:
     PairPlanTestCase()
-        : TestCase("two-island pair: T = latency + serialization")
+        : WanTestCase("two-island pair: T = latency + serialization")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = LineTopology({"A", "B"}, {30});
         RoundPlanner planner(topo, PlannerConfig{});
@@ -68,16 +68,16 @@ class PairPlanTestCase : public TestCase
  * @brief A three-island line as one clique: offsets that align arrivals
  * exactly without memory, and the shorter T that memory buys.
  */
-class LineTrianglePlanTestCase : public TestCase
+class LineTrianglePlanTestCase : public WanTestCase
 {
   public:
     LineTrianglePlanTestCase()
-        : TestCase("three-island line: aligned offsets without memory, faster with memory")
+        : WanTestCase("three-island line: aligned offsets without memory, faster with memory")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // Latencies AB 10, BC 20, AC 30 ms.  Without memory: s_x = K - (sum of
         // x's latencies), K = max sum = 50 ms: s_A = 10, s_B = 20, s_C = 0 ms;
@@ -135,16 +135,16 @@ class LineTrianglePlanTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief A real triangle graph: arrivals meet exactly, T by hand.
  */
-class TrianglePlanTestCase : public TestCase
+class TrianglePlanTestCase : public WanTestCase
 {
   public:
     TrianglePlanTestCase()
-        : TestCase("triangle: offsets align arrivals exactly")
+        : WanTestCase("triangle: offsets align arrivals exactly")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = TriangleTopology();
         auto plan = RoundPlanner(topo, PlannerConfig{}).PlanRound({{0, 1, 2}});
@@ -177,16 +177,16 @@ class TrianglePlanTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Concurrent cliques share a link equally.
  */
-class ContentionPlanTestCase : public TestCase
+class ContentionPlanTestCase : public WanTestCase
 {
   public:
     ContentionPlanTestCase()
-        : TestCase("contention: two pairs split a shared link, less a reserve")
+        : WanTestCase("contention: two pairs split a shared link, less a reserve")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // A-B-C-D, 10 ms each, core 30 Gbps.  Pairs {A,C} and {B,D} both cross
         // B->C (and C->B): 2 streams, 15 Gbps each, below the 20 Gbps access.
@@ -225,16 +225,16 @@ class ContentionPlanTestCase : public TestCase
  * @brief The edge port (router to the FPGA's edge node) carries every stream
  * to a member: a clique of k runs at most at the port's rate / (k - 1).
  */
-class EdgePortPlanTestCase : public TestCase
+class EdgePortPlanTestCase : public WanTestCase
 {
   public:
     EdgePortPlanTestCase()
-        : TestCase("edge port: a clique of k shares it among k - 1 inbound streams")
+        : WanTestCase("edge port: a clique of k shares it among k - 1 inbound streams")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // Four islands on a line (10 ms hops), 20 Gbps access, 100 Gbps core:
         // with the default 400 Gbps port, the access rate binds (three streams
@@ -273,16 +273,16 @@ class EdgePortPlanTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief The baselines: no multicast splits egress, no FPGA splits ingress.
  */
-class BaselinePlanTestCase : public TestCase
+class BaselinePlanTestCase : public WanTestCase
 {
   public:
     BaselinePlanTestCase()
-        : TestCase("baselines: unicast copies and unaggregated ingress")
+        : WanTestCase("baselines: unicast copies and unaggregated ingress")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = LineTopology({"A", "B", "C"}, {10, 20});
         PlannerConfig unicast;
@@ -315,16 +315,16 @@ class BaselinePlanTestCase : public TestCase
  * @brief All-to-all on asymmetric latencies: infeasible without memory,
  * feasible with enough; the reported least memory is exact.
  */
-class AllToAllMemoryTestCase : public TestCase
+class AllToAllMemoryTestCase : public WanTestCase
 {
   public:
     AllToAllMemoryTestCase()
-        : TestCase("all-to-all: infeasible without memory, feasible with enough")
+        : WanTestCase("all-to-all: infeasible without memory, feasible with enough")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // A line A-B-C-D of 10, 20, 40 ms: at C, A-B's spacing (10 ms) and
         // B-D's (60 ms) cannot both be matched, so four arrivals never align.
@@ -369,16 +369,16 @@ class AllToAllMemoryTestCase : public TestCase
  * @brief A jitter allowance costs r_c x allowance of FPGA memory at every
  * receiver of two or more streams, and nothing at a receiver of one.
  */
-class JitterAllowanceTestCase : public TestCase
+class JitterAllowanceTestCase : public WanTestCase
 {
   public:
     JitterAllowanceTestCase()
-        : TestCase("jitter allowance: r x allowance of memory per receiver of two streams")
+        : WanTestCase("jitter allowance: r x allowance of memory per receiver of two streams")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = TriangleTopology();
         PlannerConfig config;
@@ -421,11 +421,11 @@ class JitterAllowanceTestCase : public TestCase
  * 100 Gbps core hop.  A sender's unicast copies leave in the clique's order,
  * one egress frame time apart; each hop adds a frame time.
  */
-class PacketSkewTestCase : public TestCase
+class PacketSkewTestCase : public WanTestCase
 {
   public:
     PacketSkewTestCase()
-        : TestCase("packet-level skew: copy order and store-and-forward hops, by hand")
+        : WanTestCase("packet-level skew: copy order and store-and-forward hops, by hand")
     {
     }
 
@@ -443,7 +443,7 @@ class PacketSkewTestCase : public TestCase
         }
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = LineTopology({"A", "B", "C"}, {10, 20});
         const CliqueSchedule::Round round{{0, 1, 2}};
@@ -526,16 +526,16 @@ class PacketSkewTestCase : public TestCase
  * SEO-TYO-SIN-FRA-AMS-LON, 3.6 us + 3 x 0.72 us = 5.76 us, which the packet
  * level measures between 5.6 and 5.8 us.  With multicast nothing is reported.
  */
-class NineCitySkewTestCase : public TestCase
+class NineCitySkewTestCase : public WanTestCase
 {
   public:
     NineCitySkewTestCase()
-        : TestCase("nine-city triangles: LON's 5.76 us without multicast, nothing with it")
+        : WanTestCase("nine-city triangles: LON's 5.76 us without multicast, nothing with it")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = WanTopology::NineCity();
         const auto triangles = CliqueScheduleBuiltins::Triangles(topo);
@@ -602,16 +602,16 @@ class NineCitySkewTestCase : public TestCase
  * (6250 bytes in 5 us), which chunk k + 1 takes while chunk k is open; at
  * 20 Gbps two slots (7.2 us) hold it again.
  */
-class LineRateTableSkewTestCase : public TestCase
+class LineRateTableSkewTestCase : public WanTestCase
 {
   public:
     LineRateTableSkewTestCase()
-        : TestCase("skew beyond a chunk's time: warned only beyond the line-rate table's slots")
+        : WanTestCase("skew beyond a chunk's time: warned only beyond the line-rate table's slots")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto topo = DetourTopology(400e9);
         const CliqueSchedule::Round round{{0, 1, 2}, {3}, {4}};
@@ -661,16 +661,16 @@ class LineRateTableSkewTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Schedule T is the slowest round; bad parameters are refused.
  */
-class SchedulePlanTestCase : public TestCase
+class SchedulePlanTestCase : public WanTestCase
 {
   public:
     SchedulePlanTestCase()
-        : TestCase("schedule T is the slowest round; impossible parameters refused")
+        : WanTestCase("schedule T is the slowest round; impossible parameters refused")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = LineTopology({"A", "B", "C"}, {10, 20});
         CliqueSchedule s("two", {{{0, 1}, {2}}, {{1, 2}, {0}}});

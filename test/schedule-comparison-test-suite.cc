@@ -21,16 +21,16 @@ using namespace ns3::wantest;
  * @ingroup wan-training-tests
  * @brief The paper's qualitative results on the nine-city topology.
  */
-class PaperTableTestCase : public TestCase
+class PaperTableTestCase : public WanTestCase
 {
   public:
     PaperTableTestCase()
-        : TestCase("nine-city table: the paper's qualitative results")
+        : WanTestCase("nine-city table: the paper's qualitative results")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         ScheduleComparisonHelper helper;
         auto rows = helper.Compare({0, 32e9});
@@ -111,16 +111,16 @@ class PaperTableTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Switches change the table the way the model says.
  */
-class SwitchesTestCase : public TestCase
+class SwitchesTestCase : public WanTestCase
 {
   public:
     SwitchesTestCase()
-        : TestCase("multicast and aggregation switches")
+        : WanTestCase("multicast and aggregation switches")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         ScheduleComparisonHelper helper;
         helper.SetSchedules({CliqueScheduleBuiltins::Triangles(helper.GetTopology())});
@@ -166,16 +166,16 @@ class SwitchesTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief CSV and JSON output carry the table.
  */
-class OutputTestCase : public TestCase
+class OutputTestCase : public WanTestCase
 {
   public:
     OutputTestCase()
-        : TestCase("CSV and JSON output")
+        : WanTestCase("CSV and JSON output")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         ScheduleComparisonHelper helper;
         auto rows = helper.Compare({0, 32e9});

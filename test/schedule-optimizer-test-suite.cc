@@ -50,16 +50,16 @@ MakeOptimizer(const std::string& search,
  * @brief On three islands the exhaustive search visits every distinct
  * schedule once and returns the least J, checked against a hand-made list.
  */
-class OptimizerExhaustiveTestCase : public TestCase
+class OptimizerExhaustiveTestCase : public WanTestCase
 {
   public:
     OptimizerExhaustiveTestCase()
-        : TestCase("exhaustive search on three islands: every schedule once, the least J")
+        : WanTestCase("exhaustive search on three islands: every schedule once, the least J")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = TriangleTopology();
         for (bool aggregation : {true, false})
@@ -110,16 +110,16 @@ class OptimizerExhaustiveTestCase : public TestCase
  * @brief The annealing finds the optimum that enumeration finds, on small
  * synthetic topologies with and without FPGA memory.
  */
-class OptimizerAnnealingTestCase : public TestCase
+class OptimizerAnnealingTestCase : public WanTestCase
 {
   public:
     OptimizerAnnealingTestCase()
-        : TestCase("annealing finds the exhaustive optimum on N = 4, 5 and 6")
+        : WanTestCase("annealing finds the exhaustive optimum on N = 4, 5 and 6")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         struct Case
         {
@@ -159,16 +159,16 @@ class OptimizerAnnealingTestCase : public TestCase
  * @brief Nine cities: never worse than the best built-in schedule, bounds
  * respected, same seed same result.
  */
-class OptimizerNineCityTestCase : public TestCase
+class OptimizerNineCityTestCase : public WanTestCase
 {
   public:
     OptimizerNineCityTestCase()
-        : TestCase("nine cities: at least as good as the paper's schedules, bounds, seeds")
+        : WanTestCase("nine cities: at least as good as the paper's schedules, bounds, seeds")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = WanTopology::NineCity();
         for (double hbm : {0.0, 32e9})
@@ -249,16 +249,16 @@ class OptimizerNineCityTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Impossible bounds and settings are refused with clear errors.
  */
-class OptimizerBadInputTestCase : public TestCase
+class OptimizerBadInputTestCase : public WanTestCase
 {
   public:
     OptimizerBadInputTestCase()
-        : TestCase("bad bounds and settings of the optimizer")
+        : WanTestCase("bad bounds and settings of the optimizer")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = WanTopology::NineCity();
         auto run = [&topo](const std::string& name, const AttributeValue& value) {
@@ -312,16 +312,16 @@ class OptimizerBadInputTestCase : public TestCase
  * @brief Synthetic topologies: deterministic, connected, with their regions,
  * and written as JSON that reads back.
  */
-class SyntheticTopologyTestCase : public TestCase
+class SyntheticTopologyTestCase : public WanTestCase
 {
   public:
     SyntheticTopologyTestCase()
-        : TestCase("random geometric WANs: same seed same network, JSON round trip")
+        : WanTestCase("random geometric WANs: same seed same network, JSON round trip")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto a = WanTopology::RandomGeometric(16, 4, 11);
         auto b = WanTopology::RandomGeometric(16, 4, 11);

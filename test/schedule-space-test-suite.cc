@@ -82,16 +82,16 @@ Partitions(const ScheduleSpace::Rounds& rounds, uint32_t n)
  * @brief The size of the space: partitions with a clique bound, and Lyndon
  * words over them.
  */
-class SpaceCountTestCase : public TestCase
+class SpaceCountTestCase : public WanTestCase
 {
   public:
     SpaceCountTestCase()
-        : TestCase("partitions and distinct periodic schedules are counted exactly")
+        : WanTestCase("partitions and distinct periodic schedules are counted exactly")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // Bell numbers without a bound.
         NS_TEST_EXPECT_MSG_EQ(ScheduleSpace::CountPartitions(3, 3), 5, "Bell(3)");
@@ -124,16 +124,16 @@ class SpaceCountTestCase : public TestCase
  * @brief Canonical forms: rotations and repetitions of a period are one
  * schedule; the enumeration visits each distinct schedule once.
  */
-class SpaceCanonicalTestCase : public TestCase
+class SpaceCanonicalTestCase : public WanTestCase
 {
   public:
     SpaceCanonicalTestCase()
-        : TestCase("canonical forms and the enumeration of distinct schedules")
+        : WanTestCase("canonical forms and the enumeration of distinct schedules")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         ScheduleSpace space(3, 3, 3);
         CliqueSchedule::Round ab{{0, 1}, {2}};
@@ -181,16 +181,16 @@ class SpaceCanonicalTestCase : public TestCase
  * @brief Random schedules and moves stay in the space: valid partitions,
  * cliques and periods within the bounds, and every move changes the schedule.
  */
-class SpaceMovesTestCase : public TestCase
+class SpaceMovesTestCase : public WanTestCase
 {
   public:
     SpaceMovesTestCase()
-        : TestCase("random schedules and local moves stay within the bounds")
+        : WanTestCase("random schedules and local moves stay within the bounds")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const uint32_t n = 7;
         const uint32_t maxClique = 3;

@@ -14,16 +14,16 @@ using namespace ns3::wantest;
  * @ingroup wan-training-tests
  * @brief The paper's figures: 80% idle, 5x with enough staleness.
  */
-class StalenessFiguresTestCase : public TestCase
+class StalenessFiguresTestCase : public WanTestCase
 {
   public:
     StalenessFiguresTestCase()
-        : TestCase("80% idle GPUs and the 5x speedup from tolerating staleness")
+        : WanTestCase("80% idle GPUs and the 5x speedup from tolerating staleness")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         StalenessModel m(0.25, 1.0);
         NS_TEST_EXPECT_MSG_EQ_TOL(m.GetIdleFraction(), 0.8, 1e-15, "1 / (0.25 + 1)");
@@ -51,16 +51,16 @@ class StalenessFiguresTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Impossible parameters are refused with clear errors.
  */
-class StalenessBadInputTestCase : public TestCase
+class StalenessBadInputTestCase : public WanTestCase
 {
   public:
     StalenessBadInputTestCase()
-        : TestCase("impossible staleness parameters")
+        : WanTestCase("impossible staleness parameters")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         std::string e = ErrorOf([] { StalenessModel(0, 1); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "compute time per step must be positive"), true, e);

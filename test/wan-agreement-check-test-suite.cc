@@ -46,16 +46,16 @@ Disagreements(const WanTopology& topo, const std::string& label)
  * port's 400 Gbps / 23 binds, not the 20 Gbps access) and the packet level
  * agrees: every sum exact, T within 2%.
  */
-class RingAgreementTestCase : public TestCase
+class RingAgreementTestCase : public WanTestCase
 {
   public:
     RingAgreementTestCase()
-        : TestCase("ring of 24 with chords: every schedule agrees with the planner")
+        : WanTestCase("ring of 24 with chords: every schedule agrees with the planner")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // Every core link at 400 Gbps, so that no link binds before the port.
         WanTopologyGenerator::Settings settings;
@@ -87,16 +87,16 @@ class RingAgreementTestCase : public TestCase
  * @brief A chain of 16: the longest paths (15 hops), so the scale's store and
  * forward is the largest part of the difference.
  */
-class ChainAgreementTestCase : public TestCase
+class ChainAgreementTestCase : public WanTestCase
 {
   public:
     ChainAgreementTestCase()
-        : TestCase("chain of 16: every schedule agrees or is warned of")
+        : WanTestCase("chain of 16: every schedule agrees or is warned of")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         NS_TEST_EXPECT_MSG_EQ(
             Disagreements(GeneratedWan(WanTopologyGenerator::CHAIN, 16, 2), "chain-16-2"),
@@ -111,16 +111,16 @@ class ChainAgreementTestCase : public TestCase
  * stream crosses 70 routers (and both edge nodes), more than ns-3's default
  * TTL of 64 lets through, so the network's nodes must send with a larger one.
  */
-class LongPathTestCase : public TestCase
+class LongPathTestCase : public WanTestCase
 {
   public:
     LongPathTestCase()
-        : TestCase("a pair 69 hops apart: every contribution arrives (TTL)")
+        : WanTestCase("a pair 69 hops apart: every contribution arrives (TTL)")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto topo = GeneratedWan(WanTopologyGenerator::CHAIN, 70, 4);
         NS_TEST_ASSERT_MSG_EQ(topo.GetPath(0, 69).size(), 70, "69 core hops");
@@ -160,16 +160,16 @@ class LongPathTestCase : public TestCase
  * queued on A's and C's full ingress (509 ms measured against 415 ms
  * planned).  Taken in turn from a base slot, they never share one.
  */
-class OverlappingChunksAgreementTestCase : public TestCase
+class OverlappingChunksAgreementTestCase : public WanTestCase
 {
   public:
     OverlappingChunksAgreementTestCase()
-        : TestCase("chunks overlapping in the line-rate table: no conflict, T as planned")
+        : WanTestCase("chunks overlapping in the line-rate table: no conflict, T as planned")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const CliqueSchedule::Round round{{0, 1, 2}, {3}, {4}};
         for (double directBps : {100e9, 400e9})
@@ -212,11 +212,11 @@ class OverlappingChunksAgreementTestCase : public TestCase
  * lag agrees up to 514 ms (2% + 4 ms) and down to 490 ms; beyond, it
  * disagrees unless the planner warned of it; an inexact sum never agrees.
  */
-class JudgeTestCase : public TestCase
+class JudgeTestCase : public WanTestCase
 {
   public:
     JudgeTestCase()
-        : TestCase("verdicts by hand: 2% plus the scale lag, both ways")
+        : WanTestCase("verdicts by hand: 2% plus the scale lag, both ways")
     {
     }
 
@@ -240,7 +240,7 @@ class JudgeTestCase : public TestCase
         return row.verdict;
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         NS_TEST_EXPECT_MSG_EQ(Verdict(500, true, false), "agrees", "as planned");
         NS_TEST_EXPECT_MSG_EQ(Verdict(513.9, true, false), "agrees", "2% + 4 ms");
@@ -266,16 +266,16 @@ class JudgeTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief One WAN of each shape at 32 to 40 cities (EXTENSIVE: a few minutes).
  */
-class ShapesAgreementTestCase : public TestCase
+class ShapesAgreementTestCase : public WanTestCase
 {
   public:
     ShapesAgreementTestCase()
-        : TestCase("one WAN of each shape, 32 to 40 cities")
+        : WanTestCase("one WAN of each shape, 32 to 40 cities")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         for (auto [kind, cities] : {std::pair{WanTopologyGenerator::RING, 40u},
                                     std::pair{WanTopologyGenerator::GRID, 36u},

@@ -39,16 +39,16 @@ Session(uint32_t discriminator)
  * @brief The control packet in RFC 5880's wire format, and the packets a
  * receiver must refuse.
  */
-class BfdHeaderTestCase : public TestCase
+class BfdHeaderTestCase : public WanTestCase
 {
   public:
     BfdHeaderTestCase()
-        : TestCase("control packet: RFC 5880 bytes, back, and refusals")
+        : WanTestCase("control packet: RFC 5880 bytes, back, and refusals")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanBfdHeader h;
         h.state = WanBfdHeader::UP;
@@ -103,49 +103,56 @@ class BfdHeaderTestCase : public TestCase
  * stops hearing the other declares the session down after the detection
  * time, not before.
  */
-class BfdSessionTestCase : public TestCase
+class BfdSessionTestCase : public WanTestCase
 {
   public:
     BfdSessionTestCase()
-        : TestCase("session: three-way handshake, detection time, intervals")
+        : WanTestCase("session: three-way handshake, detection time, intervals")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto a = Session(1);
         auto b = Session(2);
-        NS_TEST_EXPECT_MSG_EQ(b.Receive(a.MakePacket(), MilliSeconds(0)), true, "A's Down");
+        auto got = b.Receive(a.MakePacket(), MilliSeconds(0));
+        NS_TEST_EXPECT_MSG_EQ(got, true, "A's Down");
         NS_TEST_EXPECT_MSG_EQ(b.GetState(), WanBfdHeader::INIT, "B: Down -> Init");
-        NS_TEST_EXPECT_MSG_EQ(a.Receive(b.MakePacket(), MilliSeconds(1)), true, "B's Init");
+        got = a.Receive(b.MakePacket(), MilliSeconds(1));
+        NS_TEST_EXPECT_MSG_EQ(got, true, "B's Init");
         NS_TEST_EXPECT_MSG_EQ(a.GetState(), WanBfdHeader::UP, "A: Down -> Up");
-        NS_TEST_EXPECT_MSG_EQ(b.Receive(a.MakePacket(), MilliSeconds(2)), true, "A's Up");
+        got = b.Receive(a.MakePacket(), MilliSeconds(2));
+        NS_TEST_EXPECT_MSG_EQ(got, true, "A's Up");
         NS_TEST_EXPECT_MSG_EQ(b.GetState(), WanBfdHeader::UP, "B: Init -> Up");
 
         // B's Init advertised the 1 s of an end not yet Up: A waits 3 s; once
         // B's first packet as Up arrives, 10 ms each way, multiplier 3: 30 ms.
         NS_TEST_EXPECT_MSG_EQ(a.GetDetectionTime(), Seconds(3), "3 x max(10 ms, 1 s)");
-        NS_TEST_EXPECT_MSG_EQ(a.Receive(b.MakePacket(), MilliSeconds(3)), true, "B's Up");
+        got = a.Receive(b.MakePacket(), MilliSeconds(3));
+        NS_TEST_EXPECT_MSG_EQ(got, true, "B's Up");
         NS_TEST_EXPECT_MSG_EQ(a.GetDetectionTime(), MilliSeconds(30), "3 x 10 ms");
         NS_TEST_EXPECT_MSG_EQ(a.GetTransmitInterval(0), MilliSeconds(10), "no cut");
         NS_TEST_EXPECT_MSG_EQ(a.GetTransmitInterval(0.5), MicroSeconds(8750), "12.5% cut");
-        NS_TEST_EXPECT_MSG_EQ(b.CheckDetection(MicroSeconds(31999)), false, "29.999 ms: alive");
-        NS_TEST_EXPECT_MSG_EQ(b.CheckDetection(MilliSeconds(32)), true, "30 ms: down");
+        auto detected = b.CheckDetection(MicroSeconds(31999));
+        NS_TEST_EXPECT_MSG_EQ(detected, false, "29.999 ms: alive");
+        detected = b.CheckDetection(MilliSeconds(32));
+        NS_TEST_EXPECT_MSG_EQ(detected, true, "30 ms: down");
         NS_TEST_EXPECT_MSG_EQ(b.GetState(), WanBfdHeader::DOWN, "Down");
         NS_TEST_EXPECT_MSG_EQ(b.GetDiagnostic(), WanBfdHeader::DETECTION_TIME, "why");
-        NS_TEST_EXPECT_MSG_EQ(b.CheckDetection(MilliSeconds(100)), false, "once");
+        detected = b.CheckDetection(MilliSeconds(100));
+        NS_TEST_EXPECT_MSG_EQ(detected, false, "once");
 
         // B is down: it sends Down, and A (Up) follows: neighbour signalled down.
         NS_TEST_EXPECT_MSG_EQ(b.MakePacket().yourDiscriminator, 0u, "B forgot A");
         NS_TEST_EXPECT_MSG_EQ(b.MakePacket().desiredMinTxUs, 1000000u, "1 s while not Up");
         NS_TEST_EXPECT_MSG_EQ(b.GetTransmitInterval(0), Seconds(1), "1 s while not Up");
-        NS_TEST_EXPECT_MSG_EQ(a.Receive(b.MakePacket(), MilliSeconds(40)),
-                              false,
-                              "Up: a packet that does not know A is discarded");
+        got = a.Receive(b.MakePacket(), MilliSeconds(40));
+        NS_TEST_EXPECT_MSG_EQ(got, false, "Up: a packet that does not know A is discarded");
         auto down = b.MakePacket();
         down.yourDiscriminator = 1;
-        NS_TEST_EXPECT_MSG_EQ(a.Receive(down, MilliSeconds(41)), true, "B's Down, for A");
+        got = a.Receive(down, MilliSeconds(41));
+        NS_TEST_EXPECT_MSG_EQ(got, true, "B's Down, for A");
         NS_TEST_EXPECT_MSG_EQ(a.GetState(), WanBfdHeader::DOWN, "A: Up -> Down");
         NS_TEST_EXPECT_MSG_EQ(a.GetDiagnostic(), WanBfdHeader::NEIGHBOR_DOWN, "why");
 
@@ -153,12 +160,14 @@ class BfdSessionTestCase : public TestCase
         auto c = Session(3);
         auto other = a.MakePacket();
         other.yourDiscriminator = 99;
-        NS_TEST_EXPECT_MSG_EQ(c.Receive(other, MilliSeconds(50)), false, "not for C");
+        got = c.Receive(other, MilliSeconds(50));
+        NS_TEST_EXPECT_MSG_EQ(got, false, "not for C");
         auto slow = a.MakePacket();
         slow.desiredMinTxUs = 50000;
         slow.detectMultiplier = 5;
         slow.yourDiscriminator = 0;
-        NS_TEST_EXPECT_MSG_EQ(c.Receive(slow, MilliSeconds(50)), true, "heard");
+        got = c.Receive(slow, MilliSeconds(50));
+        NS_TEST_EXPECT_MSG_EQ(got, true, "heard");
         NS_TEST_EXPECT_MSG_EQ(c.GetDetectionTime(), MilliSeconds(250), "5 x max(10, 50) ms");
 
         WanBfdSession::Config bad;
@@ -180,11 +189,11 @@ class BfdSessionTestCase : public TestCase
  * and B-C stays up; when the link carries packets again its sessions come
  * back.
  */
-class BfdLinkCutTestCase : public TestCase
+class BfdLinkCutTestCase : public WanTestCase
 {
   public:
     BfdLinkCutTestCase()
-        : TestCase("routers: a cut link detected within the detection time, nothing else")
+        : WanTestCase("routers: a cut link detected within the detection time, nothing else")
     {
     }
 
@@ -214,7 +223,7 @@ class BfdLinkCutTestCase : public TestCase
         b->SetRate(rate);
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         Ipv4AddressGenerator::Reset();
         WanNetworkHelper net(LineTopology({"A", "B", "C"}, {10, 20}));

@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "wan-training-test-utils.h"
+
 #include "ns3/packet.h"
 #include "ns3/test.h"
 #include "ns3/wan-chunk-header.h"
@@ -29,16 +31,16 @@ RawHeader(uint8_t kind, uint32_t bytes = 36)
  * @brief Every field survives a trip through a packet, bit for bit, with a
  * sources bitmap as wide as a 40-island clique.
  */
-class ChunkHeaderRoundTripTestCase : public TestCase
+class ChunkHeaderRoundTripTestCase : public WanTestCase
 {
   public:
     ChunkHeaderRoundTripTestCase()
-        : TestCase("chunk header: serialize and deserialize every field, 40 sources")
+        : WanTestCase("chunk header: serialize and deserialize every field, 40 sources")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanChunkHeader h;
         h.SetKind(WanChunkHeader::MERGED);
@@ -96,16 +98,16 @@ class ChunkHeaderRoundTripTestCase : public TestCase
  * @brief The header grows with the clique: 36 bytes up to 16 sources (and
  * for a DATA chunk, which names none), 4 more for each further 32.
  */
-class ChunkHeaderSizeTestCase : public TestCase
+class ChunkHeaderSizeTestCase : public WanTestCase
 {
   public:
     ChunkHeaderSizeTestCase()
-        : TestCase("chunk header: 36 bytes up to 16 sources, +4 per further 32")
+        : WanTestCase("chunk header: 36 bytes up to 16 sources, +4 per further 32")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // {sources, bytes}: 32 fixed + (2 + ceil(n / 8)) rounded up to 4.
         const std::vector<std::pair<uint32_t, uint32_t>> sizes =
@@ -142,16 +144,16 @@ class ChunkHeaderSizeTestCase : public TestCase
  * (lowest position in the lowest bit of each byte); bits past the count are
  * padding; a position the count cannot reach is refused.
  */
-class ChunkHeaderSourceSetTestCase : public TestCase
+class ChunkHeaderSourceSetTestCase : public WanTestCase
 {
   public:
     ChunkHeaderSourceSetTestCase()
-        : TestCase("chunk header: a source set past 64 positions, bit for bit")
+        : WanTestCase("chunk header: a source set past 64 positions, bit for bit")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanSourceSet set;
         for (uint32_t p : {0, 33, 63, 64, 69, 1000})
@@ -213,16 +215,16 @@ class ChunkHeaderSourceSetTestCase : public TestCase
  * @brief Bytes that are not a chunk header are refused: an unknown kind, or
  * fewer bytes than the header (or its bitmap) needs.
  */
-class ChunkHeaderRejectTestCase : public TestCase
+class ChunkHeaderRejectTestCase : public WanTestCase
 {
   public:
     ChunkHeaderRejectTestCase()
-        : TestCase("chunk header: unknown kinds and short packets are refused")
+        : WanTestCase("chunk header: unknown kinds and short packets are refused")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         for (uint8_t kind : {0, 1, 2, 3, 4, 5})
         {

@@ -36,16 +36,16 @@ CodedOptions(uint32_t parities)
  * parity of its group, exactly and without a round trip: the round completes
  * when the lossless one does.  Parity chunks are sent and counted.
  */
-class CodedMergedTestCase : public TestCase
+class CodedMergedTestCase : public WanTestCase
 {
   public:
     CodedMergedTestCase()
-        : TestCase("parity rebuilds a lost MERGED chunk exactly, without a round trip")
+        : WanTestCase("parity rebuilds a lost MERGED chunk exactly, without a round trip")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         Time lossless;
         {
@@ -77,16 +77,16 @@ class CodedMergedTestCase : public TestCase
  * @brief Without FPGAs each sender's parity reaches B apart: C's first DATA
  * chunk into B is lost and rebuilt from C's parity alone.
  */
-class CodedDataTestCase : public TestCase
+class CodedDataTestCase : public WanTestCase
 {
   public:
     CodedDataTestCase()
-        : TestCase("without FPGAs a sender's lost chunk is rebuilt from its own parity")
+        : WanTestCase("without FPGAs a sender's lost chunk is rebuilt from its own parity")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto o = CodedOptions(1);
         o.aggregation = false;
@@ -105,16 +105,17 @@ class CodedDataTestCase : public TestCase
  * @brief Two losses in one parity group cannot be rebuilt (they stay
  * missing); interleaved parity (2 per block) rebuilds a burst of two.
  */
-class CodedBurstTestCase : public TestCase
+class CodedBurstTestCase : public WanTestCase
 {
   public:
     CodedBurstTestCase()
-        : TestCase("one parity cannot rebuild two losses in a group; two interleaved parities can")
+        : WanTestCase(
+              "one parity cannot rebuild two losses in a group; two interleaved parities can")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         {
             auto o = CodedOptions(1);
@@ -144,16 +145,16 @@ class CodedBurstTestCase : public TestCase
  * request; two in one group are both asked for, and the first repair lets
  * the parity rebuild the second.
  */
-class CodedEarlyTestCase : public TestCase
+class CodedEarlyTestCase : public WanTestCase
 {
   public:
     CodedEarlyTestCase()
-        : TestCase("coded + early: the parity is waited for before a request")
+        : WanTestCase("coded + early: the parity is waited for before a request")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto o = CodedOptions(1);
         o.aggregation = false;
@@ -185,16 +186,16 @@ class CodedEarlyTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief More parity chunks than data chunks per block is refused.
  */
-class CodedBadAttributeTestCase : public TestCase
+class CodedBadAttributeTestCase : public WanTestCase
 {
   public:
     CodedBadAttributeTestCase()
-        : TestCase("a parity layout with more parities than chunks per block is refused")
+        : WanTestCase("a parity layout with more parities than chunks per block is refused")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto app = CreateObject<WanIslandApplication>();
         app->SetAttribute("Parity", BooleanValue(true));

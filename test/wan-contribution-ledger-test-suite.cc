@@ -33,16 +33,16 @@ Sources(const std::vector<uint32_t>& set)
  * repeats any contribution already held is discarded whole, whatever order
  * the copies come in.
  */
-class LedgerRepeatTestCase : public TestCase
+class LedgerRepeatTestCase : public WanTestCase
 {
   public:
     LedgerRepeatTestCase()
-        : TestCase("a repeated contribution is discarded, the sum stays exact")
+        : WanTestCase("a repeated contribution is discarded, the sum stays exact")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // A clique of 4 (this island at position 1), 2 chunks: 3 x 2 = 6 owed.
         WanContributionLedger l;
@@ -80,16 +80,16 @@ class LedgerRepeatTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief What cannot be a contribution of the round is refused, not counted.
  */
-class LedgerRefusalTestCase : public TestCase
+class LedgerRefusalTestCase : public WanTestCase
 {
   public:
     LedgerRefusalTestCase()
-        : TestCase("unknown rounds, chunks and positions are refused")
+        : WanTestCase("unknown rounds, chunks and positions are refused")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanContributionLedger l;
         l.AddRound(0, 3, 3, 0);
@@ -127,16 +127,16 @@ class LedgerRefusalTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief A 40-island clique: no 32-member limit on what a chunk can hold.
  */
-class LedgerWideCliqueTestCase : public TestCase
+class LedgerWideCliqueTestCase : public WanTestCase
 {
   public:
     LedgerWideCliqueTestCase()
-        : TestCase("a clique of 40 islands: every position tracked")
+        : WanTestCase("a clique of 40 islands: every position tracked")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanContributionLedger l;
         l.AddRound(0, 1, 40, 5);
@@ -178,11 +178,11 @@ class LedgerWideCliqueTestCase : public TestCase
  * from positions on both sides of 32 and 64 merge, a repeat is caught in
  * either word, and the round completes at exactly the 138th contribution.
  */
-class LedgerSeventyTestCase : public TestCase
+class LedgerSeventyTestCase : public WanTestCase
 {
   public:
     LedgerSeventyTestCase()
-        : TestCase("a clique of 70: repeats across the 32 and 64 boundaries, exact completion")
+        : WanTestCase("a clique of 70: repeats across the 32 and 64 boundaries, exact completion")
     {
     }
 
@@ -204,7 +204,7 @@ class LedgerSeventyTestCase : public TestCase
         return l.Offer(0, 0, Sources(positions), positions.size(), ValueOf(positions), false);
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         WanContributionLedger l;
         l.AddRound(0, 2, 70, 5);
@@ -257,16 +257,16 @@ class LedgerSeventyTestCase : public TestCase
  * @brief At the deadline: what is missing is named, re-requested or given
  * up; what comes later counts as recovered or late and is no longer given up.
  */
-class LedgerDeadlineTestCase : public TestCase
+class LedgerDeadlineTestCase : public WanTestCase
 {
   public:
     LedgerDeadlineTestCase()
-        : TestCase("missing, requested, recovered, late and given up, counted")
+        : WanTestCase("missing, requested, recovered, late and given up, counted")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // A clique of 3 (this island at 2), 4 chunks: 8 owed.
         WanContributionLedger l;
@@ -312,16 +312,16 @@ class LedgerDeadlineTestCase : public TestCase
  * @brief A sum that does not name its senders is counted; its round is then
  * audited by count: nothing can be named missing, the shortfall is given up.
  */
-class LedgerCountedOnlyTestCase : public TestCase
+class LedgerCountedOnlyTestCase : public WanTestCase
 {
   public:
     LedgerCountedOnlyTestCase()
-        : TestCase("sums without sources are counted, the round audited by count")
+        : WanTestCase("sums without sources are counted, the round audited by count")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanContributionLedger l;
         l.AddRound(0, 2, 4, 0); // 6 owed
@@ -340,16 +340,16 @@ class LedgerCountedOnlyTestCase : public TestCase
  * grouped by peers held (what the island averaged), kept exact as sums of
  * several positions arrive, and frozen when the round is given up.
  */
-class LedgerHeldTestCase : public TestCase
+class LedgerHeldTestCase : public WanTestCase
 {
   public:
     LedgerHeldTestCase()
-        : TestCase("chunks held per position and by peers held, exact; frozen when given up")
+        : WanTestCase("chunks held per position and by peers held, exact; frozen when given up")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // A clique of 4, this island at position 1, 4 chunks.
         WanContributionLedger l;

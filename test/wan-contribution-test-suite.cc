@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "wan-training-test-utils.h"
+
 #include "ns3/test.h"
 #include "ns3/wan-contribution.h"
 
@@ -14,16 +16,16 @@ using namespace ns3;
  * @brief The encoding: value x (chunk + 1), and the exact sum of a clique's
  * peers over all chunks, by hand.
  */
-class ContributionEncodingTestCase : public TestCase
+class ContributionEncodingTestCase : public WanTestCase
 {
   public:
     ContributionEncodingTestCase()
-        : TestCase("contribution value x (chunk + 1) and the expected sum")
+        : WanTestCase("contribution value x (chunk + 1) and the expected sum")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         NS_TEST_EXPECT_MSG_EQ(WanContribution::IslandValue(0), 1, "city 0");
         NS_TEST_EXPECT_MSG_EQ(WanContribution::IslandValue(8), 9, "city 8");
@@ -60,16 +62,16 @@ class ContributionEncodingTestCase : public TestCase
  * @brief The wire's fixed-point integers: 16 fractional bits, rounding, and
  * wrap-around sums that subtract back exactly.
  */
-class ContributionFixedPointTestCase : public TestCase
+class ContributionFixedPointTestCase : public WanTestCase
 {
   public:
     ContributionFixedPointTestCase()
-        : TestCase("fixed-point values: 16 fractional bits, wrap-around sums")
+        : WanTestCase("fixed-point values: 16 fractional bits, wrap-around sums")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         using C = WanContribution;
         NS_TEST_EXPECT_MSG_EQ(C::ToFixed(1), 65536, "one");

@@ -62,16 +62,16 @@ SendAt(const WanNetworkHelper& net, uint32_t from, uint32_t to, double at, uint3
  * 10 and the packets are not.  Merging a saved copy doubles the counts; a
  * save with more rounds than the plan is refused.
  */
-class CoreLinkCountsTestCase : public TestCase
+class CoreLinkCountsTestCase : public WanTestCase
 {
   public:
     CoreLinkCountsTestCase()
-        : TestCase("packets and bytes per round and direction, by hand; save and merge")
+        : WanTestCase("packets and bytes per round and direction, by hand; save and merge")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         Ipv4AddressGenerator::Reset();
         WanNetworkHelper net(LineTopology({"A", "B"}, {10}));

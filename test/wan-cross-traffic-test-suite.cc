@@ -25,11 +25,11 @@ using namespace ns3::wantest;
  * off times); the same streams give the same bytes; none without traffic;
  * out-of-range settings refused, each with its range.
  */
-class CrossTrafficHelperShareTestCase : public TestCase
+class CrossTrafficHelperShareTestCase : public WanTestCase
 {
   public:
     CrossTrafficHelperShareTestCase()
-        : TestCase("the background share of each core direction; refusals")
+        : WanTestCase("the background share of each core direction; refusals")
     {
     }
 
@@ -64,7 +64,7 @@ class CrossTrafficHelperShareTestCase : public TestCase
         return bytes;
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         uint32_t senders = 0;
         const auto bytes = Run(0.3, &senders);

@@ -27,14 +27,20 @@ namespace
  * @param tau its CorrelationTime
  * @param distribution its Distribution
  * @param stream its random stream
+ * @param resolution its grid step
  * @return a delay process
  */
 Ptr<WanDelayProcess>
-MakeProcess(Time stdDev, Time tau, const std::string& distribution, int64_t stream = 7)
+MakeProcess(Time stdDev,
+            Time tau,
+            const std::string& distribution,
+            int64_t stream = 7,
+            Time resolution = MicroSeconds(100))
 {
     auto p = CreateObject<WanDelayProcess>();
     p->SetAttribute("StdDev", TimeValue(stdDev));
     p->SetAttribute("CorrelationTime", TimeValue(tau));
+    p->SetAttribute("Resolution", TimeValue(resolution));
     p->SetAttribute("Distribution", StringValue(distribution));
     p->AssignStreams(stream);
     return p;
@@ -119,16 +125,16 @@ Ranks(const std::vector<double>& x)
  * @brief The increasing map from the state to the delay, at hand-computed
  * points, and the stationary mean and spread it implies.
  */
-class DelayMapTestCase : public TestCase
+class DelayMapTestCase : public WanTestCase
 {
   public:
     DelayMapTestCase()
-        : TestCase("state to delay: hand-computed quantiles, mean and spread")
+        : WanTestCase("state to delay: hand-computed quantiles, mean and spread")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const Time ms = MilliSeconds(1);
         auto e = MakeProcess(ms, ms, "exponential");
@@ -162,16 +168,16 @@ class DelayMapTestCase : public TestCase
  * @brief Over many samples the delay has the stationary mean and spread of
  * its distribution, and is never negative.
  */
-class DelayStationaryTestCase : public TestCase
+class DelayStationaryTestCase : public WanTestCase
 {
   public:
     DelayStationaryTestCase()
-        : TestCase("stationary mean and standard deviation of each distribution")
+        : WanTestCase("stationary mean and standard deviation of each distribution")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         struct Case
         {
@@ -188,7 +194,9 @@ class DelayStationaryTestCase : public TestCase
                                                {"uniform", std::sqrt(3.0), 1, std::sqrt(12.0)},
                                                {"normal", 3, 0.9975, 6}})
         {
-            auto p = MakeProcess(MilliSeconds(1), MilliSeconds(10), c.distribution);
+            // Samples on the grid (of 10 ms here): the process's own values.
+            auto p =
+                MakeProcess(MilliSeconds(1), MilliSeconds(10), c.distribution, 7, MilliSeconds(10));
             auto x = Samples(p, 100000, MilliSeconds(10));
             NS_TEST_EXPECT_MSG_EQ_TOL(Mean(x) * 1e3, c.mean, 0.02 * c.mean, c.distribution);
             NS_TEST_EXPECT_MSG_EQ_TOL(Spread(x) * 1e3, c.spread, 0.04, c.distribution);
@@ -219,22 +227,22 @@ class DelayStationaryTestCase : public TestCase
  * correlation (6 / pi) asin(e^{-dt/tau} / 2) (exponential), whatever the
  * number of samples taken in between.
  */
-class DelayCorrelationTestCase : public TestCase
+class DelayCorrelationTestCase : public WanTestCase
 {
   public:
     DelayCorrelationTestCase()
-        : TestCase("lag correlation exp(-dt over tau), independent of the sampling density")
+        : WanTestCase("lag correlation exp(-dt over tau), independent of the sampling density")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // Normal: Pearson correlation e^{-dt/tau}, tau = 10 ms, 50000 samples
         // (standard error (1 - rho^2) / sqrt(50000): 0.001 to 0.004).
         for (double ratio : {0.1, 1.0, 3.0})
         {
-            auto p = MakeProcess(MilliSeconds(1), MilliSeconds(10), "normal");
+            auto p = MakeProcess(MilliSeconds(1), MilliSeconds(10), "normal", 7, MilliSeconds(1));
             auto x = Samples(p, 50000, MicroSeconds(10000 * ratio));
             NS_TEST_EXPECT_MSG_EQ_TOL(LagOneCorrelation(x),
                                       std::exp(-ratio),
@@ -242,7 +250,7 @@ class DelayCorrelationTestCase : public TestCase
                                       "dt/tau " << ratio);
         }
         // Exponential: rank correlation at dt = tau, (6/pi) asin(e^-1 / 2) = 0.35331.
-        auto e = MakeProcess(MilliSeconds(1), MilliSeconds(10), "exponential");
+        auto e = MakeProcess(MilliSeconds(1), MilliSeconds(10), "exponential", 7, MilliSeconds(10));
         const double rank = LagOneCorrelation(Ranks(Samples(e, 50000, MilliSeconds(10))));
         NS_TEST_EXPECT_MSG_EQ_TOL(rank, 0.35331, 0.015, "exponential rank correlation");
         // Sampled 100 times per tau, every 100th sample still has correlation
@@ -262,19 +270,80 @@ class DelayCorrelationTestCase : public TestCase
 
 /**
  * @ingroup wan-training-tests
- * @brief Random streams: the same stream gives the same sequence; a
- * sample at the time of the last one repeats it; time never goes back.
+ * @brief The delay is a function of time: a grid of Resolution, straight
+ * lines between its points, and the FIFO envelope over every grid point
+ * passed, whatever the times sampled.
  */
-class DelayStreamTestCase : public TestCase
+class DelayFunctionOfTimeTestCase : public WanTestCase
 {
   public:
-    DelayStreamTestCase()
-        : TestCase("same stream, same sequence; repeated and earlier sample times")
+    DelayFunctionOfTimeTestCase()
+        : WanTestCase("a function of time: grid, interpolation and FIFO envelope, whatever the "
+                      "sampling")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
+    {
+        // sigma 1 ms, tau 10 ms, grid 100 us: each step moves the delay by
+        // about 0.14 ms, faster than time at times, so the envelope rises
+        // above the process.
+        const Time h = MicroSeconds(100);
+        auto grid = MakeProcess(MilliSeconds(1), MilliSeconds(10), "exponential", 5);
+        std::vector<double> at;   // d(k h), seconds
+        std::vector<double> peak; // max of g h + d(g h) over g <= k
+        for (int k = 0; k <= 2000; ++k)
+        {
+            at.push_back(grid->Sample(h * k).GetSeconds());
+            const double arrival = (h * k).GetSeconds() + at.back();
+            peak.push_back(peak.empty() ? arrival : std::max(peak.back(), arrival));
+        }
+        // Sampled every 37 us, or every 1.3 ms: the same function.
+        for (Time step : {MicroSeconds(37), MicroSeconds(1300)})
+        {
+            auto p = MakeProcess(MilliSeconds(1), MilliSeconds(10), "exponential", 5);
+            double worst = 0;
+            double worstFifo = 0;
+            uint32_t raised = 0;
+            for (Time t = MicroSeconds(0); t < h * 2000; t += step)
+            {
+                const double d = p->Sample(t).GetSeconds();
+                const double f = p->GetFifoDelay().GetSeconds();
+                const auto k = static_cast<size_t>(t.GetNanoSeconds() / h.GetNanoSeconds());
+                const double frac = (t - h * k).GetSeconds() / h.GetSeconds();
+                const double expected = at[k] + (at[k + 1] - at[k]) * frac;
+                worst = std::max(worst, std::abs(d - expected));
+                // The envelope: the latest arrival of a packet sent at any
+                // grid time so far, or now.
+                const double latest = std::max(peak[k], t.GetSeconds() + d);
+                worstFifo = std::max(worstFifo, std::abs(f - (latest - t.GetSeconds())));
+                raised += f > d + 1e-12 ? 1 : 0;
+                NS_TEST_ASSERT_MSG_GT_OR_EQ(f, d, "the envelope is never below");
+            }
+            // Within the nanosecond a Time rounds to.
+            NS_TEST_EXPECT_MSG_LT(worst, 1.01e-9, "interpolated, every " << step.As(Time::US));
+            NS_TEST_EXPECT_MSG_LT(worstFifo, 2.01e-9, "envelope, every " << step.As(Time::US));
+            NS_TEST_EXPECT_MSG_GT(raised, 0, "some samples raised, every " << step.As(Time::US));
+        }
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief Random streams: the same stream gives the same sequence; a
+ * sample at the time of the last one repeats it; time never goes back.
+ */
+class DelayStreamTestCase : public WanTestCase
+{
+  public:
+    DelayStreamTestCase()
+        : WanTestCase("same stream, same sequence; repeated and earlier sample times")
+    {
+    }
+
+  private:
+    void DoCheck() override
     {
         auto a = Samples(MakeProcess(MilliSeconds(1), MilliSeconds(10), "exponential", 3),
                          1000,
@@ -306,16 +375,16 @@ class DelayStreamTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Attribute values outside their ranges are refused.
  */
-class DelayAttributeTestCase : public TestCase
+class DelayAttributeTestCase : public WanTestCase
 {
   public:
     DelayAttributeTestCase()
-        : TestCase("bad attribute values are refused")
+        : WanTestCase("bad attribute values are refused")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto p = CreateObject<WanDelayProcess>();
         NS_TEST_EXPECT_MSG_EQ(p->SetAttributeFailSafe("StdDev", TimeValue(Seconds(1))),
@@ -333,6 +402,12 @@ class DelayAttributeTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(p->SetAttributeFailSafe("CorrelationTime", TimeValue(Seconds(1001))),
                               false,
                               "correlation time above 1000 s");
+        NS_TEST_EXPECT_MSG_EQ(p->SetAttributeFailSafe("Resolution", TimeValue(Seconds(0))),
+                              false,
+                              "no grid step");
+        NS_TEST_EXPECT_MSG_EQ(p->SetAttributeFailSafe("Resolution", TimeValue(MilliSeconds(1001))),
+                              false,
+                              "grid step above 1 s");
         NS_TEST_EXPECT_MSG_EQ(
             p->SetAttributeFailSafe("Distribution", EnumValue(WanDelayProcess::UNIFORM)),
             true,
@@ -364,6 +439,7 @@ class WanDelayProcessTestSuite : public TestSuite
         AddTestCase(new DelayMapTestCase);
         AddTestCase(new DelayStationaryTestCase);
         AddTestCase(new DelayCorrelationTestCase);
+        AddTestCase(new DelayFunctionOfTimeTestCase);
         AddTestCase(new DelayStreamTestCase);
         AddTestCase(new DelayAttributeTestCase);
     }

@@ -52,16 +52,16 @@ In(std::set<uint32_t> chunks)
  * @brief In the middle of a stream, order tells: a sender's chunk c + 3
  * makes its chunks up to c overdue, once each, unless held.
  */
-class RecoveryRevealTestCase : public TestCase
+class RecoveryRevealTestCase : public WanTestCase
 {
   public:
     RecoveryRevealTestCase()
-        : TestCase("a later arrival reveals a sender's missing chunks, each once")
+        : WanTestCase("a later arrival reveals a sender's missing chunks, each once")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto e = EightChunks();
         NS_TEST_EXPECT_MSG_EQ(e.GetTail(), 5, "8 chunks - a window of 3");
@@ -89,16 +89,16 @@ class RecoveryRevealTestCase : public TestCase
  * overdue from the tail on, and the next check is when the next one is due.
  * Completions in order are lateness samples that widen the margin.
  */
-class RecoveryTailTestCase : public TestCase
+class RecoveryTailTestCase : public WanTestCase
 {
   public:
     RecoveryTailTestCase()
-        : TestCase("the tail is overdue by the clock; in-order completions set its margin")
+        : WanTestCase("the tail is overdue by the clock; in-order completions set its margin")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto e = EightChunks();
         const Time start = Seconds(1);
@@ -150,16 +150,16 @@ class RecoveryTailTestCase : public TestCase
  * @brief At the deadline every incomplete chunk not yet handled is overdue,
  * the clock's first; the round may end once no ask runs.
  */
-class EarlyDeadlineTestCase : public TestCase
+class EarlyDeadlineTestCase : public WanTestCase
 {
   public:
     EarlyDeadlineTestCase()
-        : TestCase("at the deadline the rest is overdue; the round ends when no ask runs")
+        : WanTestCase("at the deadline the rest is overdue; the round ends when no ask runs")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto e = EightChunks();
         // At 66.5 ms the clock has handed out 0 to 5 (5 is overdue).
@@ -194,16 +194,16 @@ class EarlyDeadlineTestCase : public TestCase
  * @brief Which senders are asked for a chunk, when, and how long the
  * island waits for their repairs.
  */
-class EarlyAskPeersTestCase : public TestCase
+class EarlyAskPeersTestCase : public WanTestCase
 {
   public:
     EarlyAskPeersTestCase()
-        : TestCase("senders are asked once due; timeouts of latency, queue, margin and wait")
+        : WanTestCase("senders are asked once due; timeouts of latency, queue, margin and wait")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto e = EightChunks();
         // 2 ms packets, repairs at half the rate (4 ms each), 1 ms measured
@@ -279,16 +279,16 @@ class EarlyAskPeersTestCase : public TestCase
  * @brief The FPGA's repair holds the senders' requests; re-QUERYs back off;
  * a chunk with parity waits for its block's parity.
  */
-class EarlyFpgaParityTestCase : public TestCase
+class EarlyFpgaParityTestCase : public WanTestCase
 {
   public:
     EarlyFpgaParityTestCase()
-        : TestCase("the FPGA's repair holds requests; re-queries back off; parity is awaited")
+        : WanTestCase("the FPGA's repair holds requests; re-queries back off; parity is awaited")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto e = EightChunks();
         const WanEarlyRecovery::RequestCost cost{MilliSeconds(2), 1, 0};
@@ -326,16 +326,16 @@ class EarlyFpgaParityTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Impossible bookkeeping is refused with a message.
  */
-class EarlyRefusesTestCase : public TestCase
+class EarlyRefusesTestCase : public WanTestCase
 {
   public:
     EarlyRefusesTestCase()
-        : TestCase("early recovery without members, window or matching latencies is refused")
+        : WanTestCase("early recovery without members, window or matching latencies is refused")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const WanOverdueClock clock(0, 0.001, 4, 0);
         auto error = [&](uint32_t members, uint32_t window, std::vector<Time> delays) {

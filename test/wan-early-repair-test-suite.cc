@@ -54,16 +54,16 @@ RecordRepair(std::vector<double>* times, Ptr<const Packet> p)
  * answer (behind every MERGED packet it sent) exposes the gap, and the NACK
  * brings it back: exact, from the nearest holder, long before the deadline.
  */
-class EarlyTailTestCase : public TestCase
+class EarlyTailTestCase : public WanTestCase
 {
   public:
     EarlyTailTestCase()
-        : TestCase("a lost tail MERGED packet is repaired by the FPGA before the deadline")
+        : WanTestCase("a lost tail MERGED packet is repaired by the FPGA before the deadline")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto o = EarlyOptions();
         o.dropsAtB = {99};
@@ -88,16 +88,16 @@ class EarlyTailTestCase : public TestCase
  * within a round trip of its planned T (the line's T, 31 ms, is shorter than
  * the 40 ms round trip to C).
  */
-class EarlyRevealTestCase : public TestCase
+class EarlyRevealTestCase : public WanTestCase
 {
   public:
     EarlyRevealTestCase()
-        : TestCase("without FPGAs a lost chunk is asked for once its sender's later chunks come")
+        : WanTestCase("without FPGAs a lost chunk is asked for once its sender's later chunks come")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto o = EarlyOptions();
         o.aggregation = false;
@@ -123,16 +123,16 @@ class EarlyRevealTestCase : public TestCase
  * the FPGA asks the sender itself and sums the repair, so B gets whole sums
  * and asks nobody; without in-network repair B recovers it end to end.
  */
-class InNetworkRepairTestCase : public TestCase
+class InNetworkRepairTestCase : public WanTestCase
 {
   public:
     InNetworkRepairTestCase()
-        : TestCase("the FPGA asks the sender for a lost contribution and sums the repair")
+        : WanTestCase("the FPGA asks the sender for a lost contribution and sums the repair")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto o = EarlyOptions();
         o.dropsAtEdgeB = {50};
@@ -174,16 +174,16 @@ class InNetworkRepairTestCase : public TestCase
  * from a queue paced at RepairBudget x the stream rate: no two REPAIRs of
  * one island closer than a packet time / budget, every sum exact.
  */
-class RepairBudgetTestCase : public TestCase
+class RepairBudgetTestCase : public WanTestCase
 {
   public:
     RepairBudgetTestCase()
-        : TestCase("repairs leave at most RepairBudget x the stream rate")
+        : WanTestCase("repairs leave at most RepairBudget x the stream rate")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto o = EarlyOptions();
         o.aggregation = false;
@@ -224,16 +224,16 @@ class RepairBudgetTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief A round's plan of arrivals must name every clique member.
  */
-class EarlyBadRoundTestCase : public TestCase
+class EarlyBadRoundTestCase : public WanTestCase
 {
   public:
     EarlyBadRoundTestCase()
-        : TestCase("a round whose arrivals miss a member is refused")
+        : WanTestCase("a round whose arrivals miss a member is refused")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto app = CreateObject<WanIslandApplication>();
         WanIslandRound r;

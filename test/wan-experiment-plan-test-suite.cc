@@ -33,16 +33,16 @@ UsesLink(const std::vector<WanHop>& tree, uint32_t a, uint32_t b)
  * @brief Without faults every round takes the schedule's plan, a period
  * apart, with one stream per clique member.
  */
-class PlanHealthyTestCase : public TestCase
+class PlanHealthyTestCase : public WanTestCase
 {
   public:
     PlanHealthyTestCase()
-        : TestCase("no faults: the schedule's plans, a period apart")
+        : WanTestCase("no faults: the schedule's plans, a period apart")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto topo = WanTopology::NineCity();
         const auto triangles = CliqueScheduleBuiltins::Triangles(topo);
@@ -86,16 +86,16 @@ class PlanHealthyTestCase : public TestCase
  * @brief A link down from 1.25 s to 2.0 s overlaps rounds 2 and 3 (period
  * 598.5 ms): re-planned without it, or failed.
  */
-class PlanLinkFaultTestCase : public TestCase
+class PlanLinkFaultTestCase : public WanTestCase
 {
   public:
     PlanLinkFaultTestCase()
-        : TestCase("link NYC-LON down: rounds 2 and 3 re-planned or failed")
+        : WanTestCase("link NYC-LON down: rounds 2 and 3 re-planned or failed")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto topo = WanTopology::NineCity();
         const uint32_t nyc = topo.FindCity("NYC");
@@ -172,16 +172,16 @@ class PlanLinkFaultTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief An island away in round 0: its triangle runs as a pair, it alone.
  */
-class PlanAbsenceTestCase : public TestCase
+class PlanAbsenceTestCase : public WanTestCase
 {
   public:
     PlanAbsenceTestCase()
-        : TestCase("SIN away in round 0: its clique runs without it")
+        : WanTestCase("SIN away in round 0: its clique runs without it")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto topo = WanTopology::NineCity();
         const uint32_t sin = topo.FindCity("SIN");
@@ -210,16 +210,16 @@ class PlanAbsenceTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Impossible experiment parameters are refused with one clear line.
  */
-class PlanBadInputTestCase : public TestCase
+class PlanBadInputTestCase : public WanTestCase
 {
   public:
     PlanBadInputTestCase()
-        : TestCase("impossible experiment parameters")
+        : WanTestCase("impossible experiment parameters")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanExperimentPlanner planner(WanTopology::NineCity(), PlannerConfig{});
         std::string e = ErrorOf([&] { planner.SetRounds(0); });

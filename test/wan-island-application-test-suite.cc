@@ -91,16 +91,16 @@ struct RoundEndLog
  * @brief With FPGAs: exact sums, one merged stream in, and the round time
  * the planner computed within one packet time.
  */
-class IslandAggregatedRoundTestCase : public TestCase
+class IslandAggregatedRoundTestCase : public WanTestCase
 {
   public:
     IslandAggregatedRoundTestCase()
-        : TestCase("three-island line with FPGAs: exact sums, one stream in, planner's T")
+        : WanTestCase("three-island line with FPGAs: exact sums, one stream in, planner's T")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         LineClique run({});
         // Wire time of one packet at the 20 Gbps access rate.
@@ -137,16 +137,16 @@ class IslandAggregatedRoundTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Without FPGAs: the same sums, |C|-1 streams in.
  */
-class IslandUnaggregatedRoundTestCase : public TestCase
+class IslandUnaggregatedRoundTestCase : public WanTestCase
 {
   public:
     IslandUnaggregatedRoundTestCase()
-        : TestCase("three-island line without FPGAs: same sums, two streams in")
+        : WanTestCase("three-island line without FPGAs: same sums, two streams in")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         LineCliqueOptions o;
         o.aggregation = false;
@@ -168,16 +168,16 @@ class IslandUnaggregatedRoundTestCase : public TestCase
  * @brief Packets dropped on the post-aggregation hop come back through NACK
  * and resend; the sum stays exact.
  */
-class IslandResendTestCase : public TestCase
+class IslandResendTestCase : public WanTestCase
 {
   public:
     IslandResendTestCase()
-        : TestCase("drops after the FPGA are repaired by NACK and resend")
+        : WanTestCase("drops after the FPGA are repaired by NACK and resend")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         LineCliqueOptions o;
         o.dropsAtB = {5, 50, 51};
@@ -196,16 +196,16 @@ class IslandResendTestCase : public TestCase
  * @brief NACKs every 2 us, faster than a resend comes back: the FPGA resends
  * the same MERGED packet several times and each copy must count once.
  */
-class IslandShortNackDelayTestCase : public TestCase
+class IslandShortNackDelayTestCase : public WanTestCase
 {
   public:
     IslandShortNackDelayTestCase()
-        : TestCase("NACKs every 2 us: repeated resends count once, the sum stays exact")
+        : WanTestCase("NACKs every 2 us: repeated resends count once, the sum stays exact")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         LineCliqueOptions o;
         o.dropsAtB = {5, 50, 51};
@@ -229,16 +229,16 @@ class IslandShortNackDelayTestCase : public TestCase
  * use.  Each contribution counts once, the sum is exact, the rest is
  * dropped and reported.
  */
-class IslandScriptedStreamTestCase : public TestCase
+class IslandScriptedStreamTestCase : public WanTestCase
 {
   public:
     IslandScriptedStreamTestCase()
-        : TestCase("scripted stream: resends, reordering and bad packets; the sum stays exact")
+        : WanTestCase("scripted stream: resends, reordering and bad packets; the sum stays exact")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         Ipv4AddressGenerator::Reset();
         WanNetworkHelper net(LineTopology({"A", "B"}, {10}));
@@ -344,16 +344,16 @@ class IslandScriptedStreamTestCase : public TestCase
  * the deadline ACCEPT gives its two contributions up, REREQUEST asks A and C
  * for the chunk and the sum is exact again.
  */
-class IslandDeadlineTestCase : public TestCase
+class IslandDeadlineTestCase : public WanTestCase
 {
   public:
     IslandDeadlineTestCase()
-        : TestCase("a lost tail: given up with accept, recovered with rerequest")
+        : WanTestCase("a lost tail: given up with accept, recovered with rerequest")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         LineCliqueOptions o;
         o.dropsAtB = {99};
@@ -390,16 +390,16 @@ class IslandDeadlineTestCase : public TestCase
  * @brief Recovery is an enum attribute checked when set; AddRound refuses
  * rounds that cannot work.
  */
-class IslandConfigurationTestCase : public TestCase
+class IslandConfigurationTestCase : public WanTestCase
 {
   public:
     IslandConfigurationTestCase()
-        : TestCase("Recovery checked when set; bad rounds refused by AddRound")
+        : WanTestCase("Recovery checked when set; bad rounds refused by AddRound")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto app = CreateObject<WanIslandApplication>();
         // ns-3 asserts on an unknown enum name: names from users are checked first.
@@ -456,16 +456,16 @@ class IslandConfigurationTestCase : public TestCase
  * @brief A round re-planned before it starts takes its new times; what must
  * stay (clique, position, payload) and unknown rounds are refused.
  */
-class IslandReplaceRoundTestCase : public TestCase
+class IslandReplaceRoundTestCase : public WanTestCase
 {
   public:
     IslandReplaceRoundTestCase()
-        : TestCase("ReplaceRound: new times before the start, the clique kept")
+        : WanTestCase("ReplaceRound: new times before the start, the clique kept")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto app = CreateObject<WanIslandApplication>();
         WanIslandRound r;

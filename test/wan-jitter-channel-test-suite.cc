@@ -220,16 +220,16 @@ MeanAndSpread(const std::vector<double>& x)
  * @ingroup wan-training-tests
  * @brief The extra delay follows the configured distribution.
  */
-class JitterDistributionTestCase : public TestCase
+class JitterDistributionTestCase : public WanTestCase
 {
   public:
     JitterDistributionTestCase()
-        : TestCase("extra delay: mean and spread of exponential and uniform jitter")
+        : WanTestCase("extra delay: mean and spread of exponential and uniform jitter")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // Packets 20 ms apart never queue, so FIFO order changes nothing.
         auto exponential = CreateObject<ExponentialRandomVariable>();
@@ -270,16 +270,16 @@ class JitterDistributionTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief FIFO mode never reorders; reorder mode does.
  */
-class JitterOrderTestCase : public TestCase
+class JitterOrderTestCase : public WanTestCase
 {
   public:
     JitterOrderTestCase()
-        : TestCase("FIFO order is kept unless reordering is allowed")
+        : WanTestCase("FIFO order is kept unless reordering is allowed")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // Packets 10 us apart with 1 ms of jitter: most draws would overtake.
         for (bool reorder : {false, true})
@@ -310,16 +310,16 @@ class JitterOrderTestCase : public TestCase
  * @brief Correlated model: FIFO by itself when the delay changes slower
  * than packets leave (dt >> 2 sigma^2 / tau), packets held otherwise.
  */
-class CorrelatedOrderTestCase : public TestCase
+class CorrelatedOrderTestCase : public WanTestCase
 {
   public:
     CorrelatedOrderTestCase()
-        : TestCase("correlated model: in order by itself when slow, held when fast")
+        : WanTestCase("correlated model: in order by itself when slow, held when fast")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // sigma 1 ms, tau 1 s: 2 sigma^2 / tau = 2 us, packets 100 us apart.
         JitterLink slow(CorrelatedChannel(MilliSeconds(1), Seconds(1)));
@@ -357,21 +357,22 @@ class CorrelatedOrderTestCase : public TestCase
 
 /**
  * @ingroup wan-training-tests
- * @brief The FIFO hold at rising packet rates: bounded (about sigma^2 /
- * tau) under the correlated model, growing with the rate under independent
+ * @brief The FIFO hold at rising packet rates: the same under the
+ * correlated model (its envelope is a function of time; 46, 45 and 48 us
+ * for sigma 1 ms and tau 10 ms), growing with the rate under independent
  * draws (the running maximum of more draws).
  */
-class JitterHoldRateTestCase : public TestCase
+class JitterHoldRateTestCase : public WanTestCase
 {
   public:
     JitterHoldRateTestCase()
-        : TestCase("FIFO hold: bounded at any packet rate when correlated, growing when "
-                   "independent")
+        : WanTestCase("FIFO hold: the same at any packet rate when correlated, growing when "
+                      "independent")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         std::vector<double> correlated;
         std::vector<double> independent;
@@ -388,13 +389,16 @@ class JitterHoldRateTestCase : public TestCase
             i.Send(count, spacing);
             independent.push_back(i.MeanHold());
         }
-        // sigma 1 ms, tau 10 ms: sigma^2 / tau = 0.1 ms.
+        // sigma 1 ms, tau 10 ms: at most sigma^2 / tau = 0.1 ms.
         for (size_t k = 0; k < correlated.size(); ++k)
         {
             NS_TEST_EXPECT_MSG_LT(correlated[k], 0.2e-3, "correlated hold, spacing #" << k);
         }
-        NS_TEST_EXPECT_MSG_LT(correlated[2] - correlated[0], 0.1e-3, "bounded as the rate grows");
-        NS_TEST_EXPECT_MSG_GT(correlated[2], 0.05e-3, "packets 2 us apart are held");
+        const std::string held = "correlated mean holds " + std::to_string(correlated[0]) + ", " +
+                                 std::to_string(correlated[1]) + ", " +
+                                 std::to_string(correlated[2]) + " s";
+        NS_TEST_EXPECT_MSG_EQ_TOL(correlated[2], correlated[0], 0.005e-3, held);
+        NS_TEST_EXPECT_MSG_GT(correlated[2], 0.03e-3, held);
         // Independent: about sigma (ln(sigma / spacing) - 0.42), 1.9 to 5.8 ms.
         NS_TEST_EXPECT_MSG_GT(independent[0], 1e-3, "independent hold at 100 us");
         NS_TEST_EXPECT_MSG_GT(independent[1], independent[0] + 1.5e-3, "grows at 10 us");
@@ -412,15 +416,15 @@ class JitterHoldRateTestCase : public TestCase
  * case, which takes about two minutes), as the delay is a function of time
  * and not of the packet count.
  */
-class JitterScaleTestCase : public TestCase
+class JitterScaleTestCase : public WanTestCase
 {
   public:
     /**
      * @param scales the time-preserving scales to compare
      */
     JitterScaleTestCase(std::vector<double> scales)
-        : TestCase("correlated jitter: the same round-time inflation at scales" +
-                   ScaleList(scales)),
+        : WanTestCase("correlated jitter: the same round-time inflation at scales" +
+                      ScaleList(scales)),
           m_scales(std::move(scales))
     {
     }
@@ -470,7 +474,7 @@ class JitterScaleTestCase : public TestCase
         return times;
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         // The inflation of the mean round time (both rounds of the period):
         // a round's own figure also carries the chance of where the delay
@@ -511,11 +515,11 @@ class JitterScaleTestCase : public TestCase
  * (what lets the ranks of a distributed run draw apart); without it both
  * draw from one stream.
  */
-class JitterDirectionStreamsTestCase : public TestCase
+class JitterDirectionStreamsTestCase : public WanTestCase
 {
   public:
     JitterDirectionStreamsTestCase()
-        : TestCase("independent jitter: with ReverseJitter each direction its own stream")
+        : WanTestCase("independent jitter: with ReverseJitter each direction its own stream")
     {
     }
 
@@ -576,7 +580,7 @@ class JitterDirectionStreamsTestCase : public TestCase
     Ptr<const Packet> m_forward;  //!< device 0's last packet
     std::vector<double> m_extras; //!< its extra delays, seconds
 
-    void DoRun() override
+    void DoCheck() override
     {
         const auto alone = Forward(true, false);
         const auto together = Forward(true, true);

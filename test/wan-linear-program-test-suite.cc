@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "wan-training-test-utils.h"
+
 #include "ns3/test.h"
 #include "ns3/wan-linear-program.h"
 
@@ -11,16 +13,16 @@ using namespace ns3;
  * @ingroup wan-training-tests
  * @brief Linear programs solvable on paper.
  */
-class LinearProgramOnPaperTestCase : public TestCase
+class LinearProgramOnPaperTestCase : public WanTestCase
 {
   public:
     LinearProgramOnPaperTestCase()
-        : TestCase("linear programs solved on paper")
+        : WanTestCase("linear programs solved on paper")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // min x + y  s.t.  x + 2y >= 4,  3x + y >= 6,  x, y >= 0.
         // Both constraints bind: x = 8/5, y = 6/5, objective 14/5.
@@ -58,16 +60,16 @@ class LinearProgramOnPaperTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Infeasible and unbounded programs are reported as such.
  */
-class LinearProgramStatusTestCase : public TestCase
+class LinearProgramStatusTestCase : public WanTestCase
 {
   public:
     LinearProgramStatusTestCase()
-        : TestCase("infeasible and unbounded programs")
+        : WanTestCase("infeasible and unbounded programs")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanLinearProgram infeasible;
         auto x = infeasible.AddVariable("x", 0, 1, 1);

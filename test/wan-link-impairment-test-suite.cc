@@ -23,11 +23,11 @@ using namespace ns3::wantest;
  * @ingroup wan-training-tests
  * @brief Loss models: the long-run loss fraction, and bursts of the asked length.
  */
-class ImpairmentLossTestCase : public TestCase
+class ImpairmentLossTestCase : public WanTestCase
 {
   public:
     ImpairmentLossTestCase()
-        : TestCase("loss: uniform and bursty models lose the asked fraction")
+        : WanTestCase("loss: uniform and bursty models lose the asked fraction")
     {
     }
 
@@ -58,7 +58,7 @@ class ImpairmentLossTestCase : public TestCase
         return {double(lost) / n, bursts > 0 ? double(lost) / bursts : 0};
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         WanLinkImpairment none;
         NS_TEST_EXPECT_MSG_EQ(none.HasLoss(), false, "no loss by default");
@@ -99,16 +99,16 @@ class ImpairmentLossTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Jitter distributions have the asked standard deviation.
  */
-class ImpairmentJitterTestCase : public TestCase
+class ImpairmentJitterTestCase : public WanTestCase
 {
   public:
     ImpairmentJitterTestCase()
-        : TestCase("jitter: exponential, uniform and normal with the asked spread")
+        : WanTestCase("jitter: exponential, uniform and normal with the asked spread")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         struct Case
         {
@@ -153,16 +153,16 @@ class ImpairmentJitterTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Bad loss and jitter settings are refused, naming the link.
  */
-class ImpairmentBadInputTestCase : public TestCase
+class ImpairmentBadInputTestCase : public WanTestCase
 {
   public:
     ImpairmentBadInputTestCase()
-        : TestCase("impossible loss and jitter settings")
+        : WanTestCase("impossible loss and jitter settings")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto check = [](const WanLinkImpairment& imp) {
             return ErrorOf([&imp]() { imp.Validate("core links"); });
@@ -381,16 +381,16 @@ class ImpairmentBadInputTestCase : public TestCase
  * core link keep the core class's 1% loss (the whole class replaced, as when
  * every field is named, they lose nothing).
  */
-class ImpairmentOwnFieldsTestCase : public TestCase
+class ImpairmentOwnFieldsTestCase : public WanTestCase
 {
   public:
     ImpairmentOwnFieldsTestCase()
-        : TestCase("a link's own impairment fields replace only those fields of its class")
+        : WanTestCase("a link's own impairment fields replace only those fields of its class")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanLinkImpairment base;
         base.lossRate = 0.01;
@@ -465,16 +465,16 @@ class ImpairmentOwnFieldsTestCase : public TestCase
  * @brief Packet level: jitter on the core delays rounds but loses nothing;
  * loss on the core is counted.
  */
-class ImpairmentPacketLevelTestCase : public TestCase
+class ImpairmentPacketLevelTestCase : public WanTestCase
 {
   public:
     ImpairmentPacketLevelTestCase()
-        : TestCase("packet level: core jitter inflates rounds, sums stay exact; losses counted")
+        : WanTestCase("packet level: core jitter inflates rounds, sums stay exact; losses counted")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = WanTopology::NineCity();
         PlannerConfig config;
@@ -526,16 +526,16 @@ class ImpairmentPacketLevelTestCase : public TestCase
  * @brief Loss on every link with re-requests: nothing lost, nothing counted
  * twice, for each of the four schedules; with "accept" the gaps are counted.
  */
-class ImpairmentRecoveryTestCase : public TestCase
+class ImpairmentRecoveryTestCase : public WanTestCase
 {
   public:
     ImpairmentRecoveryTestCase()
-        : TestCase("1% loss everywhere: re-requests give exact sums on all four schedules")
+        : WanTestCase("1% loss everywhere: re-requests give exact sums on all four schedules")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = WanTopology::NineCity();
         WanLinkImpairment loss;
@@ -614,16 +614,16 @@ class ImpairmentRecoveryTestCase : public TestCase
  * parity is sent and counted, it rebuilds contributions, and what it cannot
  * rebuild is repaired: every sum exact.  Bad policies and layouts are refused.
  */
-class ImpairmentCodedTestCase : public TestCase
+class ImpairmentCodedTestCase : public WanTestCase
 {
   public:
     ImpairmentCodedTestCase()
-        : TestCase("coded policies: parity rebuilds, the rest is repaired, sums exact")
+        : WanTestCase("coded policies: parity rebuilds, the rest is repaired, sums exact")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto topo = WanTopology::NineCity();
         WanLinkImpairment loss;

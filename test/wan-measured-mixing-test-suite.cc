@@ -18,16 +18,16 @@ using namespace ns3::wantest;
  * @brief An island's realised weights from the chunks it averaged: 1 / |C|
  * exactly without loss, and by hand when chunks lack contributions.
  */
-class MeasuredWeightsTestCase : public TestCase
+class MeasuredWeightsTestCase : public WanTestCase
 {
   public:
     MeasuredWeightsTestCase()
-        : TestCase("realised weights: one over the clique size without loss, by hand with gaps")
+        : WanTestCase("realised weights: one over the clique size without loss, by hand with gaps")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // 112 chunks, each with both peers of a triangle: 1/3 each, exactly.
         const auto full = WanMeasuredMixing::Weights({{2, {112, 112, 112}}}, 3, 1);
@@ -66,16 +66,16 @@ class MeasuredWeightsTestCase : public TestCase
  * receiver's row only, islands that did not mix keep their state, and A of
  * the matrices rises above the planned one.
  */
-class MeasuredMatrixTestCase : public TestCase
+class MeasuredMatrixTestCase : public WanTestCase
 {
   public:
     MeasuredMatrixTestCase()
-        : TestCase("realised matrix: a missing contribution changes one row, A rises")
+        : WanTestCase("realised matrix: a missing contribution changes one row, A rises")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // Islands 0, 2 and 3 of four in one clique; island 1 alone.
         const std::vector<uint32_t> clique{0, 2, 3};
@@ -131,16 +131,16 @@ class MeasuredMatrixTestCase : public TestCase
  * @brief Histograms that do not fit the clique, and rounds or islands out
  * of range, are refused with a clear message.
  */
-class MeasuredRefusalTestCase : public TestCase
+class MeasuredRefusalTestCase : public WanTestCase
 {
   public:
     MeasuredRefusalTestCase()
-        : TestCase("histograms that do not fit, rounds and islands out of range")
+        : WanTestCase("histograms that do not fit, rounds and islands out of range")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto weights = [](const WanHeldHistogram& h, uint32_t members, uint32_t position) {
             return ErrorOf([&] { WanMeasuredMixing::Weights(h, members, position); });

@@ -19,16 +19,16 @@ using namespace ns3::wantest;
  * @brief Cities to ranks: whole regions, cities in turn, or a user's map;
  * the lookahead is the smallest delay of a cut core link; bad maps refused.
  */
-class MpiPartitionTestCase : public TestCase
+class MpiPartitionTestCase : public WanTestCase
 {
   public:
     MpiPartitionTestCase()
-        : TestCase("partitions of the WAN across ranks and their lookahead")
+        : WanTestCase("partitions of the WAN across ranks and their lookahead")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto nine = WanTopology::NineCity();
         // Three regions of three (Americas, Europe, Asia, in that order): the
@@ -91,17 +91,17 @@ class MpiPartitionTestCase : public TestCase
  * joins, of their smallest cut-link delay; the null-message synchroniser
  * refuses ranks that share no link.
  */
-class MpiNoticeDelayTestCase : public TestCase
+class MpiNoticeDelayTestCase : public WanTestCase
 {
   public:
     MpiNoticeDelayTestCase()
-        : TestCase("notice delay: each pair of ranks' lookahead, the largest; null messages "
-                   "need neighbouring ranks")
+        : WanTestCase("notice delay: each pair of ranks' lookahead, the largest; null messages "
+                      "need neighbouring ranks")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // A-B 10 ms, B-C 20 ms, C-D 5 ms.
         const auto line = LineTopology({"A", "B", "C", "D"}, {10, 20, 5});
@@ -145,16 +145,16 @@ class MpiNoticeDelayTestCase : public TestCase
  * returns this process's text, sums its count; a synchroniser that does not
  * exist is refused, and without MPI in the build so is any.
  */
-class MpiOneRankTestCase : public TestCase
+class MpiOneRankTestCase : public WanTestCase
 {
   public:
     MpiOneRankTestCase()
-        : TestCase("one rank when MPI is not started; bad synchronisers refused")
+        : WanTestCase("one rank when MPI is not started; bad synchronisers refused")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         NS_TEST_EXPECT_MSG_EQ(WanMpiHelper::IsEnabled(), false, "not started");
         NS_TEST_EXPECT_MSG_EQ(WanMpiHelper::GetRank(), 0, "rank 0");

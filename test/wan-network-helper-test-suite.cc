@@ -110,16 +110,16 @@ struct LinkCopies
  * @ingroup wan-training-tests
  * @brief The three-island line: one unicast packet's delivery time by hand.
  */
-class NetworkDeliveryTestCase : public TestCase
+class NetworkDeliveryTestCase : public WanTestCase
 {
   public:
     NetworkDeliveryTestCase()
-        : TestCase("three-island line: delivery time = latency + serialization per hop")
+        : WanTestCase("three-island line: delivery time = latency + serialization per hop")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         Ipv4AddressGenerator::Reset();
         WanNetworkHelper net(LineTopology({"A", "B", "C"}, {10, 20}));
@@ -144,11 +144,11 @@ class NetworkDeliveryTestCase : public TestCase
  * @brief Source-specific trees: one copy per tree link, one packet per
  * receiver, nothing elsewhere; on the nine-city topology too.
  */
-class MulticastTreeTestCase : public TestCase
+class MulticastTreeTestCase : public WanTestCase
 {
   public:
     MulticastTreeTestCase()
-        : TestCase("multicast trees: one copy per tree link, each receiver once")
+        : WanTestCase("multicast trees: one copy per tree link, each receiver once")
     {
     }
 
@@ -189,7 +189,7 @@ class MulticastTreeTestCase : public TestCase
         Simulator::Destroy();
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         Check(LineTopology({"A", "B", "C"}, {10, 20}), 0, {1, 2});
         auto nine = WanTopology::NineCity();
@@ -210,11 +210,11 @@ class MulticastTreeTestCase : public TestCase
  * FPGAs) and nothing else: not its own edge node, not the routers it
  * crosses; and no edge node when edge delivery is off.
  */
-class EdgeDeliveryTestCase : public TestCase
+class EdgeDeliveryTestCase : public WanTestCase
 {
   public:
     EdgeDeliveryTestCase()
-        : TestCase("multicast delivered locally at the receivers' edge nodes only")
+        : WanTestCase("multicast delivered locally at the receivers' edge nodes only")
     {
     }
 
@@ -253,7 +253,7 @@ class EdgeDeliveryTestCase : public TestCase
         Simulator::Destroy();
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         Check(true);
         Check(false);
@@ -279,16 +279,16 @@ CountForward(Ptr<Ipv4MulticastRoute>, Ptr<const Packet>, const Ipv4Header&)
  * @brief Reverse-path forwarding: the (S,G) route matches only on the
  * interface facing S.
  */
-class ReversePathTestCase : public TestCase
+class ReversePathTestCase : public WanTestCase
 {
   public:
     ReversePathTestCase()
-        : TestCase("a packet on a non-RPF interface is dropped")
+        : WanTestCase("a packet on a non-RPF interface is dropped")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         Ipv4AddressGenerator::Reset();
         WanNetworkHelper net(LineTopology({"A", "B", "C"}, {10, 20}));
@@ -348,16 +348,16 @@ CountLocal(Ptr<const Packet>, const Ipv4Header&, uint32_t iif)
  * ALL-PIM-ROUTERS) locally, on the interface it came in by, and data
  * multicast never (WanRouterRouting).
  */
-class RouterLinkLocalTestCase : public TestCase
+class RouterLinkLocalTestCase : public WanTestCase
 {
   public:
     RouterLinkLocalTestCase()
-        : TestCase("routers deliver link-local multicast locally, data multicast not")
+        : WanTestCase("routers deliver link-local multicast locally, data multicast not")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         Ipv4AddressGenerator::Reset();
         WanNetworkHelper net(LineTopology({"A", "B", "C"}, {10, 20}));
@@ -479,7 +479,7 @@ SendEveryPair(const WanNetworkHelper& net,
  * (WanTopology::GetPath) for every ordered pair of islands, also while a
  * core link is down.
  */
-class UnicastPathTestCase : public TestCase
+class UnicastPathTestCase : public WanTestCase
 {
   public:
     /**
@@ -490,14 +490,14 @@ class UnicastPathTestCase : public TestCase
     UnicastPathTestCase(const std::string& name,
                         const WanTopology& topo,
                         std::pair<uint32_t, uint32_t> down = {0, 0})
-        : TestCase("unicast packets follow the planner's paths: " + name),
+        : WanTestCase("unicast packets follow the planner's paths: " + name),
           m_topo(topo),
           m_down(down)
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         Ipv4AddressGenerator::Reset();
         WanNetworkHelper net(m_topo);
@@ -572,16 +572,16 @@ class UnicastPathTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Impossible network parameters are refused.
  */
-class NetworkBadInputTestCase : public TestCase
+class NetworkBadInputTestCase : public WanTestCase
 {
   public:
     NetworkBadInputTestCase()
-        : TestCase("impossible network parameters")
+        : WanTestCase("impossible network parameters")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanNetworkHelper net(LineTopology({"A", "B"}, {1}));
         std::string e = ErrorOf([&] { net.SetScale(0.5); });
@@ -602,11 +602,11 @@ class NetworkBadInputTestCase : public TestCase
  * @brief The core links' queue disc: ns-3's FqCoDel by default, a FIFO of
  * the asked size on request, the access links untouched; a bad kind refused.
  */
-class CoreQueueTestCase : public TestCase
+class CoreQueueTestCase : public WanTestCase
 {
   public:
     CoreQueueTestCase()
-        : TestCase("core queue: fq-codel by default, a FIFO of the asked size on request")
+        : WanTestCase("core queue: fq-codel by default, a FIFO of the asked size on request")
     {
     }
 
@@ -618,7 +618,7 @@ class CoreQueueTestCase : public TestCase
             device);
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         // "fifo by default": the attributes, set as any ns-3 default.
         for (const std::string kind : {"fq-codel", "fifo", "fifo by default"})

@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "wan-training-test-utils.h"
+
 #include "ns3/test.h"
 #include "ns3/wan-mean-deviation.h"
 #include "ns3/wan-overdue-clock.h"
@@ -16,16 +18,16 @@ using namespace ns3;
  * @ingroup wan-training-tests
  * @brief RFC 6298's averages, worked by hand.
  */
-class MeanDeviationTestCase : public TestCase
+class MeanDeviationTestCase : public WanTestCase
 {
   public:
     MeanDeviationTestCase()
-        : TestCase("mean and mean deviation follow RFC 6298 by hand")
+        : WanTestCase("mean and mean deviation follow RFC 6298 by hand")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanMeanDeviation m;
         NS_TEST_EXPECT_MSG_EQ(m.GetSamples(), 0, "");
@@ -46,16 +48,16 @@ class MeanDeviationTestCase : public TestCase
  * @brief Planned completion times, the margin from measured lateness, and
  * each chunk handed out once when overdue, the tail included.
  */
-class OverdueClockTestCase : public TestCase
+class OverdueClockTestCase : public WanTestCase
 {
   public:
     OverdueClockTestCase()
-        : TestCase("chunks are overdue at plan + margin, each once, the tail too")
+        : WanTestCase("chunks are overdue at plan + margin, each once, the tail too")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // Latest stream's first bit at 50 ms, 2 ms packets, 5 chunks, floor 4 ms.
         WanOverdueClock clock(0.050, 0.002, 5, 0.004);
@@ -100,16 +102,16 @@ class OverdueClockTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Impossible clocks are refused with a message.
  */
-class OverdueClockRefusesTestCase : public TestCase
+class OverdueClockRefusesTestCase : public WanTestCase
 {
   public:
     OverdueClockRefusesTestCase()
-        : TestCase("an impossible clock is refused")
+        : WanTestCase("an impossible clock is refused")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const double inf = std::numeric_limits<double>::infinity();
         auto refused = [](double first, double period, uint32_t chunks, double floor) {

@@ -46,11 +46,11 @@ SendOne(const WanNetworkHelper& net, uint32_t city, Ipv4Address to, uint32_t byt
  * @brief Packet traces: which devices a selection names, ns-3's file names,
  * one pcap record (PPP) per packet sent or received, and bad selections.
  */
-class TraceSelectionFilesTestCase : public TestCase
+class TraceSelectionFilesTestCase : public WanTestCase
 {
   public:
     TraceSelectionFilesTestCase()
-        : TestCase("packet traces: selections, file names, pcap records")
+        : WanTestCase("packet traces: selections, file names, pcap records")
     {
     }
 
@@ -82,7 +82,7 @@ class TraceSelectionFilesTestCase : public TestCase
         return names;
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         Ipv4AddressGenerator::Reset();
         WanNetworkHelper net(LineTopology({"A", "B", "C"}, {10, 20}));

@@ -18,16 +18,16 @@ using namespace ns3;
  * @ingroup wan-training-tests
  * @brief The stream layout by hand: 10 chunks, blocks of 4, 2 or 3 parities.
  */
-class ParityLayoutTestCase : public TestCase
+class ParityLayoutTestCase : public WanTestCase
 {
   public:
     ParityLayoutTestCase()
-        : TestCase("parity layout: slots, groups and the short last block")
+        : WanTestCase("parity layout: slots, groups and the short last block")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const uint32_t P = WanParityCode::PARITY_FLAG;
         // 0 1 2 3 p0 p1 | 4 5 6 7 p2 p3 | 8 9 p4 p5
@@ -95,11 +95,11 @@ class ParityLayoutTestCase : public TestCase
  * 0, 1, 3; the island is 2), one block of 4 chunks, one parity, values
  * (position + 1) x (chunk + 1).
  */
-class ParityRebuildTestCase : public TestCase
+class ParityRebuildTestCase : public WanTestCase
 {
   public:
     ParityRebuildTestCase()
-        : TestCase("parity rebuilds one lost merged chunk exactly, never two")
+        : WanTestCase("parity rebuilds one lost merged chunk exactly, never two")
     {
     }
 
@@ -109,7 +109,7 @@ class ParityRebuildTestCase : public TestCase
         return WanContribution::ToFixed(v);
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         const WanParityCode code(4, 4, 1);
         const auto peers = WanSourceSet::FromPositions({0, 1, 3});

@@ -42,16 +42,16 @@ TwoGroups()
  * @brief Hello and Join/Prune in the RFC 7761 wire format, byte for byte,
  * and back.
  */
-class PimRoundTripTestCase : public TestCase
+class PimRoundTripTestCase : public WanTestCase
 {
   public:
     PimRoundTripTestCase()
-        : TestCase("Hello and Join-Prune: RFC 7761 bytes and back")
+        : WanTestCase("Hello and Join-Prune: RFC 7761 bytes and back")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // Hello, holdtime 105 s: 0x20 (version 2, type 0), reserved, checksum,
         // option 1 of length 2 holding 105.  Checksum by hand: the words
@@ -102,16 +102,16 @@ class PimRoundTripTestCase : public TestCase
  * @brief Bytes that are not a well-formed Hello or Join/Prune are refused,
  * each with its reason, and leave the header as it was.
  */
-class PimMalformedTestCase : public TestCase
+class PimMalformedTestCase : public WanTestCase
 {
   public:
     PimMalformedTestCase()
-        : TestCase("malformed messages are refused with their reason")
+        : WanTestCase("malformed messages are refused with their reason")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto good =
             SerializedBytes(WanPimHeader::JoinPrune(Ipv4Address("10.0.0.2"), 210, TwoGroups()));

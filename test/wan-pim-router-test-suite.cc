@@ -88,6 +88,24 @@ CountTx(uint32_t* n, Ptr<const Packet>)
     ++*n;
 }
 
+/**
+ * @ingroup wan-training-tests
+ * @brief Records the reason of every message a PIM router drops.
+ * @param router the router's application
+ * @param reasons where the reasons go, in order
+ */
+void
+RecordDrops(Ptr<Application> router, std::vector<std::string>& reasons)
+{
+    router->TraceConnectWithoutContext(
+        "Drop",
+        MakeBoundCallback(
+            +[](std::vector<std::string>* r, Ptr<const Packet>, const std::string& why) {
+                r->push_back(why);
+            },
+            &reasons));
+}
+
 } // namespace
 
 /**
@@ -97,11 +115,11 @@ CountTx(uint32_t* n, Ptr<const Packet>)
  * (same routers, same RPF input interfaces, same branches), on the nine
  * cities (the triangles' cliques and all-to-all) and on random WANs.
  */
-class PimRouterTreesTestCase : public TestCase
+class PimRouterTreesTestCase : public WanTestCase
 {
   public:
     PimRouterTreesTestCase()
-        : TestCase("routes programmed by PIM joins equal the planner's trees")
+        : WanTestCase("routes programmed by PIM joins equal the planner's trees")
     {
     }
 
@@ -155,7 +173,7 @@ class PimRouterTreesTestCase : public TestCase
         NS_TEST_EXPECT_MSG_GT(routes, 0, name << ": some routes to compare");
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         const auto nine = WanTopology::NineCity();
         Check(nine, TrianglesAndAll(nine), "nine cities");
@@ -180,16 +198,16 @@ class PimRouterTreesTestCase : public TestCase
  * then reaches C's edge; a leave prunes the branch hop by hop at once; state
  * that is no longer refreshed (C stops) expires after the Join holdtime.
  */
-class PimRouterWireTestCase : public TestCase
+class PimRouterWireTestCase : public WanTestCase
 {
   public:
     PimRouterWireTestCase()
-        : TestCase("joins and prunes on the wire; state expires without refresh")
+        : WanTestCase("joins and prunes on the wire; state expires without refresh")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto topo = LineTopology({"A", "B", "C"}, {10, 10});
         WanNetworkHelper net(topo);
@@ -278,16 +296,16 @@ class PimRouterWireTestCase : public TestCase
  * @brief Messages that are not well-formed PIM, or not acceptable, are
  * dropped and counted, and leave the state as it was.
  */
-class PimRouterMalformedTestCase : public TestCase
+class PimRouterMalformedTestCase : public WanTestCase
 {
   public:
     PimRouterMalformedTestCase()
-        : TestCase("malformed and unacceptable PIM messages are dropped and counted")
+        : WanTestCase("malformed and unacceptable PIM messages are dropped and counted")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto topo = LineTopology({"A", "B"}, {10});
         WanNetworkHelper net(topo);
@@ -295,13 +313,7 @@ class PimRouterMalformedTestCase : public TestCase
         auto pim = WanPimHelper().Install(net);
         pim.Start(Seconds(0));
         std::vector<std::string> reasons;
-        pim.Get(1)->TraceConnectWithoutContext(
-            "Drop",
-            MakeBoundCallback(
-                +[](std::vector<std::string>* r, Ptr<const Packet>, const std::string& why) {
-                    r->push_back(why);
-                },
-                &reasons));
+        RecordDrops(pim.Get(1), reasons);
         // A second raw socket on A's link to B sends what A's PIM would not.
         auto a = net.GetRouters().Get(0);
         auto socket = Socket::CreateSocket(a, Ipv4RawSocketFactory::GetTypeId());
@@ -349,18 +361,72 @@ class PimRouterMalformedTestCase : public TestCase
 
 /**
  * @ingroup wan-training-tests
- * @brief Timers that PIM cannot carry are refused with a one-line error.
+ * @brief A well-formed Join/Prune from a router that has not said Hello is
+ * dropped and makes no state (RFC 7761, 4.5); the same message after its
+ * Hello joins.
  */
-class PimRouterTimersTestCase : public TestCase
+class PimRouterJoinNeedsHelloTestCase : public WanTestCase
 {
   public:
-    PimRouterTimersTestCase()
-        : TestCase("holdtimes that are not whole seconds are refused")
+    PimRouterJoinNeedsHelloTestCase()
+        : WanTestCase("a Join-Prune message counts only from a router that said Hello")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
+    {
+        const auto topo = LineTopology({"A", "B"}, {10});
+        WanNetworkHelper net(topo);
+        net.Install();
+        auto pim = WanPimHelper().Install(net);
+        // Only B runs PIM: A says nothing unless the test speaks for it.
+        pim.Get(1)->SetStartTime(Seconds(0));
+        pim.Get(0)->SetStartTime(Seconds(100));
+        std::vector<std::string> reasons;
+        RecordDrops(pim.Get(1), reasons);
+        const auto aToB = net.GetCoreAddress(0, 1);
+        // A joins B's island's tree: B is the upstream router, on the A-B link.
+        const auto join = WanPimHeader::JoinPrune(
+            net.GetCoreAddress(1, 0),
+            210,
+            {{WanNetworkHelper::GroupAddress(0, 1), {net.GetIslandAddress(1)}, {}}});
+        uint32_t entriesBefore = 99;
+        Simulator::Schedule(Seconds(0.1), [&]() { Router(pim, 1)->Deliver(aToB, join); });
+        Simulator::Schedule(Seconds(0.2), [&]() {
+            entriesBefore = Router(pim, 1)->GetState().GetNEntries();
+            Router(pim, 1)->Deliver(aToB, WanPimHeader::Hello(105));
+        });
+        Simulator::Schedule(Seconds(0.3), [&]() { Router(pim, 1)->Deliver(aToB, join); });
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        const auto entries = Router(pim, 1)->GetState().GetNEntries();
+        const auto dropped = Router(pim, 1)->GetMessagesDropped();
+        const auto received = Router(pim, 1)->GetMessagesReceived();
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_EQ(Nth(reasons, 0), "Join/Prune from a router without a Hello", "why");
+        NS_TEST_EXPECT_MSG_EQ(reasons.size(), 1, "one message dropped");
+        NS_TEST_EXPECT_MSG_EQ(entriesBefore, 0, "no state before the Hello");
+        NS_TEST_EXPECT_MSG_EQ(entries, 1, "joined after it");
+        NS_TEST_EXPECT_MSG_EQ(dropped, 1, "counted");
+        NS_TEST_EXPECT_MSG_EQ(received, 2, "the Hello and the Join");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief Timers that PIM cannot carry are refused with a one-line error.
+ */
+class PimRouterTimersTestCase : public WanTestCase
+{
+  public:
+    PimRouterTimersTestCase()
+        : WanTestCase("holdtimes that are not whole seconds are refused")
+    {
+    }
+
+  private:
+    void DoCheck() override
     {
         const auto topo = LineTopology({"A", "B"}, {10});
         WanNetworkHelper net(topo);
@@ -386,16 +452,17 @@ class PimRouterTimersTestCase : public TestCase
  * trees (triangles at 0 GB, all-to-all at 32 GB), and the PIM messages are
  * counted.
  */
-class PimTreesNoFaultTestCase : public TestCase
+class PimTreesNoFaultTestCase : public WanTestCase
 {
   public:
     PimTreesNoFaultTestCase()
-        : TestCase("trees joined a round ahead: round times and sums as with the planner's trees")
+        : WanTestCase(
+              "trees joined a round ahead: round times and sums as with the planner's trees")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto topo = WanTopology::NineCity();
         for (double hbm : {0.0, 32e9})
@@ -445,16 +512,16 @@ class PimTreesNoFaultTestCase : public TestCase
  * convergence + one join propagation; the later rounds run on time and every
  * sum is exact.
  */
-class PimTreesLinkFailureTestCase : public TestCase
+class PimTreesLinkFailureTestCase : public WanTestCase
 {
   public:
     PimTreesLinkFailureTestCase()
-        : TestCase("link NYC-LON fails mid-round: PIM moves the trees after BFD and SPF")
+        : WanTestCase("link NYC-LON fails mid-round: PIM moves the trees after BFD and SPF")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto topo = WanTopology::NineCity();
         CliqueExperimentHelper experiment(topo, PlannerConfig{});
@@ -499,6 +566,7 @@ class WanPimRouterTestSuite : public TestSuite
         AddTestCase(new PimRouterTreesTestCase);
         AddTestCase(new PimRouterWireTestCase);
         AddTestCase(new PimRouterMalformedTestCase);
+        AddTestCase(new PimRouterJoinNeedsHelloTestCase);
         AddTestCase(new PimRouterTimersTestCase);
         AddTestCase(new PimTreesNoFaultTestCase);
         AddTestCase(new PimTreesLinkFailureTestCase);

@@ -118,16 +118,16 @@ Line(uint32_t n)
  * it at once, and state without refresh (or whose neighbour stops its
  * Hellos) expires; a changed RPF neighbour gets a Join and the old a Prune.
  */
-class PimStateTimersTestCase : public TestCase
+class PimStateTimersTestCase : public WanTestCase
 {
   public:
     PimStateTimersTestCase()
-        : TestCase("(S,G) joins, refresh, prune, expiry, neighbour loss and RPF change")
+        : WanTestCase("(S,G) joins, refresh, prune, expiry, neighbour loss and RPF change")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto topo = Line(3); // A - B - C, the source at A
         PimNetwork net(topo);
@@ -223,11 +223,11 @@ class PimStateTimersTestCase : public TestCase
  * its unicast path) equal the planner's multicast trees, on the nine cities
  * (every source, the triangles' cliques and all-to-all) and on random WANs.
  */
-class PimStateTreesTestCase : public TestCase
+class PimStateTreesTestCase : public WanTestCase
 {
   public:
     PimStateTreesTestCase()
-        : TestCase("trees built by joins equal the planner's on nine cities and random WANs")
+        : WanTestCase("trees built by joins equal the planner's on nine cities and random WANs")
     {
     }
 
@@ -274,7 +274,7 @@ class PimStateTreesTestCase : public TestCase
         }
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         const auto nine = WanTopology::NineCity();
         Check(nine, TrianglesAndAll(nine), "nine cities");
@@ -295,16 +295,16 @@ class PimStateTreesTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Groups outside SSM and impossible timers are refused.
  */
-class PimStateBadInputTestCase : public TestCase
+class PimStateBadInputTestCase : public WanTestCase
 {
   public:
     PimStateBadInputTestCase()
-        : TestCase("non-SSM groups and impossible timers refused")
+        : WanTestCase("non-SSM groups and impossible timers refused")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanPimState state([](Ipv4Address) { return WanPimState::LOCAL; });
         auto e = ErrorOf([&]() {
@@ -326,16 +326,16 @@ class PimStateBadInputTestCase : public TestCase
  * 25 ms.  Without B, B must join A as well: 25 + 10 = 35 ms.  Routes that do
  * not change move nothing (0), and the Prune on the broken link is lost.
  */
-class PimJoinPropagationTestCase : public TestCase
+class PimJoinPropagationTestCase : public WanTestCase
 {
   public:
     PimJoinPropagationTestCase()
-        : TestCase("Join propagation after a route change, by hand on a triangle")
+        : WanTestCase("Join propagation after a route change, by hand on a triangle")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto before = TriangleTopology();
         const auto after = before.WithoutLink("A", "C");

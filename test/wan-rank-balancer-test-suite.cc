@@ -67,16 +67,16 @@ LineCliquePlan(bool multicast)
  * @ingroup wan-training-tests
  * @brief The planned work of each city, counted by hand on a three-city line.
  */
-class RankBalancerLoadTestCase : public TestCase
+class RankBalancerLoadTestCase : public WanTestCase
 {
   public:
     RankBalancerLoadTestCase()
-        : TestCase("planned work per city: senders, receivers and core hops, counted by hand")
+        : WanTestCase("planned work per city: senders, receivers and core hops, counted by hand")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // Each sender 1 + 4; each receiver 2 per peer + 2 merged; core hops
         // A 1 + 2, B 1 + 2 + 2 + 1, C 2 + 1.
@@ -106,16 +106,16 @@ class RankBalancerLoadTestCase : public TestCase
  * @brief The busiest rank's work and the partition of least cost, by hand
  * on the line: a cut stream costs both ranks, and the longer cut wins ties.
  */
-class RankBalancerPartitionTestCase : public TestCase
+class RankBalancerPartitionTestCase : public WanTestCase
 {
   public:
     RankBalancerPartitionTestCase()
-        : TestCase("balanced partition: least busiest-rank work, then the largest lookahead")
+        : WanTestCase("balanced partition: least busiest-rank work, then the largest lookahead")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto line = LineTopology({"A", "B", "C"}, {10, 20});
         const auto load = WanRankBalancer::PlannedLoad(LineCliquePlan(true), 3, true);
@@ -165,16 +165,16 @@ class RankBalancerPartitionTestCase : public TestCase
  * @brief Beyond the exhaustive search, moves and swaps from the start reach
  * the balance a hand count gives.
  */
-class RankBalancerLocalSearchTestCase : public TestCase
+class RankBalancerLocalSearchTestCase : public WanTestCase
 {
   public:
     RankBalancerLocalSearchTestCase()
-        : TestCase("local search from a start: 20 cities of work 1 to 20 on two ranks")
+        : WanTestCase("local search from a start: 20 cities of work 1 to 20 on two ranks")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // 2^19 assignments: beyond the exhaustive search.  No stream crosses
         // (no loaded link): the cost is the busiest rank's sum; 1 + ... + 20
@@ -211,16 +211,16 @@ class RankBalancerLocalSearchTestCase : public TestCase
  * crossings than it gains in balance, so the balanced partition is the
  * region split with the longest cut.
  */
-class RankBalancerNineCityTestCase : public TestCase
+class RankBalancerNineCityTestCase : public WanTestCase
 {
   public:
     RankBalancerNineCityTestCase()
-        : TestCase("nine cities, triangles' first round: Asia apart, 90, cut 49.36 ms")
+        : WanTestCase("nine cities, triangles' first round: Asia apart, 90, cut 49.36 ms")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto topo = WanTopology::NineCity();
         WanExperimentPlanner planner(topo, PlannerConfig{});

@@ -89,16 +89,16 @@ RecordChange(std::vector<WanReconvergenceHelper::Change>* changes,
  * link heals at 2 s its sessions come up, and the routes come back the same
  * way.
  */
-class ReconvergenceTestCase : public TestCase
+class ReconvergenceTestCase : public WanTestCase
 {
   public:
     ReconvergenceTestCase()
-        : TestCase("a cut link: detected by BFD, routed around after flooding and SPF, back")
+        : WanTestCase("a cut link: detected by BFD, routed around after flooding and SPF, back")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         Ipv4AddressGenerator::Reset();
         WanNetworkHelper net(TriangleTopology());
@@ -193,16 +193,16 @@ class ReconvergenceTestCase : public TestCase
  * @brief An impossible SPF delay, or ranks for another number of cities, is
  * refused with a message.
  */
-class ReconvergenceRefusesTestCase : public TestCase
+class ReconvergenceRefusesTestCase : public WanTestCase
 {
   public:
     ReconvergenceRefusesTestCase()
-        : TestCase("a negative or huge SPF delay, or a partition of other cities, is refused")
+        : WanTestCase("a negative or huge SPF delay, or a partition of other cities, is refused")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         Ipv4AddressGenerator::Reset();
         WanNetworkHelper net(TriangleTopology());

@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "wan-training-test-utils.h"
+
 #include "ns3/test.h"
 #include "ns3/wan-recovery-round-trips.h"
 
@@ -12,16 +14,16 @@ using namespace ns3;
  * @brief The hop's round trip from NACKs and QUERYs to their answers, each
  * timed from its first message.
  */
-class HopRoundTripTestCase : public TestCase
+class HopRoundTripTestCase : public WanTestCase
 {
   public:
     HopRoundTripTestCase()
-        : TestCase("the hop's round trip: first NACK or QUERY to its answer")
+        : WanTestCase("the hop's round trip: first NACK or QUERY to its answer")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanRecoveryRoundTrips t;
         NS_TEST_EXPECT_MSG_EQ_TOL(t.GetNackInterval(0.001), 0.001, 1e-15, "nothing measured");
@@ -57,16 +59,16 @@ class HopRoundTripTestCase : public TestCase
  * @brief The repair wait beyond the path's round trip, from first requests
  * only (Karn), and the allowance it gives a request's timeout.
  */
-class RepairWaitTestCase : public TestCase
+class RepairWaitTestCase : public WanTestCase
 {
   public:
     RepairWaitTestCase()
-        : TestCase("the repair wait: first requests only, less the round trip")
+        : WanTestCase("the repair wait: first requests only, less the round trip")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanRecoveryRoundTrips t;
         NS_TEST_EXPECT_MSG_EQ_TOL(t.GetRepairAllowance(), 0, 1e-15, "nothing measured");

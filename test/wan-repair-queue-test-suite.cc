@@ -31,16 +31,16 @@ At(const char* address, uint16_t port)
  * @brief Repairs leave in the order asked; a request for a chunk queued
  * already for the same requester is suppressed until that repair leaves.
  */
-class RepairQueueOrderTestCase : public TestCase
+class RepairQueueOrderTestCase : public WanTestCase
 {
   public:
     RepairQueueOrderTestCase()
-        : TestCase("repairs leave in order; a repeated request is suppressed while queued")
+        : WanTestCase("repairs leave in order; a repeated request is suppressed while queued")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanRepairQueue q;
         NS_TEST_EXPECT_MSG_EQ(q.IsEmpty(), true, "");
@@ -74,9 +74,8 @@ class RepairQueueOrderTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(fifth.round, 5, "");
         NS_TEST_EXPECT_MSG_EQ(q.IsEmpty(), true, "");
         NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&] { q.Front(); }), "no repair"), true, "");
-        NS_TEST_EXPECT_MSG_EQ(Mentions(ErrorOf([&] { q.Pop(Seconds(0), packet, 1); }), "no repair"),
-                              true,
-                              "");
+        const auto popEmpty = ErrorOf([&] { q.Pop(Seconds(0), packet, 1); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(popEmpty, "no repair"), true, popEmpty);
     }
 };
 
@@ -85,16 +84,16 @@ class RepairQueueOrderTestCase : public TestCase
  * @brief The pacer holds each repair a packet time at the repair budget
  * after the one before, counted from when that one left.
  */
-class RepairQueuePacingTestCase : public TestCase
+class RepairQueuePacingTestCase : public WanTestCase
 {
   public:
     RepairQueuePacingTestCase()
-        : TestCase("the pacer spaces repairs one packet time at the budget apart")
+        : WanTestCase("the pacer spaces repairs one packet time at the budget apart")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanRepairQueue q;
         // Nothing sent yet: a first repair may leave at once.

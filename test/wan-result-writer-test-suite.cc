@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "wan-training-test-utils.h"
+
 #include "ns3/clique-experiment-helper.h"
 #include "ns3/clique-schedule-builtins.h"
 #include "ns3/clique-schedule.h"
@@ -109,16 +111,16 @@ HandResult()
  * documented names, with rounds counted from 1 and a time that never came
  * as null.
  */
-class ResultWriterJsonTestCase : public TestCase
+class ResultWriterJsonTestCase : public WanTestCase
 {
   public:
     ResultWriterJsonTestCase()
-        : TestCase("JSON: every figure under its documented name")
+        : WanTestCase("JSON: every figure under its documented name")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanResultWriter writer(TwoCities());
         writer.Add("pair, hand", HandResult(), {{"lossRate", "0.01"}});
@@ -182,16 +184,16 @@ class ResultWriterJsonTestCase : public TestCase
  * @brief The CSV table holds the same figures, one per row, and a file name
  * that says neither format is refused.
  */
-class ResultWriterCsvTestCase : public TestCase
+class ResultWriterCsvTestCase : public WanTestCase
 {
   public:
     ResultWriterCsvTestCase()
-        : TestCase("CSV: one figure per row; the file name says the format")
+        : WanTestCase("CSV: one figure per row; the file name says the format")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanResultWriter writer(TwoCities());
         writer.Add("pair, hand", HandResult());
@@ -243,16 +245,16 @@ class ResultWriterCsvTestCase : public TestCase
  * 1000 have no queue in round 1 and at most one packet waiting in round 2
  * (a packet an idle link sends at once does not count).
  */
-class ResultWriterRunTestCase : public TestCase
+class ResultWriterRunTestCase : public WanTestCase
 {
   public:
     ResultWriterRunTestCase()
-        : TestCase("a run: evictions per round add up; core queues of triangles")
+        : WanTestCase("a run: evictions per round add up; core queues of triangles")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto topo = WanTopology::NineCity();
         CliqueExperimentHelper experiment(topo, PlannerConfig{});

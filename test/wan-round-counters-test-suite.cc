@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "wan-training-test-utils.h"
+
 #include "ns3/test.h"
 #include "ns3/wan-round-counters.h"
 
@@ -13,16 +15,16 @@ using namespace ns3;
  * @ingroup wan-training-tests
  * @brief `+=` adds every counter, each to itself.
  */
-class RoundCountersSumTestCase : public TestCase
+class RoundCountersSumTestCase : public WanTestCase
 {
   public:
     RoundCountersSumTestCase()
-        : TestCase("+= adds every counter to its own")
+        : WanTestCase("+= adds every counter to its own")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // Each counter a distinct power of two in a; b is a three times.
         using C = WanRoundCounters;

@@ -3,6 +3,7 @@
  */
 
 #include "wan-line-clique-fixture.h"
+#include "wan-training-test-utils.h"
 
 #include "ns3/simulator.h"
 #include "ns3/test.h"
@@ -17,16 +18,16 @@ using namespace ns3::wantest;
  * received (the same records the islands keep), whether its sum is exact,
  * and the FPGAs' evictions and peak occupancy.
  */
-class RecorderLineCliqueTestCase : public TestCase
+class RecorderLineCliqueTestCase : public WanTestCase
 {
   public:
     RecorderLineCliqueTestCase()
-        : TestCase("recorder: each island's record, exactness, evictions and peak HBM")
+        : WanTestCase("recorder: each island's record, exactness, evictions and peak HBM")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanRoundRecorder recorder;
         LineCliqueOptions o;
@@ -84,11 +85,11 @@ class RecorderLineCliqueTestCase : public TestCase
  * clique member that reported nothing makes an island's round inexact; a
  * later report of the same round replaces the earlier one.
  */
-class RecorderExactnessTestCase : public TestCase
+class RecorderExactnessTestCase : public WanTestCase
 {
   public:
     RecorderExactnessTestCase()
-        : TestCase("recorder: exact only with the right count, sum and every member")
+        : WanTestCase("recorder: exact only with the right count, sum and every member")
     {
     }
 
@@ -110,7 +111,7 @@ class RecorderExactnessTestCase : public TestCase
         return r;
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         // Values 1, 2, 3; x (1 + 2 + 3 + 4) = 10.
         WanRoundRecorder recorder;
@@ -144,16 +145,16 @@ class RecorderExactnessTestCase : public TestCase
  * reports a complete round, else the time of that first report; later
  * reports (a late arrival) change nothing.
  */
-class RecorderMixedAtTestCase : public TestCase
+class RecorderMixedAtTestCase : public WanTestCase
 {
   public:
     RecorderMixedAtTestCase()
-        : TestCase("recorder: an island averages at its completion, or when it gives up")
+        : WanTestCase("recorder: an island averages at its completion, or when it gives up")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanRoundRecorder recorder;
         auto report = [&recorder](uint32_t city, double at, double completion) {
@@ -181,16 +182,16 @@ class RecorderMixedAtTestCase : public TestCase
  * into another that holds the other islands, gives the records, mixing
  * times, evictions (summed), drops and peak (the larger) of both.
  */
-class RecorderMergeTestCase : public TestCase
+class RecorderMergeTestCase : public WanTestCase
 {
   public:
     RecorderMergeTestCase()
-        : TestCase("recorder: one rank's records saved and merged into rank 0's")
+        : WanTestCase("recorder: one rank's records saved and merged into rank 0's")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanRoundRecorder rank0;
         WanRoundRecorder rank1;

@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "wan-training-test-utils.h"
+
 #include "ns3/test.h"
 #include "ns3/wan-scale-check.h"
 
@@ -12,17 +14,17 @@ using namespace ns3;
  * @brief Jitter against the line-rate window, by hand: 1 ms of jitter and a
  * 5 us window (50 us at scale 10, 5 ms at 1000).
  */
-class JitterWindowTestCase : public TestCase
+class JitterWindowTestCase : public WanTestCase
 {
   public:
     JitterWindowTestCase()
-        : TestCase("jitter against the line-rate window: when the scale changes "
-                   "the answer")
+        : WanTestCase("jitter against the line-rate window: when the scale changes "
+                      "the answer")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         // 5 ms at scale 1000 absorbs most of 1 ms, 5 us does not: warned, and
         // the scale that gives the full-scale answer is 1 ms / 50 us = 20.

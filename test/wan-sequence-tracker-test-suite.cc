@@ -29,28 +29,30 @@ Name(Arrival a)
  * @brief In order, every number is a first copy and the window follows; a
  * copy of any earlier number is a duplicate, however far behind the window.
  */
-class SequenceDuplicateTestCase : public TestCase
+class SequenceDuplicateTestCase : public WanTestCase
 {
   public:
     SequenceDuplicateTestCase()
-        : TestCase("a copy below the window is a duplicate, however old")
+        : WanTestCase("a copy below the window is a duplicate, however old")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanSequenceTracker t;
         for (uint32_t s = 0; s < 10; ++s)
         {
-            NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(s)), std::string("first"), "seq " << s);
+            auto got = Name(t.Receive(s));
+            NS_TEST_EXPECT_MSG_EQ(got, std::string("first"), "seq " << s);
         }
         NS_TEST_EXPECT_MSG_EQ(t.GetWindowStart(), 10, "window past all ten");
         NS_TEST_EXPECT_MSG_EQ(t.HasGaps(), false, "no gap");
         // The MERGED packet resent twice after its window passed.
         for (uint32_t s : {3u, 3u, 0u, 9u})
         {
-            NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(s)), std::string("duplicate"), "seq " << s);
+            auto got = Name(t.Receive(s));
+            NS_TEST_EXPECT_MSG_EQ(got, std::string("duplicate"), "seq " << s);
         }
         NS_TEST_EXPECT_MSG_EQ(t.GetWindowStart(), 10, "window unmoved");
     }
@@ -61,16 +63,16 @@ class SequenceDuplicateTestCase : public TestCase
  * @brief Reordering and resends: a jump opens gaps, each fills once, and
  * the window moves only over what arrived.
  */
-class SequenceReorderTestCase : public TestCase
+class SequenceReorderTestCase : public WanTestCase
 {
   public:
     SequenceReorderTestCase()
-        : TestCase("reordered and resent numbers: each gap filled once")
+        : WanTestCase("reordered and resent numbers: each gap filled once")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanSequenceTracker t;
 
@@ -98,7 +100,8 @@ class SequenceReorderTestCase : public TestCase
         };
         for (const auto& s : steps)
         {
-            NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(s.seq)), std::string(Name(s.arrival)), s.seq);
+            auto got = Name(t.Receive(s.seq));
+            NS_TEST_EXPECT_MSG_EQ(got, std::string(Name(s.arrival)), s.seq);
             NS_TEST_EXPECT_MSG_EQ(t.GetWindowStart(), s.window, "window after " << s.seq);
             NS_TEST_EXPECT_MSG_EQ((t.GetGaps() == s.gaps), true, "gaps after " << s.seq);
         }
@@ -110,16 +113,16 @@ class SequenceReorderTestCase : public TestCase
  * @brief Each gap is asked for at most MaxNacks times, then abandoned; an
  * abandoned number that still arrives is taken once.
  */
-class SequenceNackCapTestCase : public TestCase
+class SequenceNackCapTestCase : public WanTestCase
 {
   public:
     SequenceNackCapTestCase()
-        : TestCase("a gap is asked for MaxNacks times, then abandoned")
+        : WanTestCase("a gap is asked for MaxNacks times, then abandoned")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanSequenceTracker t(3);
         t.Receive(0);
@@ -133,14 +136,19 @@ class SequenceNackCapTestCase : public TestCase
             asked += nacks.size();
         }
         NS_TEST_EXPECT_MSG_EQ(asked, 6, "two gaps, three NACKs each");
-        NS_TEST_EXPECT_MSG_EQ(t.TakeNacksDue(3, 0).empty(), true, "the fourth time: abandoned");
+        auto due = t.TakeNacksDue(3, 0).empty();
+        NS_TEST_EXPECT_MSG_EQ(due, true, "the fourth time: abandoned");
         NS_TEST_EXPECT_MSG_EQ(t.GetAbandoned(), 2, "two abandoned");
         NS_TEST_EXPECT_MSG_EQ(t.HasGaps(), false, "none asked for");
         NS_TEST_EXPECT_MSG_EQ(t.GetWindowStart(), 5, "window past the abandoned");
-        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(3)), std::string("first"), "late, taken once");
-        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(3)), std::string("duplicate"), "then a duplicate");
-        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(1)), std::string("first"), "the other, once");
-        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(1)), std::string("duplicate"), "and only once");
+        auto got = Name(t.Receive(3));
+        NS_TEST_EXPECT_MSG_EQ(got, std::string("first"), "late, taken once");
+        got = Name(t.Receive(3));
+        NS_TEST_EXPECT_MSG_EQ(got, std::string("duplicate"), "then a duplicate");
+        got = Name(t.Receive(1));
+        NS_TEST_EXPECT_MSG_EQ(got, std::string("first"), "the other, once");
+        got = Name(t.Receive(1));
+        NS_TEST_EXPECT_MSG_EQ(got, std::string("duplicate"), "and only once");
 
         NS_TEST_EXPECT_MSG_EQ(
             Mentions(ErrorOf([]() { WanSequenceTracker bad(0); }), "at least one NACK"),
@@ -155,37 +163,42 @@ class SequenceNackCapTestCase : public TestCase
  * for (new gaps at once); a sender's count exposes the tail, which no later
  * arrival shows.
  */
-class SequenceNackIntervalTestCase : public TestCase
+class SequenceNackIntervalTestCase : public WanTestCase
 {
   public:
     SequenceNackIntervalTestCase()
-        : TestCase("a gap is asked for again only after the interval; the tail by count")
+        : WanTestCase("a gap is asked for again only after the interval; the tail by count")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanSequenceTracker t(5);
         t.Receive(0);
         t.Receive(2); // gap 1
-        NS_TEST_EXPECT_MSG_EQ((t.TakeNacksDue(1.0, 0.5) == std::vector<uint32_t>{1}), true, "");
+        auto due = (t.TakeNacksDue(1.0, 0.5) == std::vector<uint32_t>{1});
+        NS_TEST_EXPECT_MSG_EQ(due, true, "");
         t.Receive(4); // gap 3, new
-        NS_TEST_EXPECT_MSG_EQ((t.TakeNacksDue(1.2, 0.5) == std::vector<uint32_t>{3}),
-                              true,
-                              "1 was asked 0.2 s ago: only the new gap");
-        NS_TEST_EXPECT_MSG_EQ((t.TakeNacksDue(1.5, 0.5) == std::vector<uint32_t>{1}),
-                              true,
-                              "0.5 s on: 1 again, 3 not yet");
-        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(1)), std::string("gap filled"), "");
-        NS_TEST_EXPECT_MSG_EQ((t.TakeNacksDue(2.0, 0.5) == std::vector<uint32_t>{3}), true, "");
+        due = (t.TakeNacksDue(1.2, 0.5) == std::vector<uint32_t>{3});
+        NS_TEST_EXPECT_MSG_EQ(due, true, "1 was asked 0.2 s ago: only the new gap");
+        due = (t.TakeNacksDue(1.5, 0.5) == std::vector<uint32_t>{1});
+        NS_TEST_EXPECT_MSG_EQ(due, true, "0.5 s on: 1 again, 3 not yet");
+        auto got = Name(t.Receive(1));
+        NS_TEST_EXPECT_MSG_EQ(got, std::string("gap filled"), "");
+        due = (t.TakeNacksDue(2.0, 0.5) == std::vector<uint32_t>{3});
+        NS_TEST_EXPECT_MSG_EQ(due, true, "");
 
         // The sender has sent 0 to 7: 5, 6 and 7 are lost at the tail.
-        NS_TEST_EXPECT_MSG_EQ(t.ExpectBelow(8), 3, "three gaps opened");
-        NS_TEST_EXPECT_MSG_EQ(t.ExpectBelow(8), 0, "known already");
-        NS_TEST_EXPECT_MSG_EQ(t.ExpectBelow(4), 0, "below the highest received");
+        auto opened = t.ExpectBelow(8);
+        NS_TEST_EXPECT_MSG_EQ(opened, 3, "three gaps opened");
+        opened = t.ExpectBelow(8);
+        NS_TEST_EXPECT_MSG_EQ(opened, 0, "known already");
+        opened = t.ExpectBelow(4);
+        NS_TEST_EXPECT_MSG_EQ(opened, 0, "below the highest received");
         NS_TEST_EXPECT_MSG_EQ((t.GetGaps() == std::vector<uint32_t>{3, 5, 6, 7}), true, "");
-        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(7)), std::string("gap filled"), "a resend");
+        got = Name(t.Receive(7));
+        NS_TEST_EXPECT_MSG_EQ(got, std::string("gap filled"), "a resend");
     }
 };
 
@@ -193,26 +206,27 @@ class SequenceNackIntervalTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief A corrupt, far-off sequence number opens at most 65536 gaps.
  */
-class SequenceJumpTestCase : public TestCase
+class SequenceJumpTestCase : public WanTestCase
 {
   public:
     SequenceJumpTestCase()
-        : TestCase("a far-off number opens at most 65536 gaps")
+        : WanTestCase("a far-off number opens at most 65536 gaps")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanSequenceTracker t;
         t.Receive(0);
-        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(4000000000u)), std::string("first"), "taken");
+        auto got = Name(t.Receive(4000000000u));
+        NS_TEST_EXPECT_MSG_EQ(got, std::string("first"), "taken");
         NS_TEST_EXPECT_MSG_EQ(t.GetGaps().size(), 65536, "65536 gaps");
         NS_TEST_EXPECT_MSG_EQ(t.GetGaps().front(), 4000000000u - 65536, "the nearest ones");
-        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(5)), std::string("duplicate"), "written off");
-        NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(4000000000u - 1)),
-                              std::string("gap filled"),
-                              "a near gap fills");
+        got = Name(t.Receive(5));
+        NS_TEST_EXPECT_MSG_EQ(got, std::string("duplicate"), "written off");
+        got = Name(t.Receive(4000000000u - 1));
+        NS_TEST_EXPECT_MSG_EQ(got, std::string("gap filled"), "a near gap fills");
     }
 };
 

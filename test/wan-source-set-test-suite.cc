@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "wan-training-test-utils.h"
+
 #include "ns3/test.h"
 #include "ns3/wan-source-set.h"
 
@@ -31,16 +33,16 @@ PositionsOf(const WanSourceSet& s)
  * @brief Positions on both sides of the 32 and 64 boundaries are held, told
  * apart and counted; ForEach, the span and the words agree.
  */
-class SourceSetBitsTestCase : public TestCase
+class SourceSetBitsTestCase : public WanTestCase
 {
   public:
     SourceSetBitsTestCase()
-        : TestCase("set and test positions across the 32 and 64 boundaries")
+        : WanTestCase("set and test positions across the 32 and 64 boundaries")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanSourceSet empty;
         NS_TEST_EXPECT_MSG_EQ(empty.IsEmpty(), true, "a new set is empty");
@@ -83,16 +85,16 @@ class SourceSetBitsTestCase : public TestCase
  * @brief Union, intersection and equality, also between sets of different
  * widths, and equality whatever the order a set was built in.
  */
-class SourceSetAlgebraTestCase : public TestCase
+class SourceSetAlgebraTestCase : public WanTestCase
 {
   public:
     SourceSetAlgebraTestCase()
-        : TestCase("union, intersection test and equality across widths")
+        : WanTestCase("union, intersection test and equality across widths")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const auto low = WanSourceSet::FromPositions({0, 33});
         const auto high = WanSourceSet::FromPositions({63, 69});
@@ -143,16 +145,16 @@ class SourceSetAlgebraTestCase : public TestCase
  * @brief Conversion to and from the chunk header's bitmap (one element per
  * position).
  */
-class SourceSetBitmapTestCase : public TestCase
+class SourceSetBitmapTestCase : public WanTestCase
 {
   public:
     SourceSetBitmapTestCase()
-        : TestCase("to and from a bitmap of one element per position")
+        : WanTestCase("to and from a bitmap of one element per position")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         std::vector<bool> bits(70, false);
         for (uint32_t p : {0, 33, 63, 69})

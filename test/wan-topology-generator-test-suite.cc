@@ -50,16 +50,16 @@ Diameter(const WanTopology& topo)
  * @brief Each shape has its links, counted by hand, and the generator's
  * latencies, capacities, access rates and regions.
  */
-class GeneratorShapesTestCase : public TestCase
+class GeneratorShapesTestCase : public WanTestCase
 {
   public:
     GeneratorShapesTestCase()
-        : TestCase("shapes: links counted by hand, latencies from lengths, regions")
+        : WanTestCase("shapes: links counted by hand, latencies from lengths, regions")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         using G = WanTopologyGenerator;
         // A chain of 20: 19 links, 19 hops end to end.
@@ -122,16 +122,16 @@ class GeneratorShapesTestCase : public TestCase
  * @brief Uneven capacities come from the list given; a chain's latencies
  * follow its 200 to 600 km spacing.
  */
-class GeneratorCapacitiesTestCase : public TestCase
+class GeneratorCapacitiesTestCase : public WanTestCase
 {
   public:
     GeneratorCapacitiesTestCase()
-        : TestCase("capacities drawn from the list; chain spacing 200 to 600 km")
+        : WanTestCase("capacities drawn from the list; chain spacing 200 to 600 km")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanTopologyGenerator::Settings s;
         s.kind = WanTopologyGenerator::CHAIN;
@@ -159,16 +159,16 @@ class GeneratorCapacitiesTestCase : public TestCase
  * @brief The same settings give the same WAN; another seed another; bad
  * settings are refused with one line naming them.
  */
-class GeneratorSeedTestCase : public TestCase
+class GeneratorSeedTestCase : public WanTestCase
 {
   public:
     GeneratorSeedTestCase()
-        : TestCase("same seed, same WAN; bad settings refused")
+        : WanTestCase("same seed, same WAN; bad settings refused")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         using G = WanTopologyGenerator;
         for (auto kind : G::Kinds())

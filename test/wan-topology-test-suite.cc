@@ -18,16 +18,16 @@ using namespace ns3::wantest;
  * @ingroup wan-training-tests
  * @brief The embedded nine-city topology: size, regions and hand-summed paths.
  */
-class NineCityTopologyTestCase : public TestCase
+class NineCityTopologyTestCase : public WanTestCase
 {
   public:
     NineCityTopologyTestCase()
-        : TestCase("nine-city topology: cities, links and shortest paths")
+        : WanTestCase("nine-city topology: cities, links and shortest paths")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = WanTopology::NineCity();
         NS_TEST_ASSERT_MSG_EQ(topo.GetNCities(), 9, "nine cities");
@@ -61,16 +61,16 @@ class NineCityTopologyTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief A three-island line: paths and multicast trees by hand.
  */
-class LineTopologyTestCase : public TestCase
+class LineTopologyTestCase : public WanTestCase
 {
   public:
     LineTopologyTestCase()
-        : TestCase("three-island line: paths and source-specific trees")
+        : WanTestCase("three-island line: paths and source-specific trees")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto topo = LineTopology({"A", "B", "C"}, {10, 20});
         NS_TEST_EXPECT_MSG_EQ_TOL(topo.GetPathDelay(0, 2), 0.030, 1e-15, "A-C = 10 + 20 ms");
@@ -91,16 +91,16 @@ class LineTopologyTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Equal-latency paths break towards the lower city index.
  */
-class TieBreakTestCase : public TestCase
+class TieBreakTestCase : public WanTestCase
 {
   public:
     TieBreakTestCase()
-        : TestCase("equal-latency paths go through the lower index")
+        : WanTestCase("equal-latency paths go through the lower index")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         WanTopology topo;
         for (const char* c : {"A", "B", "C", "D"})
@@ -123,16 +123,16 @@ class TieBreakTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Files: JSON and the CSV pair load, and JSON round-trips.
  */
-class TopologyFileTestCase : public TestCase
+class TopologyFileTestCase : public WanTestCase
 {
   public:
     TopologyFileTestCase()
-        : TestCase("topology files: JSON, CSV folder, round trip")
+        : WanTestCase("topology files: JSON, CSV folder, round trip")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         namespace fs = std::filesystem;
         auto dir = fs::temp_directory_path() / "wan-training-topology-test";
@@ -174,11 +174,11 @@ class TopologyFileTestCase : public TestCase
  * @ingroup wan-training-tests
  * @brief Malformed topologies get one-line errors that name the problem.
  */
-class TopologyBadInputTestCase : public TestCase
+class TopologyBadInputTestCase : public WanTestCase
 {
   public:
     TopologyBadInputTestCase()
-        : TestCase("malformed topologies: clear one-line errors")
+        : WanTestCase("malformed topologies: clear one-line errors")
     {
     }
 
@@ -191,7 +191,7 @@ class TopologyBadInputTestCase : public TestCase
                               "error '" << error << "' should mention '" << part << "'");
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         const std::string two = R"({"cities":[{"code":"A"},{"code":"B"}],"links":[)";
         Expect(two + R"({"a":"A","b":"Z","one_way_ms":1,"capacity_gbps":1}]})", "unknown city 'Z'");
@@ -243,11 +243,11 @@ class TopologyBadInputTestCase : public TestCase
  * outside it is refused with the field, the value and the range, whether it
  * comes from JSON, CSV or the API; the ends of each range are accepted.
  */
-class TopologyBoundsTestCase : public TestCase
+class TopologyBoundsTestCase : public WanTestCase
 {
   public:
     TopologyBoundsTestCase()
-        : TestCase("topology numbers outside their ranges are refused, ends accepted")
+        : WanTestCase("topology numbers outside their ranges are refused, ends accepted")
     {
     }
 
@@ -358,7 +358,7 @@ class TopologyBoundsTestCase : public TestCase
                "longitude of A must be from -180 to 180 degrees (got 200 degrees)");
     }
 
-    void DoRun() override
+    void DoCheck() override
     {
         JsonBounds();
         CsvAndApiBounds();
@@ -370,16 +370,16 @@ class TopologyBoundsTestCase : public TestCase
  * @brief A UTF-8 byte-order mark (what spreadsheet exports write) at the
  * start of cities.csv, core-links.csv or a JSON topology is ignored.
  */
-class TopologyByteOrderMarkTestCase : public TestCase
+class TopologyByteOrderMarkTestCase : public WanTestCase
 {
   public:
     TopologyByteOrderMarkTestCase()
-        : TestCase("a byte-order mark at the start of a topology file is accepted")
+        : WanTestCase("a byte-order mark at the start of a topology file is accepted")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const std::string bom = "\xEF\xBB\xBF";
         namespace fs = std::filesystem;

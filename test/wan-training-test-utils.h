@@ -10,6 +10,8 @@
 #include "ns3/clique-schedule.h"
 #include "ns3/header.h"
 #include "ns3/pcap-file.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
 #include "ns3/wan-topology-generator.h"
 #include "ns3/wan-topology.h"
 
@@ -20,6 +22,37 @@
 
 namespace ns3
 {
+
+/**
+ * @ingroup wan-training-tests
+ * @brief A test case whose checks (DoCheck) may let an exception escape: it
+ * fails the case with the exception's message instead of ending the test
+ * runner, and destroys the simulator the checks left behind, so that the
+ * suite's other cases still run and report.
+ */
+class WanTestCase : public TestCase
+{
+  protected:
+    using TestCase::TestCase;
+
+    /// @brief The case's checks (what TestCase::DoRun holds).
+    virtual void DoCheck() = 0;
+
+  private:
+    void DoRun() final
+    {
+        try
+        {
+            DoCheck();
+        }
+        catch (const std::exception& e)
+        {
+            Simulator::Destroy();
+            NS_TEST_EXPECT_MSG_EQ(std::string(e.what()), std::string(), "uncaught exception");
+        }
+    }
+};
+
 namespace wantest
 {
 

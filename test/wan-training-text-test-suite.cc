@@ -18,16 +18,16 @@ using namespace ns3::wantest;
  * @brief Ranges: closed and open ends, NaN, and the message that names the
  * field, the value and the range.
  */
-class TextRangeTestCase : public TestCase
+class TextRangeTestCase : public WanTestCase
 {
   public:
     TextRangeTestCase()
-        : TestCase("ranges: ends, open ends, NaN and the one-line message")
+        : WanTestCase("ranges: ends, open ends, NaN and the one-line message")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         const wantext::Range closed{0, 1000, "ms"};
         NS_TEST_EXPECT_MSG_EQ(closed.Contains(0), true, "closed minimum");
@@ -64,16 +64,16 @@ class TextRangeTestCase : public TestCase
  * @brief The programs' parsing helpers: lists, numbers, joining, byte-order
  * marks.
  */
-class TextParsingTestCase : public TestCase
+class TextParsingTestCase : public WanTestCase
 {
   public:
     TextParsingTestCase()
-        : TestCase("parsing helpers: lists, numbers, byte-order marks")
+        : WanTestCase("parsing helpers: lists, numbers, byte-order marks")
     {
     }
 
   private:
-    void DoRun() override
+    void DoCheck() override
     {
         auto items = wantext::SplitList(" core, access,,post ");
         NS_TEST_ASSERT_MSG_EQ(items.size(), 3, "empty items dropped");

@@ -489,3 +489,17 @@ def test_model_facts_are_the_models():
     assert wan_training.parse_schedule_memory("all-to-all") == ("all-to-all", 32)
     assert wan_training.parse_schedule_memory("triangles") == ("triangles", 0)
     assert wan_training.parse_schedule_memory("pairs:8") == ("pairs", 8)
+
+
+def test_mean_ci_is_students_t():
+    """By hand: five runs 1..5 have mean 3 and half-width t(0.975, 4) x
+    sqrt(2.5 / 5) = 2.776445 x 0.707107 = 1.963243 (z = 1.96 would give
+    1.385904); two runs 0 and 2, 12.706205; one run, 0; an infinite run, inf."""
+    import wan_training
+
+    mean, half = wan_training.mean_ci([1, 2, 3, 4, 5])
+    assert mean == 3
+    assert half == pytest.approx(1.963243, abs=1e-6)
+    assert wan_training.mean_ci([0, 2]) == pytest.approx((1, 12.706205), abs=1e-6)
+    assert wan_training.mean_ci([7.5]) == (7.5, 0.0)
+    assert wan_training.mean_ci([1, math.inf])[1] == math.inf

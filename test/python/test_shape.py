@@ -128,3 +128,62 @@ def test_test_classes_have_distinct_names():
                 for cls in re.findall(r"^class (\w+)", f.read(), re.MULTILINE):
                     seen.setdefault(cls, []).append(name)
     assert {c: files for c, files in seen.items() if len(files) > 1} == {}
+
+
+# Methods that change their object: a check macro evaluates its first argument
+# again to report a failure, so a call to one of them there runs twice and the
+# message shows the second call's value.
+STATEFUL_CALLS = re.compile(r"\.(Receive|CheckDetection|TakeNacksDue|ExpectBelow|Add|Pop|Sample)\(")
+CHECK = re.compile(r"NS_TEST_(?:EXPECT|ASSERT)_MSG_[A-Z_]+\(")
+
+
+def first_argument(text, start):
+    """The first argument of the call whose '(' ends just before start."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] in "([{":
+            depth += 1
+        elif text[i] in ")]}":
+            if depth == 0:
+                return text[start:i]
+            depth -= 1
+        elif text[i] == "," and depth == 0:
+            return text[start:i]
+    return text[start:]
+
+
+def stateful_checks(text):
+    """The first arguments of check macros in text that call a stateful method."""
+    return [arg for m in CHECK.finditer(text)
+            if STATEFUL_CALLS.search(arg := first_argument(text, m.end()))]
+
+
+def test_checks_do_not_call_stateful_methods():
+    """Every check stores a stateful call's result first."""
+    found = {}
+    for name in sorted(os.listdir(os.path.join(ROOT, "test"))):
+        if name.endswith((".cc", ".h")):
+            with open(os.path.join(ROOT, "test", name), encoding="utf-8") as f:
+                if calls := stateful_checks(f.read()):
+                    found[name] = calls
+    assert found == {}
+
+
+def test_the_stateful_check_finder_sees_one():
+    text = ('NS_TEST_EXPECT_MSG_EQ(Name(t.Receive(3)), std::string("first"), "x");\n'
+            'auto got = b.Receive(p, MilliSeconds(0));\nNS_TEST_EXPECT_MSG_EQ(got, true, "y");\n'
+            'NS_TEST_EXPECT_MSG_EQ(f(a, b.Add(1)), 2, "z");\n')
+    assert stateful_checks(text) == ["Name(t.Receive(3))", "f(a, b.Add(1))"]
+
+
+def test_test_cases_report_exceptions():
+    """Every test case derives from WanTestCase (test/wan-training-test-utils.h),
+    which fails the case on an exception its checks let escape instead of
+    ending the test runner."""
+    direct = []
+    for name in sorted(os.listdir(os.path.join(ROOT, "test"))):
+        if name.endswith(".cc"):
+            with open(os.path.join(ROOT, "test", name), encoding="utf-8") as f:
+                if re.search(r"public TestCase\b|void DoRun\(\)", f.read()):
+                    direct.append(name)
+    assert direct == []
