@@ -96,8 +96,9 @@ WanJitterChannel::GetTypeId()
                             MakeTraceSourceAccessor(&WanJitterChannel::m_jitterTrace),
                             "ns3::WanJitterChannel::JitterCallback")
             .AddTraceSource("Hold",
-                            "A packet is held so as not to overtake the one sent before it: "
-                            "how much later it arrives than its own extra delay says.",
+                            "A packet arrives later than its own extra delay says (the delay "
+                            "process's FIFO envelope, or a transmission time after the packet "
+                            "before it): by how much.",
                             MakeTraceSourceAccessor(&WanJitterChannel::m_holdTrace),
                             "ns3::WanJitterChannel::HoldCallback");
     return tid;

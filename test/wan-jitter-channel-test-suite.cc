@@ -36,6 +36,7 @@
 #include <vector>
 
 using namespace ns3;
+using namespace ns3::wantest;
 
 /**
  * @ingroup wan-training-tests
@@ -430,20 +431,6 @@ class JitterScaleTestCase : public WanTestCase
     }
 
   private:
-    /**
-     * @param scales the scales
-     * @return " 100, 1000" for {100, 1000}
-     */
-    static std::string ScaleList(const std::vector<double>& scales)
-    {
-        std::ostringstream list;
-        for (size_t i = 0; i < scales.size(); ++i)
-        {
-            list << (i ? ", " : " ") << scales[i];
-        }
-        return list.str();
-    }
-
     /**
      * @param scale the time-preserving scale
      * @param jitter with 1 ms of correlated jitter on the core, or none

@@ -7,6 +7,7 @@
 #include "ns3/clique-experiment-helper.h"
 #include "ns3/clique-schedule-builtins.h"
 #include "ns3/test.h"
+#include "ns3/wan-experiment-report.h"
 #include "ns3/wan-link-impairment.h"
 #include "ns3/wan-network-helper.h"
 #include "ns3/wan-training-compat.h"
@@ -92,10 +93,7 @@ JitterRuns(double scale, double hbmBytes, double jitterSeconds)
         WanRoundCounters sum;
         for (const auto& round : r.rounds)
         {
-            for (const auto& island : round.islands)
-            {
-                sum += island;
-            }
+            sum += WanExperimentReport::Total(round);
         }
         const double expected = sum.expected;
         f.late.push_back(sum.late / expected);
@@ -133,21 +131,6 @@ Overlap(const std::vector<double>& a, const std::vector<double>& b)
     const auto x = MeanInterval(a);
     const auto y = MeanInterval(b);
     return std::abs(x.mean - y.mean) <= x.half + y.half;
-}
-
-/**
- * @param scales scales
- * @return " 1000, 100 and 10" for {1000, 100, 10}
- */
-std::string
-ScaleNames(const std::vector<double>& scales)
-{
-    std::ostringstream names;
-    for (size_t k = 0; k < scales.size(); ++k)
-    {
-        names << (k == 0 ? " " : k + 1 == scales.size() ? " and " : ", ") << scales[k];
-    }
-    return names.str();
 }
 
 } // namespace
@@ -199,7 +182,7 @@ class JitterScaleAgreementTestCase : public WanTestCase
     JitterScaleAgreementTestCase(std::vector<double> scales)
         : WanTestCase("32 GB and 3 ms of correlated jitter: the same late share, given-up share, "
                       "partial sums, A and last arrival at scales" +
-                      ScaleNames(scales) + " (5 runs each)"),
+                      ScaleList(scales) + " (5 runs each)"),
           m_scales(std::move(scales))
     {
     }

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,22 @@ inline std::string
 Nth(const std::vector<std::string>& texts, size_t k)
 {
     return k < texts.size() ? texts[k] : std::string();
+}
+
+/**
+ * @ingroup wan-training-tests
+ * @param scales time-preserving scales
+ * @return them for a test's name: " 1000, 100 and 10" for {1000, 100, 10}
+ */
+inline std::string
+ScaleList(const std::vector<double>& scales)
+{
+    std::ostringstream list;
+    for (size_t k = 0; k < scales.size(); ++k)
+    {
+        list << (k == 0 ? " " : k + 1 == scales.size() ? " and " : ", ") << scales[k];
+    }
+    return list.str();
 }
 
 /**
