@@ -33,6 +33,20 @@ if(WAN_TRAINING_CCACHE)
   set(CMAKE_CXX_COMPILER_LAUNCHER ${WAN_TRAINING_CCACHE})
 endif()
 
+# A precompiled header for the library and for test-runner (each its own, as
+# their flags differ): the standard library headers ns-3's own build
+# precompiles, and the ns-3 and JSON headers most of the module's sources
+# include.  About a third less compile time from nothing; ccache caches the
+# header's compile too (with the sloppiness scripts/common.sh sets), so a
+# build in a new folder hits as without one.
+option(WAN_TRAINING_PRECOMPILE_HEADERS "Precompile the headers most sources include" ON)
+set(wan_training_pch
+    <algorithm> <cstdint> <cstdlib> <cstring> <fstream> <functional> <iostream> <limits> <map>
+    <memory> <ostream> <set> <sstream> <string> <unordered_map> <vector>
+    <nlohmann/json.hpp> <ns3/log.h> <ns3/nstime.h> <ns3/simulator.h> <ns3/packet.h> <ns3/object.h>
+    <ns3/uinteger.h> <ns3/string.h> <ns3/node.h> <ns3/socket.h> <ns3/ipv4-address.h>
+)
+
 set(wan_training_standalone TRUE)
 get_filename_component(wan_training_ns3_prefix "${ns3_DIR}/../../.." ABSOLUTE)
 set(wan_training_include_dir ${CMAKE_BINARY_DIR}/include)
@@ -85,6 +99,9 @@ function(build_lib)
   target_include_directories(${target} PUBLIC ${wan_training_include_dir})
   target_link_libraries(${target} PUBLIC ${BLIB_LIBRARIES_TO_LINK})
   target_compile_options(${target} PRIVATE ${wan_training_warnings})
+  if(WAN_TRAINING_PRECOMPILE_HEADERS)
+    target_precompile_headers(${target} PRIVATE ${wan_training_pch})
+  endif()
 
   wan_training_expose_headers(${BLIB_HEADER_FILES} ${BLIB_PRIVATE_HEADER_FILES})
   set(includes "")
@@ -104,6 +121,9 @@ function(build_lib)
     target_link_libraries(test-runner PRIVATE ${target})
     # (CMakeLists.txt compiles the suites unoptimised, in both builds.)
     target_compile_options(test-runner PRIVATE ${wan_training_warnings})
+    if(WAN_TRAINING_PRECOMPILE_HEADERS)
+      target_precompile_headers(test-runner PRIVATE ${wan_training_pch} <ns3/test.h>)
+    endif()
     set(test${BLIB_LIBNAME} test-runner PARENT_SCOPE)
   endif()
   set(lib${BLIB_LIBNAME} ${target} PARENT_SCOPE)

@@ -11,9 +11,12 @@
 # (scripts/distributed_check.py).  ns-3.44 from PyPI (set up as
 # scripts/setup-pypi.sh does): the same test suites through the module's
 # test-runner, the same examples and every Python test but the programs'
-# (test/python) with the wheel's bindings.  Prints each release's count and which release failed,
-# and ends with a line "wan-training: N passed, M failed".  Exits non-zero
-# when anything failed, a setup step included.
+# (test/python) with the wheel's bindings.  The two releases are tested side
+# by side (most of their tests use one core each; the PyPI half's lines are
+# marked [PyPI]), the distributed check last, on its own.  Prints each
+# release's count and which release failed, and ends with a line
+# "wan-training: N passed, M failed".  Exits non-zero when anything failed, a
+# setup step included.
 #
 # Usage: scripts/test.sh [--only=source|pypi]
 #   --only=source   ns-3.37 from source only (with every Python test)
@@ -29,7 +32,7 @@ source "$here/common.sh"
 only=""
 case "${1:-}" in
 -h | --help)
-    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
 --only=source | --only=pypi) only="${1#--only=}" ;;
@@ -138,9 +141,14 @@ test_source() {
     done
     run_examples "$NS3_DIR"
     finish_python_tests
+}
 
-    # Distributed runs on the same build give the results of one process.
-    rc=0
+# Distributed runs on the source build give the results of one process.  Open
+# MPI's ranks poll while they wait: they run with no other test beside them.
+test_distributed() {
+    local rc=0
+    wt_obtain_ns3
+    label="$(basename "$NS3_DIR") (source)"
     "$WT_PYTHON" "$here/distributed_check.py" --program "$(wt_program nine-city-cliques)" || rc=$?
     record "$rc" "distributed runs on 2 and 3 ranks equal one process (scripts/distributed_check.py)"
 }
@@ -167,15 +175,51 @@ test_pypi() {
     finish_python_tests
 }
 
+# run_release VERSION: the tests of one release ("source", or "pypi"), and
+# after the source release's the distributed check (once the PyPI half, when
+# it runs beside, has ended); appends the release's line to summary.
 summary=()
-for version in source pypi; do
-    [ -z "$only" ] || [ "$only" = "$version" ] || continue
-    before_passed=$passed before_failed=$failed
-    started=$SECONDS
+pypi_pid=""
+run_release() {
+    local before_passed=$passed before_failed=$failed started=$SECONDS
     last_record=$SECONDS
-    "test_$version"
+    "test_$1"
+    if [ "$1" = source ]; then
+        [ -z "$pypi_pid" ] || wait "$pypi_pid" || true
+        last_record=$SECONDS
+        test_distributed
+    fi
     summary+=("wan-training: $label: $((passed - before_passed)) passed, $((failed - before_failed)) failed ($((SECONDS - started)) s)")
-done
+}
+
+if [ -n "$only" ]; then
+    run_release "$only"
+else
+    # Both setups may install Debian packages: once, here, not side by side.
+    wt_install_packages
+    # The PyPI half in a subshell beside the source half; it hands back its
+    # counts, its summary line and its failed label in a file.
+    pypi_result="$(mktemp)"
+    (
+        passed=0 failed=0 failed_labels=() summary=()
+        run_release pypi
+        printf '%s\n' "$passed" "$failed" "${summary[0]}" "${failed_labels[@]}" >"$pypi_result"
+    ) 2>&1 | sed -u 's/^/[PyPI] /' &
+    pypi_pid=$!
+    run_release source
+    mapfile -t pypi_lines <"$pypi_result"
+    rm -f "$pypi_result"
+    if [ ${#pypi_lines[@]} -ge 3 ]; then
+        passed=$((passed + pypi_lines[0]))
+        failed=$((failed + pypi_lines[1]))
+        summary+=("${pypi_lines[2]}")
+        failed_labels+=("${pypi_lines[@]:3}")
+    else
+        label="$WT_PYPI_LABEL"
+        record 1 "the tests (they ended without their counts)"
+        summary+=("wan-training: $label: ended without its counts")
+    fi
+fi
 printf '%s\n' "${summary[@]}"
 if [ ${#failed_labels[@]} -gt 0 ]; then
     echo "wan-training: failed on $(printf '%s, ' "${failed_labels[@]}" | sed 's/, $//')"

@@ -198,13 +198,12 @@ class OutputTestCase : public WanTestCase
                               "infeasible");
         NS_TEST_EXPECT_MSG_NE(json.find("\"synchronous_sgd\""), std::string::npos, "sync block");
 
-        namespace fs = std::filesystem;
-        auto path = (fs::temp_directory_path() / "wan-training-table.csv").string();
+        const std::string path = CreateTempDirFilename("wan-training-table.csv");
         helper.Write(path, rows, sync);
         std::ifstream in(path);
         std::getline(in, line);
         NS_TEST_EXPECT_MSG_EQ(line.rfind("schedule,", 0), 0, "file written");
-        fs::remove(path);
+        std::filesystem::remove(path);
         std::string e = ErrorOf([&] { helper.Write("/tmp/table.txt", rows, sync); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "must end in .csv or .json"), true, e);
     }

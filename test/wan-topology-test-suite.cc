@@ -135,7 +135,7 @@ class TopologyFileTestCase : public WanTestCase
     void DoCheck() override
     {
         namespace fs = std::filesystem;
-        auto dir = fs::temp_directory_path() / "wan-training-topology-test";
+        const fs::path dir = CreateTempDirFilename("topology");
         fs::create_directories(dir);
         {
             std::ofstream(dir / "cities.csv") << "code,name,region,lat,lon,ingress_gbps\n"
@@ -383,7 +383,7 @@ class TopologyByteOrderMarkTestCase : public WanTestCase
     {
         const std::string bom = "\xEF\xBB\xBF";
         namespace fs = std::filesystem;
-        auto dir = fs::temp_directory_path() / "wan-training-topology-bom-test";
+        const fs::path dir = CreateTempDirFilename("topology-bom");
         fs::create_directories(dir);
         std::ofstream(dir / "cities.csv") << bom + "code,name,region\nX,Ex,r1\nY,Why,r2\n";
         std::ofstream(dir / "core-links.csv")
