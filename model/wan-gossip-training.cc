@@ -4,12 +4,12 @@
 
 #include "wan-gossip-training.h"
 
+#include "wan-training-text.h"
+
 #include <Eigen/Dense>
 #include <cmath>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
-#include <iomanip>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -39,17 +39,8 @@ Require(bool condition, const std::string& message)
     }
 }
 
-/**
- * @param value a number
- * @return it as text, to 12 significant digits
- */
-std::string
-Text(double value)
-{
-    std::ostringstream s;
-    s << std::setprecision(12) << value;
-    return s.str();
-}
+/// Numbers in messages: up to 12 significant digits.
+constexpr int kMessageDigits = 12;
 
 /**
  * @param value a number
@@ -60,7 +51,8 @@ void
 RequireNonNegative(double value, const std::string& what, const std::string& unit = "")
 {
     Require(std::isfinite(value) && value >= 0,
-            what + " " + Text(value) + unit + " (need a non-negative number)");
+            what + " " + wantext::Num(value, kMessageDigits) + unit +
+                " (need a non-negative number)");
 }
 
 /**
@@ -90,14 +82,15 @@ CheckedMixing(const WanMatrix& w, size_t n, const std::string& where)
         for (size_t j = 0; j < n; ++j)
         {
             Require(std::isfinite(w[i][j]) && w[i][j] >= 0,
-                    where + " has entry " + Text(w[i][j]) + " at row " + std::to_string(i) +
-                        ", column " + std::to_string(j) + " (need non-negative numbers)");
+                    where + " has entry " + wantext::Num(w[i][j], kMessageDigits) + " at row " +
+                        std::to_string(i) + ", column " + std::to_string(j) +
+                        " (need non-negative numbers)");
             sum += w[i][j];
             e(i, j) = w[i][j];
         }
         Require(std::abs(sum - 1) <= kRowTolerance,
                 where + " is not row-stochastic: row " + std::to_string(i) + " sums to " +
-                    Text(sum) + " (need 1 within 1e-9)");
+                    wantext::Num(sum, kMessageDigits) + " (need 1 within 1e-9)");
     }
     return e;
 }

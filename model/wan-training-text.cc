@@ -268,10 +268,10 @@ ParseJson(const std::string& text, const std::string& what)
 }
 
 std::string
-Num(double value)
+Num(double value, int digits)
 {
     std::ostringstream s;
-    s << std::setprecision(6) << value;
+    s << std::setprecision(digits) << value;
     return s.str();
 }
 

@@ -132,9 +132,10 @@ inline constexpr Range kExhaustiveLimit{0, 1e12, "schedules"}; //!< optimizer's 
 
 /**
  * @param value a number
- * @return the number printed with up to 6 significant digits
+ * @param digits significant digits at most
+ * @return the number printed with up to that many significant digits
  */
-std::string Num(double value);
+std::string Num(double value, int digits = 6);
 
 /**
  * @param value a number

@@ -4,13 +4,13 @@
 
 #include "wan-training-workload.h"
 
+#include "wan-training-text.h"
+
 #include <Eigen/Dense>
 #include <cmath>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
-#include <iomanip>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -48,17 +48,8 @@ Require(bool condition, const std::string& message)
     }
 }
 
-/**
- * @param value a number
- * @return it as text, to 12 significant digits
- */
-std::string
-Text(double value)
-{
-    std::ostringstream s;
-    s << std::setprecision(12) << value;
-    return s.str();
-}
+/// Numbers in messages: up to 12 significant digits.
+constexpr int kMessageDigits = 12;
 
 /**
  * @param z a number
@@ -97,7 +88,7 @@ WanTrainingWorkload::Quadratic(const std::vector<std::vector<double>>& centres, 
     Require(!centres.empty(), "0 islands (need at least 1)");
     Require(!centres[0].empty(), "dimension 0 (need at least 1)");
     Require(std::isfinite(curvature) && curvature > 0,
-            "curvature " + Text(curvature) + " (need a positive number)");
+            "curvature " + wantext::Num(curvature, kMessageDigits) + " (need a positive number)");
     WanTrainingWorkload w;
     w.m_kind = Kind::QUADRATIC;
     w.m_islands = centres.size();
@@ -123,7 +114,8 @@ WanTrainingWorkload::RandomQuadratic(const WanQuadraticSettings& settings)
     Require(settings.islands >= 1, "0 islands (need at least 1)");
     Require(settings.dimension >= 1, "dimension 0 (need at least 1)");
     Require(std::isfinite(settings.heterogeneity) && settings.heterogeneity >= 0,
-            "heterogeneity " + Text(settings.heterogeneity) + " (need a non-negative number)");
+            "heterogeneity " + wantext::Num(settings.heterogeneity, kMessageDigits) +
+                " (need a non-negative number)");
     auto rng = SeededRng(settings.seed);
     std::vector<double> common(settings.dimension);
     for (auto& c : common)
@@ -148,12 +140,16 @@ WanTrainingWorkload::Logistic(const WanLogisticSettings& s)
     Require(s.features >= 1, "0 features (need at least 1)");
     Require(s.samplesPerIsland >= 1, "0 samples per island (need at least 1)");
     Require(std::isfinite(s.separation) && s.separation >= 0,
-            "class separation " + Text(s.separation) + " (need a non-negative number)");
+            "class separation " + wantext::Num(s.separation, kMessageDigits) +
+                " (need a non-negative number)");
     Require(s.flippedLabels >= 0 && s.flippedLabels <= 1,
-            "flipped-label share " + Text(s.flippedLabels) + " (need 0 to 1)");
-    Require(s.skew >= 0 && s.skew <= 1, "class skew " + Text(s.skew) + " (need 0 to 1)");
+            "flipped-label share " + wantext::Num(s.flippedLabels, kMessageDigits) +
+                " (need 0 to 1)");
+    Require(s.skew >= 0 && s.skew <= 1,
+            "class skew " + wantext::Num(s.skew, kMessageDigits) + " (need 0 to 1)");
     Require(std::isfinite(s.regularisation) && s.regularisation >= 0,
-            "regularisation " + Text(s.regularisation) + " (need a non-negative number)");
+            "regularisation " + wantext::Num(s.regularisation, kMessageDigits) +
+                " (need a non-negative number)");
     WanTrainingWorkload w;
     w.m_kind = Kind::LOGISTIC;
     w.m_islands = s.islands;
@@ -210,7 +206,7 @@ WanTrainingWorkload::GetCurvature() const
 std::vector<double>
 WanTrainingWorkload::GetCentre(uint32_t island) const
 {
-    CheckArguments(island, std::vector<double>(m_dimension));
+    CheckIsland(island);
     if (m_kind != Kind::QUADRATIC)
     {
         return {};
@@ -222,7 +218,7 @@ WanTrainingWorkload::GetCentre(uint32_t island) const
 double
 WanTrainingWorkload::GetPositiveShare(uint32_t island) const
 {
-    CheckArguments(island, std::vector<double>(m_dimension));
+    CheckIsland(island);
     if (m_kind != Kind::LOGISTIC)
     {
         return 0;
@@ -237,10 +233,16 @@ WanTrainingWorkload::GetPositiveShare(uint32_t island) const
 }
 
 void
-WanTrainingWorkload::CheckArguments(uint32_t island, const std::vector<double>& x) const
+WanTrainingWorkload::CheckIsland(uint32_t island) const
 {
     Require(island < m_islands,
             "island " + std::to_string(island) + " of " + std::to_string(m_islands));
+}
+
+void
+WanTrainingWorkload::CheckArguments(uint32_t island, const std::vector<double>& x) const
+{
+    CheckIsland(island);
     Require(x.size() == m_dimension,
             "a model of " + std::to_string(x.size()) + " numbers, expected " +
                 std::to_string(m_dimension));

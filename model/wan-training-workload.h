@@ -141,6 +141,8 @@ class WanTrainingWorkload
 
   private:
     WanTrainingWorkload() = default;
+    /// Throws std::invalid_argument unless the island is one of the workload's.
+    void CheckIsland(uint32_t island) const;
     /// Throws std::invalid_argument unless the island and the model fit.
     void CheckArguments(uint32_t island, const std::vector<double>& x) const;
 

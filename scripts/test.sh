@@ -119,6 +119,7 @@ test_source() {
     fi
     wt_obtain_ns3
     label="$(basename "$NS3_DIR") (source)"
+    source_ready=1
 
     rc=0
     wt_check_format || rc=$?
@@ -143,12 +144,13 @@ test_source() {
     finish_python_tests
 }
 
-# Distributed runs on the source build give the results of one process.  Open
-# MPI's ranks poll while they wait: they run with no other test beside them.
+# Distributed runs on the source build give the results of one process, after
+# test_source (its tree and label; nothing when its setup failed).  Open MPI's
+# ranks poll while they wait: they run with no other test beside them.
+source_ready=0
 test_distributed() {
+    [ "$source_ready" = 1 ] || return 0
     local rc=0
-    wt_obtain_ns3
-    label="$(basename "$NS3_DIR") (source)"
     "$WT_PYTHON" "$here/distributed_check.py" --program "$(wt_program nine-city-cliques)" || rc=$?
     record "$rc" "distributed runs on 2 and 3 ranks equal one process (scripts/distributed_check.py)"
 }
