@@ -111,6 +111,10 @@ struct Options
     wantrace::PacketTraceOptions traces;
     bool quiet{false};
     std::string packetOutput;
+    std::string training{"none"};
+    std::string trainingPolicy{Default<WanTrainingLoop>("Policy")};
+    int64_t trainingRounds{0};
+    double roundGuard{0.1};
     double crossTraffic{0};
     std::string coreQueue{Default<WanNetworkHelper>("CoreQueue")};
     int64_t coreQueuePackets{static_cast<int64_t>(
@@ -272,6 +276,22 @@ AddPacketOptions(CommandLine& cmd, Options& o)
                  "Packet-level: write every run's per-round results to this file "
                  "(.json or .csv)",
                  o.packetOutput);
+    cmd.AddValue("roundGuard",
+                 "Packet-level: share of T added between round starts; an island's deadline "
+                 "(the quorum's grace window) is T x (1 + roundGuard)",
+                 o.roundGuard);
+    cmd.AddValue("training",
+                 "Packet-level: train over each run's rounds (WanTrainingLoop): none, quadratic "
+                 "or logistic (more settings: --ns3::WanTrainingLoop::ATTRIBUTE=VALUE)",
+                 o.training);
+    cmd.AddValue("trainingPolicy",
+                 "Training: wait (average what the islands held when they averaged) or quorum "
+                 "(and carry what arrived later to the next round; needs --recovery=accept)",
+                 o.trainingPolicy);
+    cmd.AddValue("trainingRounds",
+                 "Training rounds (0: as many as simulated); the simulated rounds are taken "
+                 "in turn",
+                 o.trainingRounds);
 }
 
 /// @return a FIFO size option as a packet count; throws when below 1 or too large
@@ -325,6 +345,8 @@ CheckRanges(Options& o)
     }
     bounds::kScale.Check(o.scale, "--scale");
     bounds::kRounds.Check(o.rounds, "--rounds");
+    bounds::kRounds.Check(o.trainingRounds, "--trainingRounds");
+    bounds::kRoundGuard.Check(o.roundGuard, "--roundGuard");
     bounds::kLossRate.Check(o.impairment.lossRate, "--lossRate");
     bounds::kLossBurst.Check(o.impairment.burstLength, "--lossBurst");
     bounds::kJitterMs.Check(o.jitterMs, "--jitterMs");
@@ -405,7 +427,9 @@ OptionRules(const Options& o, const WanTopology& topo)
              {"--crossTraffic", o.crossTraffic != d.crossTraffic},
              {"--coreQueue", o.coreQueue != d.coreQueue},
              {"--coreQueuePackets", o.coreQueuePackets != d.coreQueuePackets},
-             {"--packetOutput", o.packetOutput != d.packetOutput}})
+             {"--packetOutput", o.packetOutput != d.packetOutput},
+             {"--roundGuard", o.roundGuard != d.roundGuard},
+             {"--training", o.training != d.training}})
     {
         rules.push_back({option, changed, o.packetLevel, "--packetLevel=true", true});
     }
@@ -456,6 +480,17 @@ OptionRules(const Options& o, const WanTopology& topo)
                                                                 "core queue") ==
                WanNetworkHelper::FIFO,
            "--coreQueue=fifo");
+    const bool training = o.packetLevel && o.training != "none";
+    rules.push_back({"--trainingPolicy",
+                     o.trainingPolicy != d.trainingPolicy,
+                     training,
+                     "--training=quadratic or logistic",
+                     true});
+    rules.push_back({"--trainingRounds",
+                     o.trainingRounds != d.trainingRounds,
+                     training,
+                     "--training=quadratic or logistic",
+                     true});
     within("--tracePrefix", o.traces.prefix != d.traces.prefix, traced, "--pcap or --ascii");
     within("--traceLinks", o.traces.links != d.traces.links, traced, "--pcap or --ascii");
     return rules;
@@ -612,6 +647,18 @@ TableSchedules(const Options& o, const ScheduleComparisonHelper& helper)
     return chosen;
 }
 
+/// @return training over a run's rounds (--training, --trainingPolicy, --trainingRounds)
+WanTrainingRunResult
+Train(const Options& o, const WanExperimentResult& result)
+{
+    WanTrainingLoop loop;
+    loop.SetWorkload(o.training);
+    loop.SetPolicy(o.trainingPolicy);
+    loop.SetAttribute("Rounds", UintegerValue(static_cast<uint32_t>(o.trainingRounds)));
+    loop.SetAttribute("ComputeTime", TimeValue(Seconds(o.computeMs / 1e3)));
+    return loop.Train(result);
+}
+
 /// Checks the packet-level settings before anything runs.
 void
 CheckPacketLevel(const Options& o, const WanTopology& topo)
@@ -625,8 +672,23 @@ CheckPacketLevel(const Options& o, const WanTopology& topo)
     check.SetCoreQueue(o.coreQueue, QueuePackets(o.coreQueuePackets));
     check.SetParity(o.parityBlock, o.parityChunks);
     check.SetRecovery(o.recovery);
+    check.SetRoundGuard(o.roundGuard);
     ApplyFaults(check, o);
     o.traces.Check(topo);
+    if (o.training != "none")
+    {
+        WanTrainingLoop loop;
+        loop.SetWorkload(o.training);
+        loop.SetPolicy(o.trainingPolicy);
+        if (o.trainingPolicy == "quorum" &&
+            CliqueExperimentHelper::RecoveryOf(o.recovery) != CliqueExperimentHelper::ACCEPT)
+        {
+            throw std::invalid_argument(
+                "--trainingPolicy=quorum averages what arrived by the deadline and carries the "
+                "rest: it needs --recovery=accept (got " +
+                o.recovery + ")");
+        }
+    }
 }
 
 /// Plans the schedules and prints (and writes) the table.
@@ -701,6 +763,7 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
             }
             experiment.SetParity(o.parityBlock, o.parityChunks);
             experiment.SetRecovery(o.recovery);
+            experiment.SetRoundGuard(o.roundGuard);
             experiment.SetCrossTraffic(o.crossTraffic);
             experiment.SetCoreQueue(o.coreQueue, QueuePackets(o.coreQueuePackets));
             experiment.SetProgress(o.quiet || WanMpiHelper::GetRank() > 0 ? 0 : kProgressSeconds);
@@ -720,6 +783,12 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
             }
             std::cout << WanExperimentReport::Format(result, topo);
             output.Add(name + ", " + v.label, result, {{"variant", v.label}});
+            if (o.training != "none" && result.feasible && WanMpiHelper::GetRank() == 0)
+            {
+                const auto training = Train(o, result);
+                std::cout << WanExperimentReport::FormatTraining(training);
+                output.AddTraining(training);
+            }
         }
     }
     if (!o.packetOutput.empty() && WanMpiHelper::GetRank() == 0)

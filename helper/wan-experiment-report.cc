@@ -164,4 +164,34 @@ WanExperimentReport::FormatEvents(const WanExperimentResult& result, std::ostrea
     }
 }
 
+std::string
+WanExperimentReport::FormatTraining(const WanTrainingRunResult& training)
+{
+    std::ostringstream s;
+    const auto& first = training.history.front();
+    const auto& last = training.history.back();
+    s << "  training (" << training.workload << ", " << training.policy << "): " << last.round
+      << " rounds in " << wantext::Num(last.timeS, 4) << " s; loss at the islands' models "
+      << wantext::Num(first.modelLoss, 4) << " -> " << wantext::Num(last.modelLoss, 4) << " (f* "
+      << wantext::Num(training.minimumLoss, 4) << ", consensus distance "
+      << wantext::Num(last.consensusDistance, 3) << "); target "
+      << wantext::Num(training.targetLoss, 4);
+    if (training.roundsToTarget < 0)
+    {
+        s << " not reached";
+    }
+    else
+    {
+        s << " after " << training.roundsToTarget << " rounds, "
+          << wantext::Num(training.timeToTargetS, 4) << " s";
+    }
+    if (training.policy == "quorum")
+    {
+        s << "; weight carried " << wantext::Num(training.carriedWeight, 3)
+          << " per island and round";
+    }
+    s << "\n";
+    return s.str();
+}
+
 } // namespace ns3

@@ -6,6 +6,7 @@
 #define WAN_EXPERIMENT_REPORT_H
 
 #include "wan-experiment-result.h"
+#include "wan-training-loop.h"
 
 #include "ns3/wan-round-counters.h"
 #include "ns3/wan-topology.h"
@@ -38,6 +39,14 @@ class WanExperimentReport
      *         bytes in and out; evictions by cause and peak HBM
      */
     static std::string Format(const WanExperimentResult& result, const WanTopology& topo);
+
+    /**
+     * @param training training over a run's rounds (WanTrainingLoop)
+     * @return it as text: rounds and simulated time, the loss at the
+     *         islands' models from start to end against f*, and when the
+     *         target was reached
+     */
+    static std::string FormatTraining(const WanTrainingRunResult& training);
 
   private:
     /// Writes each round's line; @return each city's counters over the rounds

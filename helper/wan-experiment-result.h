@@ -37,6 +37,8 @@ struct WanIslandRoundResult : WanRoundCounters
     std::map<uint32_t, uint32_t> held; //!< per clique member (city), the chunks holding its
                                        //!< contribution (itself: every chunk)
     std::map<uint32_t, double> mixing; //!< its row of the realised mixing matrix, per member
+    std::map<uint32_t, double> mixingReceived; //!< the row it would have averaged with all it
+                                               //!< received by the end (late arrivals too)
 };
 
 /**
@@ -72,6 +74,9 @@ struct WanRoundResult
     std::vector<WanIslandRoundResult> islands; //!< per city
     WanMatrix mixing; //!< realised mixing matrix (WanMeasuredMixing; islands that did not mix
                       //!< keep their state)
+    WanMatrix mixingReceived; //!< the same from all that was received by the end: what arrived
+                              //!< after an island averaged is in it (mixingReceived - mixing:
+                              //!< what a late arrival changes, WanTrainingLoop's carry)
 };
 
 /**

@@ -74,7 +74,8 @@ IslandJson(const WanIslandRoundResult& i, const std::vector<std::string>& codes)
                 {"rebuilt", i.rebuilt},
                 {"mixed_ms", MsJson(i.mixedMs)},
                 {"held", ByCode(i.held, codes)},
-                {"mixing", ByCode(i.mixing, codes)}};
+                {"mixing", ByCode(i.mixing, codes)},
+                {"mixing_received", ByCode(i.mixingReceived, codes)}};
 }
 
 /// @return the value of a key in a map, or zero when it has none
@@ -191,7 +192,8 @@ RunJson(const std::string& label,
              {"pim_join_ms", result.pimJoinMs < 0 ? json(nullptr) : json(result.pimJoinMs)},
              {"pim_slack_ms", result.pimJoinMs < 0 ? json(nullptr) : json(result.pimSlackMs)},
              {"route_changes", json::array()},
-             {"rounds", json::array()}};
+             {"rounds", json::array()},
+             {"training", json::array()}};
     for (const auto& r : result.rounds)
     {
         run["rounds"].push_back(RoundJson(r, codes));
@@ -209,6 +211,38 @@ RunJson(const std::string& label,
             {"joined_s", c.joinedS < 0 ? json(nullptr) : json(c.joinedS)}});
     }
     return run;
+}
+
+/// @return a training as JSON
+json
+TrainingJson(const WanTrainingRunResult& t)
+{
+    const auto& last = t.history.back();
+    json training{
+        {"workload", t.workload},
+        {"policy", t.policy},
+        {"compute_s", t.computeS},
+        {"minimum_loss", wantext::JsonNumber(t.minimumLoss)},
+        {"target_loss", wantext::JsonNumber(t.targetLoss)},
+        {"time_to_target_s", t.timeToTargetS < 0 ? json(nullptr) : json(t.timeToTargetS)},
+        {"rounds_to_target", t.roundsToTarget < 0 ? json(nullptr) : json(t.roundsToTarget)},
+        {"carried_weight", t.carriedWeight},
+        {"final_loss", wantext::JsonNumber(last.loss)},
+        {"final_model_loss", wantext::JsonNumber(last.modelLoss)},
+        {"final_consensus_distance", wantext::JsonNumber(last.consensusDistance)},
+        {"history", json::array()}};
+    for (const auto& r : t.history)
+    {
+        training["history"].push_back(json{
+            {"round", r.round},
+            {"packet_round", r.round == 0 ? json(nullptr) : json(t.packetRounds.at(r.round - 1))},
+            {"time_s", r.timeS},
+            {"loss", wantext::JsonNumber(r.loss)},
+            {"local_loss", wantext::JsonNumber(r.localLoss)},
+            {"model_loss", wantext::JsonNumber(r.modelLoss)},
+            {"consensus_distance", wantext::JsonNumber(r.consensusDistance)}});
+    }
+    return training;
 }
 
 } // namespace
@@ -234,6 +268,25 @@ WanResultWriter::Add(const std::string& label,
 {
     NS_LOG_FUNCTION(this << label);
     m_runs.push_back(RunJson(label, result, parameters, m_codes).dump());
+}
+
+void
+WanResultWriter::AddTraining(const WanTrainingRunResult& training)
+{
+    if (m_runs.empty())
+    {
+        throw std::invalid_argument("packet output: training added before any run");
+    }
+    if (training.history.empty() || training.packetRounds.size() + 1 != training.history.size())
+    {
+        throw std::invalid_argument("packet output: a training of " +
+                                    std::to_string(training.history.size()) + " records and " +
+                                    std::to_string(training.packetRounds.size()) +
+                                    " rounds (need one record more than rounds)");
+    }
+    auto run = json::parse(m_runs.back());
+    run["training"].push_back(TrainingJson(training));
+    m_runs.back() = run.dump();
 }
 
 uint32_t
@@ -272,6 +325,21 @@ WanResultWriter::ToCsv() const
                        change,
                        change["link"].get<std::string>(),
                        {"link"});
+        }
+        for (const auto& t : run["training"])
+        {
+            const auto subject =
+                t["workload"].get<std::string>() + "/" + t["policy"].get<std::string>();
+            FlattenCsv(csv, head + ",training,", "", t, subject, {"workload", "policy"});
+            for (const auto& r : t["history"])
+            {
+                FlattenCsv(csv,
+                           head + r["round"].dump() + ",training_round,",
+                           "",
+                           r,
+                           subject,
+                           {"round"});
+            }
         }
         for (const auto& round : run["rounds"])
         {

@@ -6,6 +6,7 @@
 #define WAN_RESULT_WRITER_H
 
 #include "wan-experiment-result.h"
+#include "wan-training-loop.h"
 
 #include "ns3/wan-topology.h"
 
@@ -44,10 +45,18 @@ namespace ns3
  *                                     "requested", "requests", "recovered", "given_up",
  *                                     "repeats", "repairs_sent", "dropped",
  *                                     "parity_sent", "rebuilt", "mixed_ms",
- *                                     "held": {code: chunks}, "mixing": {code: weight}}],
+ *                                     "held": {code: chunks}, "mixing": {code: weight},
+ *                                     "mixing_received": {code: weight}}],
  *                        "core_links": [{"from", "to", "packets", "bytes",
  *                                        "peak_queue_bytes", "peak_queue_ms",
- *                                        "queue_drops"}]}]}]}
+ *                                        "queue_drops"}]}],
+ *            "training": [{"workload", "policy", "compute_s", "minimum_loss",
+ *                          "target_loss", "time_to_target_s", "rounds_to_target",
+ *                          "carried_weight", "final_loss", "final_model_loss",
+ *                          "final_consensus_distance",
+ *                          "history": [{"round", "packet_round", "time_s", "loss",
+ *                                       "local_loss", "model_loss",
+ *                                       "consensus_distance"}]}]}]}
  * @endcode
  * Times are milliseconds; bytes are full-scale (multiplied back by the
  * time-preserving scale); a core link direction's peak queue is the most
@@ -58,9 +67,18 @@ namespace ns3
  * the planned mixing, "disagreement_measured" and "objective_measured" those
  * of the realised mixing (WanMeasuredMixing) with T "mixed_ms"; an island's
  * "mixing" is its row of the round's realised mixing matrix and "held" the
- * chunks holding each member's contribution.  The CSV has the columns run, label, round, scope,
- * subject, metric, value: scope "run" (round empty), "round", "island"
- * (subject: the city code) or "core_link" (subject: "FROM>TO"); nested
+ * chunks holding each member's contribution, "mixing_received" its row had it
+ * averaged everything received by the end (late arrivals too).  "training"
+ * (empty unless AddTraining) is decentralised SGD over the run's rounds
+ * (WanTrainingRunResult): times in seconds of simulated wall-clock (compute
+ * plus the rounds' measured times), "time_to_target_s" and
+ * "rounds_to_target" null when the target was not reached; in "history"
+ * round 0 is the initial models and "packet_round" the packet round whose
+ * mixing the round took (null for round 0).  The CSV has the columns run,
+ * label, round, scope, subject, metric, value: scope "run" (round empty),
+ * "round", "island" (subject: the city code), "core_link" (subject:
+ * "FROM>TO"), "training" (round empty) or "training_round" (round: the
+ * training round; subject for both: "WORKLOAD/POLICY"); nested
  * objects give dotted metrics ("evictions.timeout", "parameters.lossRate").
  */
 class WanResultWriter
@@ -84,6 +102,12 @@ class WanResultWriter
     void Add(const std::string& label,
              const WanExperimentResult& result,
              const std::map<std::string, std::string>& parameters);
+    /**
+     * @brief Adds training driven by the last run added (WanTrainingLoop):
+     * its "training" list gets the training's summary and records.
+     * @param training the training (std::invalid_argument before any run)
+     */
+    void AddTraining(const WanTrainingRunResult& training);
     /** @return the runs added */
     uint32_t GetN() const;
 

@@ -111,11 +111,14 @@ WanRoundRecorder::Save() const
         {
             counters[name] = r.*field;
         }
-        json averaged = json::array();
-        for (const auto& [chunks, held] : r.averaged)
-        {
-            averaged.push_back({chunks, held});
-        }
+        const auto histogram = [](const WanHeldHistogram& h) {
+            json groups = json::array();
+            for (const auto& [chunks, held] : h)
+            {
+                groups.push_back({chunks, held});
+            }
+            return groups;
+        };
         records.push_back({{"counters", counters},
                            {"round", r.round},
                            {"clique", r.clique},
@@ -130,7 +133,8 @@ WanRoundRecorder::Save() const
                            {"requested", r.requestedChunks},
                            {"given_up", r.givenUpChunks},
                            {"held", r.heldPerPosition},
-                           {"averaged", averaged},
+                           {"averaged", histogram(r.averaged)},
+                           {"received", histogram(r.received)},
                            {"mixed_at", m_mixedAt.at(key).GetTimeStep()}});
     }
     json round = json::array();
@@ -176,6 +180,10 @@ WanRoundRecorder::Merge(const std::string& saved)
             for (const auto& a : j.at("averaged"))
             {
                 r.averaged[a.at(0).get<uint32_t>()] = a.at(1).get<std::vector<uint32_t>>();
+            }
+            for (const auto& a : j.at("received"))
+            {
+                r.received[a.at(0).get<uint32_t>()] = a.at(1).get<std::vector<uint32_t>>();
             }
             const std::pair<uint32_t, uint32_t> key{r.round, r.sender};
             m_records[key] = r;
@@ -344,6 +352,7 @@ void
 WanRoundRecorder::MeasureIsland(uint32_t round,
                                 const std::vector<uint32_t>& members,
                                 WanMeasuredMixing& mixing,
+                                WanMeasuredMixing& received,
                                 WanIslandRoundResult& ir) const
 {
     ir.mixedMs = -1;
@@ -355,11 +364,14 @@ WanRoundRecorder::MeasureIsland(uint32_t round,
     const auto position =
         static_cast<uint32_t>(std::find(members.begin(), members.end(), ir.city) - members.begin());
     mixing.SetRow(round, members, position, rec->averaged);
+    received.SetRow(round, members, position, rec->received);
     const auto& row = mixing.GetMatrix(round)[ir.city];
+    const auto& receivedRow = received.GetMatrix(round)[ir.city];
     for (size_t p = 0; p < members.size(); ++p)
     {
         ir.held[members[p]] = rec->heldPerPosition.at(p);
         ir.mixing[members[p]] = row[members[p]];
+        ir.mixingReceived[members[p]] = receivedRow[members[p]];
     }
     ir.mixedMs = (GetMixedAt(round, ir.city) - rec->start).GetSeconds() * 1e3;
 }
@@ -370,6 +382,7 @@ WanRoundRecorder::MeasureMixing(const WanExperimentPlan& plan,
                                 WanExperimentResult& result) const
 {
     WanMeasuredMixing mixing(nIslands, static_cast<uint32_t>(plan.rounds.size()));
+    WanMeasuredMixing received(nIslands, static_cast<uint32_t>(plan.rounds.size()));
     for (uint32_t k = 0; k < plan.rounds.size(); ++k)
     {
         auto& rr = result.rounds.at(k);
@@ -379,13 +392,14 @@ WanRoundRecorder::MeasureMixing(const WanExperimentPlan& plan,
             {
                 if (std::count(cp.members.begin(), cp.members.end(), ir.city) > 0)
                 {
-                    MeasureIsland(k, cp.members, mixing, ir);
+                    MeasureIsland(k, cp.members, mixing, received, ir);
                 }
             }
             rr.mixedMs = ir.mixedMs < 0 ? std::numeric_limits<double>::infinity()
                                         : std::max(rr.mixedMs, ir.mixedMs);
         }
         rr.mixing = mixing.GetMatrix(k);
+        rr.mixingReceived = received.GetMatrix(k);
         result.mixedMs = std::max(result.mixedMs, rr.mixedMs);
     }
     const auto analysis = mixing.Analyse();

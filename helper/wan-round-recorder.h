@@ -177,11 +177,13 @@ class WanRoundRecorder
      * @param round the round (its index among those run)
      * @param members the island's clique, ascending (its positions)
      * @param mixing the realised matrices
+     * @param received the matrices of all that was received by the end
      * @param ir the island's result
      */
     void MeasureIsland(uint32_t round,
                        const std::vector<uint32_t>& members,
                        WanMeasuredMixing& mixing,
+                       WanMeasuredMixing& received,
                        WanIslandRoundResult& ir) const;
 
     std::map<std::pair<uint32_t, uint32_t>, WanIslandRecord> m_records;   //!< (round, city)

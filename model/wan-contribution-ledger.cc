@@ -62,6 +62,7 @@ WanContributionLedger::AddRound(uint32_t round,
     r.account.heldPerPosition[position] = chunks; // its own contribution
     r.account.averaged[0].assign(members, 0);
     r.account.averaged[0][position] = chunks;
+    r.account.received = r.account.averaged;
     m_rounds.emplace(round, std::move(r));
 }
 
@@ -183,11 +184,21 @@ WanContributionLedger::Regroup(Round& r, uint32_t chunk, const WanSourceSet& add
     const uint32_t before = r.peers[chunk];
     const uint32_t after = before + added.Count();
     r.peers[chunk] = after;
-    if (r.givenUp)
+    Move(r.account.received, r, chunk, added, before, after);
+    if (!r.givenUp) // once given up, it averaged without these
     {
-        return; // averaged already, without these
+        Move(r.account.averaged, r, chunk, added, before, after);
     }
-    auto& groups = r.account.averaged;
+}
+
+void
+WanContributionLedger::Move(WanHeldHistogram& groups,
+                            const Round& r,
+                            uint32_t chunk,
+                            const WanSourceSet& added,
+                            uint32_t before,
+                            uint32_t after)
+{
     auto& from = groups.at(before);
     auto& to = groups[after];
     to.resize(r.members, 0);

@@ -49,6 +49,10 @@ struct WanLedgerAccount
     /// until the round is given up, then frozen (what arrives later is
     /// counted, but the island averaged without it).
     WanHeldHistogram averaged;
+    /// What the island received by the end: the same histogram, never
+    /// frozen (what arrived after it averaged included).  Equal to
+    /// `averaged` unless something came after the round was given up.
+    WanHeldHistogram received;
 };
 
 /**
@@ -229,6 +233,22 @@ class WanContributionLedger
      * @param added the positions it just received
      */
     static void Regroup(Round& r, uint32_t chunk, const WanSourceSet& added);
+    /**
+     * @brief Moves a chunk from the group of `before` peers to that of
+     * `after` in one histogram.
+     * @param groups the histogram
+     * @param r the round (which positions the chunk holds, now)
+     * @param chunk the chunk
+     * @param added the positions just added
+     * @param before peers held before
+     * @param after peers held now
+     */
+    static void Move(WanHeldHistogram& groups,
+                     const Round& r,
+                     uint32_t chunk,
+                     const WanSourceSet& added,
+                     uint32_t before,
+                     uint32_t after);
     /// @return true when the chunk holds every peer's contribution
     static bool ChunkComplete(const Round& r, uint32_t chunk);
 

@@ -150,11 +150,21 @@ WanGossipTraining::CheckSettings() const
 WanTrainingRecord
 WanGossipTraining::RunRound(const WanMatrix& mixing, double computeS, double roundS)
 {
+    return RunRound(mixing, mixing, computeS, roundS);
+}
+
+WanTrainingRecord
+WanGossipTraining::RunRound(const WanMatrix& mixing,
+                            const WanMatrix& received,
+                            double computeS,
+                            double roundS)
+{
     const uint32_t n = m_workload.GetNIslands();
     const uint32_t d = m_workload.GetDimension();
-    const uint32_t round = m_history.back().round + 1;
-    const Eigen::MatrixXd w =
-        CheckedMixing(mixing, n, "mixing matrix of round " + std::to_string(round));
+    const std::string round = std::to_string(m_history.back().round + 1);
+    const Eigen::MatrixXd w = CheckedMixing(mixing, n, "mixing matrix of round " + round);
+    const Eigen::MatrixXd r =
+        &received == &mixing ? w : CheckedMixing(received, n, "received matrix of round " + round);
     RequireNonNegative(computeS, "compute time", " s");
     RequireNonNegative(roundS, "round time", " s");
     std::vector<double> x(d);
@@ -174,7 +184,21 @@ WanGossipTraining::RunRound(const WanMatrix& mixing, double computeS, double rou
         std::copy(x.begin(), x.end(), row);
     }
     ModelMap models(m_models.data(), n, d);
-    models = (w * models).eval();
+    const Eigen::MatrixXd sent = models;
+    models = w * sent;
+    if (!m_carried.empty())
+    {
+        models += ModelMap(m_carried.data(), n, n) * ModelMap(m_carriedModels.data(), n, d);
+    }
+    m_carried.clear();
+    m_carriedModels.clear();
+    if ((r - w).cwiseAbs().maxCoeff() > 0)
+    {
+        m_carried.resize(static_cast<size_t>(n) * n);
+        ModelMap(m_carried.data(), n, n) = r - w;
+        m_carriedModels.assign(m_models.size(), 0);
+        ModelMap(m_carriedModels.data(), n, d) = sent;
+    }
     Record(m_history.back().timeS + computeS + roundS);
     return m_history.back();
 }
@@ -190,17 +214,20 @@ WanGossipTraining::Record(double timeS)
     const auto mean = GetAverageModel();
     r.loss = m_workload.GlobalLoss(mean);
     double local = 0;
+    double model = 0;
     double distance = 0;
     for (uint32_t i = 0; i < n; ++i)
     {
         const auto x = GetModel(i);
         local += m_workload.Loss(i, x);
+        model += m_workload.GlobalLoss(x);
         for (uint32_t k = 0; k < d; ++k)
         {
             distance += (x[k] - mean[k]) * (x[k] - mean[k]);
         }
     }
     r.localLoss = local / n;
+    r.modelLoss = model / n;
     r.consensusDistance = distance / n;
     m_history.push_back(r);
 }
@@ -248,12 +275,12 @@ WanGossipTraining::GetAverageModel() const
 }
 
 std::optional<double>
-WanGossipTraining::GetTimeToLoss(double target) const
+WanGossipTraining::GetTimeToLoss(double target, bool atIslands) const
 {
     Require(!std::isnan(target), "target loss nan (need a number)");
     for (const auto& r : m_history)
     {
-        if (r.loss <= target)
+        if ((atIslands ? r.modelLoss : r.loss) <= target)
         {
             return r.timeS;
         }

@@ -33,10 +33,14 @@ struct WanGossipSettings
  */
 struct WanTrainingRecord
 {
-    uint32_t round{0};           //!< rounds done (0: the initial models)
-    double timeS{0};             //!< simulated wall-clock time at its end, seconds
-    double loss{0};              //!< f(xbar) = (1 / N) sum_i f_i(xbar)
-    double localLoss{0};         //!< (1 / N) sum_i f_i(x_i)
+    uint32_t round{0};   //!< rounds done (0: the initial models)
+    double timeS{0};     //!< simulated wall-clock time at its end, seconds
+    double loss{0};      //!< f(xbar) = (1 / N) sum_i f_i(xbar)
+    double localLoss{0}; //!< (1 / N) sum_i f_i(x_i)
+    /// (1 / N) sum_i f(x_i), f = (1 / N) sum_j f_j: the global objective at
+    /// each island's own model, averaged (what a model taken from any
+    /// island scores; for the quadratic, loss + (lambda / 2) consensusDistance)
+    double modelLoss{0};
     double consensusDistance{0}; //!< (1 / N) sum_i ||x_i - xbar||^2
 };
 
@@ -90,6 +94,26 @@ class WanGossipTraining
      * @return the round's record
      */
     WanTrainingRecord RunRound(const WanMatrix& mixing, double computeS, double roundS);
+    /**
+     * @brief Runs one round that carries late arrivals to the next (the
+     * quorum policy): the islands average with `mixing` (what arrived in
+     * time), and at the next round each island adds the difference its late
+     * arrivals make to this round's average, computed on the models sent
+     * this round: x <- W' y' + (R - W) y, with y this round's sent models,
+     * R this round's `received`, W' and y' the next round's.  Over the two
+     * rounds the late contributions count as if waited for, one round
+     * stale; with R = W it is RunRound without carry.
+     * @param mixing what the islands averaged (row-stochastic, as above)
+     * @param received what they averaged had they held everything received
+     *        by the end (row-stochastic, as above)
+     * @param computeS the simulated compute time, seconds
+     * @param roundS the round's measured time, seconds
+     * @return the round's record
+     */
+    WanTrainingRecord RunRound(const WanMatrix& mixing,
+                               const WanMatrix& received,
+                               double computeS,
+                               double roundS);
 
     /** @return the workload */
     const WanTrainingWorkload& GetWorkload() const;
@@ -104,10 +128,12 @@ class WanGossipTraining
     std::vector<double> GetAverageModel() const;
     /**
      * @param target a loss
-     * @return the simulated time of the first record whose loss (at the
-     *         average model) is at or below the target; nothing if none
+     * @param atIslands false: read `loss` (at the average model); true:
+     *        read `modelLoss` (at the islands' own models)
+     * @return the simulated time of the first record whose loss is at or
+     *         below the target; nothing if none
      */
-    std::optional<double> GetTimeToLoss(double target) const;
+    std::optional<double> GetTimeToLoss(double target, bool atIslands = false) const;
 
     /**
      * @brief The theoretical per-period contraction of the islands'
@@ -141,6 +167,8 @@ class WanGossipTraining
     WanGossipSettings m_settings;             //!< eta, tau
     std::vector<double> m_models;             //!< x_i, N x d row-major
     std::vector<WanTrainingRecord> m_history; //!< the records
+    std::vector<double> m_carried;            //!< R - W of the last round, N x N (empty: none)
+    std::vector<double> m_carriedModels;      //!< the models sent in that round, N x d
 };
 
 } // namespace ns3

@@ -323,6 +323,7 @@ WanIslandApplication::Compose(const RoundState& state) const
     record.givenUpChunks = account.givenUpChunks;
     record.heldPerPosition = account.heldPerPosition;
     record.averaged = account.averaged;
+    record.received = account.received;
     return record;
 }
 

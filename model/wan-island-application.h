@@ -87,6 +87,7 @@ struct WanIslandRecord : WanRoundCounters
     std::set<uint32_t> givenUpChunks;   //!< chunks still lacking a contribution at the end
     std::vector<uint32_t> heldPerPosition; //!< per clique position, chunks holding its contribution
     WanHeldHistogram averaged;             //!< what it averaged (WanLedgerAccount::averaged)
+    WanHeldHistogram received; //!< what it received by the end (WanLedgerAccount::received)
 };
 
 /**

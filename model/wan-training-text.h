@@ -118,6 +118,7 @@ inline constexpr Range kForgetting{0, 1, "", true};            //!< forgetting d
 inline constexpr Range kShare{0, 1, ""};                       //!< one island's target share
 inline constexpr Range kFaultSeconds{0, 1e6, "s"};             //!< the time of a fault
 inline constexpr Range kRounds{0, 100000, "rounds"};           //!< rounds to run, a round number
+inline constexpr Range kRoundGuard{0, 100, ""};                //!< share of T between round starts
 inline constexpr Range kMaxRequests{1, 1000, "requests"};      //!< requests per missing chunk
 inline constexpr Range kBfdIntervalMs{1, 10000, "ms"};     //!< BFD transmit and receive interval
 inline constexpr Range kBfdMultiplier{1, 255, ""};         //!< BFD detect multiplier

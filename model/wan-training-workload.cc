@@ -7,7 +7,9 @@
 #include "wan-training-text.h"
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
+#include <gsl/gsl_multimin.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <memory>
@@ -306,6 +308,93 @@ WanTrainingWorkload::Gradient(uint32_t island,
         weights[k] = -y[k] * Sigmoid(-y[k] * weights[k]);
     }
     g = a.transpose() * weights / static_cast<double>(y.size()) + m_regularisation * model;
+}
+
+void
+WanTrainingWorkload::GlobalGradient(const std::vector<double>& x,
+                                    std::vector<double>& gradient) const
+{
+    std::vector<double> g;
+    gradient.assign(m_dimension, 0);
+    for (uint32_t i = 0; i < m_islands; ++i)
+    {
+        Gradient(i, x, g);
+        for (uint32_t k = 0; k < m_dimension; ++k)
+        {
+            gradient[k] += g[k] / m_islands;
+        }
+    }
+}
+
+namespace
+{
+
+/// The global loss and its gradient as GSL's minimisers call them.
+struct GlobalObjective
+{
+    /// @return f(x)
+    static double F(const gsl_vector* x, void* params)
+    {
+        const auto* w = static_cast<const WanTrainingWorkload*>(params);
+        return w->GlobalLoss(std::vector<double>(x->data, x->data + x->size));
+    }
+
+    /// Sets g to the gradient at x.
+    static void Df(const gsl_vector* x, void* params, gsl_vector* g)
+    {
+        const auto* w = static_cast<const WanTrainingWorkload*>(params);
+        std::vector<double> gradient;
+        w->GlobalGradient(std::vector<double>(x->data, x->data + x->size), gradient);
+        std::copy(gradient.begin(), gradient.end(), g->data);
+    }
+
+    /// Sets f and g at x.
+    static void Fdf(const gsl_vector* x, void* params, double* f, gsl_vector* g)
+    {
+        *f = F(x, params);
+        Df(x, params, g);
+    }
+};
+
+} // namespace
+
+double
+WanTrainingWorkload::GetMinimumLoss() const
+{
+    if (m_kind == Kind::QUADRATIC)
+    {
+        std::vector<double> mean(m_dimension, 0);
+        for (uint32_t i = 0; i < m_islands; ++i)
+        {
+            for (uint32_t k = 0; k < m_dimension; ++k)
+            {
+                mean[k] += m_centres[i * m_dimension + k] / m_islands;
+            }
+        }
+        return GlobalLoss(mean);
+    }
+    gsl_multimin_function_fdf objective;
+    objective.n = m_dimension;
+    objective.f = &GlobalObjective::F;
+    objective.df = &GlobalObjective::Df;
+    objective.fdf = &GlobalObjective::Fdf;
+    objective.params = const_cast<WanTrainingWorkload*>(this);
+    gsl_vector* x = gsl_vector_calloc(m_dimension);
+    gsl_multimin_fdfminimizer* m =
+        gsl_multimin_fdfminimizer_alloc(gsl_multimin_fdfminimizer_vector_bfgs2, m_dimension);
+    gsl_multimin_fdfminimizer_set(m, &objective, x, 0.1, 0.1);
+    for (int iteration = 0; iteration < 10000; ++iteration)
+    {
+        if (gsl_multimin_test_gradient(m->gradient, 1e-10) == GSL_SUCCESS ||
+            gsl_multimin_fdfminimizer_iterate(m) != GSL_SUCCESS)
+        {
+            break; // converged, or no further progress along the line
+        }
+    }
+    const double best = gsl_multimin_fdfminimizer_minimum(m);
+    gsl_multimin_fdfminimizer_free(m);
+    gsl_vector_free(x);
+    return best;
 }
 
 } // namespace ns3

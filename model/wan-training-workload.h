@@ -138,6 +138,20 @@ class WanTrainingWorkload
     void Gradient(uint32_t island,
                   const std::vector<double>& x,
                   std::vector<double>& gradient) const;
+    /**
+     * @param x a model
+     * @param gradient set to the gradient of (1 / N) sum_i f_i at x
+     */
+    void GlobalGradient(const std::vector<double>& x, std::vector<double>& gradient) const;
+    /**
+     * @brief f* = min_x (1 / N) sum_i f_i(x), the loss training aims at.
+     * Quadratic: exact, at the mean of the c_i.  Logistic (strictly convex
+     * with mu > 0): GSL's BFGS (gsl_multimin_fdfminimizer_vector_bfgs2) from
+     * x = 0 until the gradient's norm is below 1e-10 (at most 10000
+     * iterations).
+     * @return f*
+     */
+    double GetMinimumLoss() const;
 
   private:
     WanTrainingWorkload() = default;

@@ -379,6 +379,7 @@ class LedgerHeldTestCase : public WanTestCase
                               "chunks 0-2 hold 0 and 3, chunks 0-1 hold 2");
         const WanHeldHistogram averaged{{0, {0, 1, 0, 0}}, {2, {1, 1, 0, 1}}, {3, {2, 2, 2, 2}}};
         NS_TEST_EXPECT_MSG_EQ((a.averaged == averaged), true, "chunk 3 none, chunk 2 two, 0-1 all");
+        NS_TEST_EXPECT_MSG_EQ((a.received == averaged), true, "received: the same, so far");
         // Given up, then position 2 of chunk 3 comes late: held, not averaged.
         l.GiveUp(0);
         l.OfferOne(0, 3, 2, 0, true);
@@ -386,6 +387,10 @@ class LedgerHeldTestCase : public WanTestCase
                               true,
                               "the late contribution is held");
         NS_TEST_EXPECT_MSG_EQ((a.averaged == averaged), true, "but was not averaged");
+        const WanHeldHistogram received{{1, {0, 1, 1, 0}}, {2, {1, 1, 0, 1}}, {3, {2, 2, 2, 2}}};
+        NS_TEST_EXPECT_MSG_EQ((a.received == received),
+                              true,
+                              "received: chunk 3 holds one peer now, 2 two, 0-1 all");
     }
 };
 

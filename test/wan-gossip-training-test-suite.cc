@@ -581,6 +581,94 @@ class GossipBadInputTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief The quorum's carry by hand, three islands in one dimension, no
+ * local steps (eta 0): island 0 averages without island 2's contribution,
+ * which arrives late; one round later the difference it makes is applied,
+ * and the models are those of having waited for it.  Also the modelLoss
+ * field and f*, the least global loss.
+ */
+class GossipCarryTestCase : public WanTestCase
+{
+  public:
+    GossipCarryTestCase()
+        : WanTestCase("three islands by hand: a late contribution carried to the next round")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        // f_i(x) = (1 / 2) (x - c_i)^2, c = 0, 3, 6: f* at x = 3,
+        // (9 + 0 + 9) / 6 = 3.
+        const auto workload = WanTrainingWorkload::Quadratic({{0}, {3}, {6}}, 1);
+        NS_TEST_EXPECT_MSG_EQ_TOL(workload.GetMinimumLoss(), 3, 1e-12, "f*");
+        WanGossipSettings settings;
+        settings.stepSize = 0;
+        WanGossipTraining training(workload, settings, {{3}, {0}, {0}});
+        // Round 0: f(3) = 3, f(0) = (0 + 9 + 36) / 6 = 7.5: modelLoss
+        // (3 + 7.5 + 7.5) / 3 = 6.
+        NS_TEST_EXPECT_MSG_EQ_TOL(training.GetHistory().at(0).modelLoss, 6, 1e-12, "modelLoss");
+        // Round 1: everyone in one clique; island 0 averaged without 2:
+        // (3 + 0) / 2 = 1.5; the others all three: 1.  Had island 0 held
+        // everything: 1.
+        const double third = 1.0 / 3;
+        const WanMatrix mixing{{0.5, 0.5, 0}, {third, third, third}, {third, third, third}};
+        const WanMatrix received{{third, third, third},
+                                 {third, third, third},
+                                 {third, third, third}};
+        training.RunRound(mixing, received, 0, 0.1);
+        NS_TEST_EXPECT_MSG_EQ_TOL(training.GetModel(0).at(0), 1.5, 1e-12, "averaged without 2");
+        NS_TEST_EXPECT_MSG_EQ_TOL(training.GetModel(1).at(0), 1, 1e-12, "averaged all");
+        // Round 2, no mixing: island 0 adds (1/3 - 1/2) 3 + (1/3 - 1/2) 0 +
+        // (1/3 - 0) 0 = -1/2 to 1.5: 1, as had it waited.
+        const WanMatrix alone{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+        training.RunRound(alone, 0, 0.1);
+        NS_TEST_EXPECT_MSG_EQ_TOL(training.GetModel(0).at(0), 1, 1e-12, "carried: as if waited");
+        NS_TEST_EXPECT_MSG_EQ_TOL(training.GetModel(2).at(0), 1, 1e-12, "island 2 unchanged");
+        // Round 3: nothing is carried twice.
+        training.RunRound(alone, 0, 0.1);
+        NS_TEST_EXPECT_MSG_EQ_TOL(training.GetModel(0).at(0), 1, 1e-12, "carried once");
+
+        // Without the carry island 0 stays at 1.5.
+        WanGossipTraining waited(workload, settings, {{3}, {0}, {0}});
+        waited.RunRound(mixing, 0, 0.1);
+        waited.RunRound(alone, 0, 0.1);
+        NS_TEST_EXPECT_MSG_EQ_TOL(waited.GetModel(0).at(0), 1.5, 1e-12, "no carry");
+        // Round 1: f(1.5) = (2.25 + 2.25 + 20.25) / 6 = 4.125: modelLoss
+        // (4.125 + 5 + 5) / 3 = 113/24; all at 1 after round 2: f(1) =
+        // (1 + 4 + 25) / 6 = 5.  Time 0.1 s per round.
+        NS_TEST_EXPECT_MSG_EQ_TOL(training.GetHistory().at(1).modelLoss,
+                                  113.0 / 24,
+                                  1e-12,
+                                  "modelLoss");
+        NS_TEST_EXPECT_MSG_EQ_TOL(training.GetHistory().back().modelLoss, 5, 1e-12, "modelLoss");
+        NS_TEST_EXPECT_MSG_EQ_TOL(training.GetTimeToLoss(4.8, true).value_or(-1),
+                                  0.1,
+                                  1e-12,
+                                  "modelLoss 4.8 at round 1");
+        NS_TEST_EXPECT_MSG_EQ(training.GetTimeToLoss(4.7, true).has_value(), false, "never");
+        NS_TEST_EXPECT_MSG_EQ(training.GetTimeToLoss(5).value_or(-1), 0, "at xbar = 1: 5");
+
+        // Logistic: f* is the least of the global loss, where its gradient vanishes.
+        const auto logistic = WanTrainingWorkload::Logistic(WanLogisticSettings{});
+        const double best = logistic.GetMinimumLoss();
+        NS_TEST_EXPECT_MSG_LT(best, logistic.GlobalLoss({0, 0, 0}), "below the loss at 0");
+        std::vector<double> x(3, 0);
+        std::vector<double> g;
+        for (int step = 0; step < 20000; ++step) // plain gradient descent, far
+        {
+            logistic.GlobalGradient(x, g);
+            for (size_t k = 0; k < x.size(); ++k)
+            {
+                x[k] -= 0.5 * g[k];
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(best, logistic.GlobalLoss(x), 1e-9, "gradient descent agrees");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief The gossip training's test suite.
  */
 class WanGossipTrainingTestSuite : public TestSuite
@@ -590,6 +678,7 @@ class WanGossipTrainingTestSuite : public TestSuite
         : TestSuite("wan-training-gossip-training", Type::UNIT)
     {
         AddTestCase(new GossipHandComputedTestCase);
+        AddTestCase(new GossipCarryTestCase);
         AddTestCase(new GossipContractionTestCase);
         AddTestCase(new GossipLogisticTestCase);
         AddTestCase(new GossipDeterminismTestCase);

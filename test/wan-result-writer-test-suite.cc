@@ -18,6 +18,7 @@
 #include <string>
 
 using namespace ns3;
+using namespace ns3::wantest;
 
 namespace
 {
@@ -85,6 +86,7 @@ HandResult()
     b.mixedMs = 415.25;
     b.held = {{0, 3}, {1, 3}};
     b.mixing = {{0, 0.5}, {1, 0.5}};
+    b.mixingReceived = {{0, 0.5}, {1, 0.5}};
     first.islands.push_back(b);
     WanRoundResult second = first;
     second.round = 1;
@@ -157,7 +159,9 @@ class ResultWriterJsonTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(island["mixed_ms"].get<double>(), 415.25, "averaged");
         NS_TEST_EXPECT_MSG_EQ(island["held"]["A"].get<uint32_t>(), 3, "chunks held of A");
         NS_TEST_EXPECT_MSG_EQ(island["mixing"]["B"].get<double>(), 0.5, "weight of itself");
-        NS_TEST_EXPECT_MSG_EQ(island.size(), 24, "every counter, the outcome and the mixing");
+        NS_TEST_EXPECT_MSG_EQ(island["mixing_received"]["A"].get<double>(), 0.5, "received");
+        NS_TEST_EXPECT_MSG_EQ(island.size(), 25, "every counter, the outcome and the mixing");
+        NS_TEST_EXPECT_MSG_EQ(run["training"].size(), 0, "no training");
         NS_TEST_EXPECT_MSG_EQ(first["mixed_ms"].get<double>(), 415.25, "round averaged");
         const auto& ab = first["core_links"][0];
         NS_TEST_EXPECT_MSG_EQ(ab["from"].get<std::string>() + ab["to"].get<std::string>(),
@@ -210,8 +214,8 @@ class ResultWriterCsvTestCase : public WanTestCase
         // run: 22 scalars (the label has its column; 4 of PIM, 2 of the
         // scale), 2 evictions, 3 losses, no parameters, no route change; per
         // round: 9 scalars, 2 evictions, 21 island scalars (the city is the
-        // subject), 2 held and 2 mixing, 2 links x 5 figures.
-        NS_TEST_EXPECT_MSG_EQ(rows, 22 + 2 + 3 + 2 * (9 + 2 + 21 + 2 + 2 + 2 * 5), "figures");
+        // subject), 2 held, 2 mixing and 2 mixing_received, 2 links x 5 figures.
+        NS_TEST_EXPECT_MSG_EQ(rows, 22 + 2 + 3 + 2 * (9 + 2 + 21 + 2 + 2 + 2 + 2 * 5), "figures");
         for (const char* expected : {"1,\"pair, hand\",,run,,evictions.timeout,2\n",
                                      "1,\"pair, hand\",1,island,B,repeats,3\n",
                                      "1,\"pair, hand\",,run,,disagreement_measured,0.625\n",
@@ -235,6 +239,79 @@ class ResultWriterCsvTestCase : public WanTestCase
                                               ".json";
         }
         NS_TEST_EXPECT_MSG_EQ(thrown, true, "a .txt file is refused, by name");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief Training added to a run: its summary and records under the
+ * documented names, in JSON and CSV; a time never reached is null; training
+ * before any run is refused.
+ */
+class ResultWriterTrainingTestCase : public WanTestCase
+{
+  public:
+    ResultWriterTrainingTestCase()
+        : WanTestCase("training: summary and records in JSON and CSV")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        WanTrainingRunResult t;
+        t.workload = "quadratic";
+        t.policy = "quorum";
+        t.computeS = 0.25;
+        t.minimumLoss = 0.5;
+        t.targetLoss = 0.75;
+        t.carriedWeight = 0.125;
+        t.packetRounds = {1, 2};
+        for (uint32_t k = 0; k < 3; ++k)
+        {
+            WanTrainingRecord r;
+            r.round = k;
+            r.timeS = 0.5 * k;
+            r.loss = 4.0 / (k + 1);
+            r.localLoss = 1;
+            r.modelLoss = 8.0 / (k + 1);
+            r.consensusDistance = 2;
+            t.history.push_back(r);
+        }
+        WanResultWriter writer(TwoCities());
+        NS_TEST_EXPECT_MSG_EQ(ErrorOf([&] { writer.AddTraining(t); }),
+                              "packet output: training added before any run",
+                              "refused");
+        writer.Add("pair, hand", HandResult());
+        writer.AddTraining(t);
+        const auto doc = nlohmann::json::parse(writer.ToJson());
+        NS_TEST_ASSERT_MSG_EQ(doc["runs"][0]["training"].size(), 1, "one training");
+        const auto& j = doc["runs"][0]["training"][0];
+        NS_TEST_EXPECT_MSG_EQ(j["policy"].get<std::string>(), "quorum", "policy");
+        NS_TEST_EXPECT_MSG_EQ(j["compute_s"].get<double>(), 0.25, "compute");
+        NS_TEST_EXPECT_MSG_EQ(j["time_to_target_s"].is_null(), true, "never: null");
+        NS_TEST_EXPECT_MSG_EQ(j["rounds_to_target"].is_null(), true, "never: null");
+        NS_TEST_EXPECT_MSG_EQ(j["carried_weight"].get<double>(), 0.125, "carried");
+        NS_TEST_EXPECT_MSG_EQ(j["final_model_loss"].get<double>(), 8.0 / 3, "final");
+        NS_TEST_ASSERT_MSG_EQ(j["history"].size(), 3, "three records");
+        NS_TEST_EXPECT_MSG_EQ(j["history"][0]["packet_round"].is_null(), true, "round 0");
+        NS_TEST_EXPECT_MSG_EQ(j["history"][2]["packet_round"].get<int>(), 2, "packet round");
+        NS_TEST_EXPECT_MSG_EQ(j["history"][2]["time_s"].get<double>(), 1, "time");
+        NS_TEST_EXPECT_MSG_EQ(j["history"][1]["model_loss"].get<double>(), 4, "model loss");
+        const auto csv = writer.ToCsv();
+        for (const char* expected :
+             {"1,\"pair, hand\",,training,quadratic/quorum,carried_weight,0.125\n",
+              "1,\"pair, hand\",,training,quadratic/quorum,time_to_target_s,\n",
+              "1,\"pair, hand\",2,training_round,quadratic/quorum,packet_round,2\n",
+              "1,\"pair, hand\",1,training_round,quadratic/quorum,loss,2.0\n"})
+        {
+            NS_TEST_EXPECT_MSG_NE(csv.find(expected), std::string::npos, "row " << expected);
+        }
+        t.packetRounds.pop_back();
+        NS_TEST_EXPECT_MSG_EQ(ErrorOf([&] { writer.AddTraining(t); }),
+                              "packet output: a training of 3 records and 1 rounds (need one "
+                              "record more than rounds)",
+                              "refused");
     }
 };
 
@@ -306,6 +383,7 @@ class WanResultWriterTestSuite : public TestSuite
     {
         AddTestCase(new ResultWriterJsonTestCase);
         AddTestCase(new ResultWriterCsvTestCase);
+        AddTestCase(new ResultWriterTrainingTestCase);
         AddTestCase(new ResultWriterRunTestCase);
     }
 };

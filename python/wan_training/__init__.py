@@ -317,9 +317,10 @@ PACKET_OUTPUT_VERSION = 1  # WanResultWriter's; a test checks that they agree
 _TEXT_METRICS = {"schedule", "reason", "note", "scale_warning"}
 
 
-def packet_run(result, topo, label="", parameters=None):
+def packet_run(result, topo, label="", parameters=None, trainings=()):
     """A WanExperimentResult as one run of the packet-output document (the
-    dict that WanResultWriter writes as JSON: see the doc's schema)."""
+    dict that WanResultWriter writes as JSON: see the doc's schema), with
+    the trainings over its rounds (WanTrainingRunResult) in "training"."""
     from wan_training import ns
 
     writer = ns.WanResultWriter(topo)
@@ -329,6 +330,8 @@ def packet_run(result, topo, label="", parameters=None):
     for key, value in (parameters or {}).items():
         settings[str(key)] = str(value)
     writer.Add(label, result, settings)
+    for training in trainings:
+        writer.AddTraining(training)
     return json.loads(str(writer.ToJson()))["runs"][0]
 
 
@@ -361,10 +364,24 @@ def _read_packet_csv(path):
         for row in csv.DictReader(table):
             run = runs.setdefault(row["run"], {"label": row["label"], "parameters": {},
                                                "evictions": {}, "route_changes": [],
-                                               "rounds": []})
+                                               "rounds": [], "training": []})
             value = _csv_value(row["metric"], row["value"])
             if row["scope"] == "run":
                 _set_dotted(run, row["metric"], value)
+                continue
+            if row["scope"] == "training":
+                # One training's summary, its figures in a row each.
+                trainings = run.setdefault("training", [])
+                if not trainings or row["metric"] in trainings[-1]:
+                    workload, _, policy = row["subject"].partition("/")
+                    trainings.append({"workload": workload, "policy": policy, "history": []})
+                _set_dotted(trainings[-1], row["metric"], value)
+                continue
+            if row["scope"] == "training_round":
+                history = run["training"][-1]["history"]
+                if not history or history[-1]["round"] != int(row["round"]):
+                    history.append({"round": int(row["round"])})
+                history[-1][row["metric"]] = value
                 continue
             if row["scope"] == "route_change":
                 # One change per link event, its figures in a row each.

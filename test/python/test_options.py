@@ -92,6 +92,10 @@ NINE_CITY = {
     "coreQueue": ("fifo", LOADED, OFF),
     "coreQueuePackets": ("5", dict(LOADED, coreQueue="fifo"), {}),
     "packetOutput": ("packets.json", {}, OFF),
+    "roundGuard": ("0.5", {}, OFF),
+    "training": ("quadratic", {}, OFF),
+    "trainingPolicy": ("quorum", {"training": "quadratic"}, {}),
+    "trainingRounds": ("5", {"training": "quadratic"}, {}),
 }
 
 IMPAIRMENTS_BASE = {"schedule": "pairs", "lossRate": "0.01", "jitterMs": "none",

@@ -139,9 +139,12 @@ def test_csv_holds_the_same_document(tmp_path):
 
     as_json = str(tmp_path / "packets.json")
     as_csv = str(tmp_path / "packets.csv")
-    run_example("%s --baselines=0 --packetOutput=%s" % (ARGS, as_json))
-    run_example("%s --baselines=0 --packetOutput=%s" % (ARGS, as_csv))
-    assert read_packet_output(as_csv)["runs"] == read_packet_output(as_json)["runs"]
+    training = "--training=logistic --trainingRounds=3"
+    run_example("%s --baselines=0 %s --packetOutput=%s" % (ARGS, training, as_json))
+    run_example("%s --baselines=0 %s --packetOutput=%s" % (ARGS, training, as_csv))
+    runs = read_packet_output(as_json)["runs"]
+    assert len(runs[0]["training"][0]["history"]) == 4
+    assert read_packet_output(as_csv)["runs"] == runs
 
 
 @pytest.mark.bindings
@@ -149,14 +152,17 @@ def test_bindings_give_the_same_run(tmp_path):
     from wan_training import ns, packet_run, read_packet_output
 
     path = str(tmp_path / "packets.json")
-    run_example("%s --baselines=0 --packetOutput=%s" % (ARGS, path))
+    run_example("%s --baselines=0 --training=quadratic --packetOutput=%s" % (ARGS, path))
     cpp = read_packet_output(path)["runs"][0]
     topo = ns.WanTopology.NineCity()
     experiment = ns.CliqueExperimentHelper(topo, ns.PlannerConfig())
     experiment.SetScale(1000)
     experiment.SetRounds(2)
-    mine = packet_run(experiment.Run(ns.CliqueScheduleBuiltins.Make("triangles", topo)), topo,
-                      cpp["label"], cpp["parameters"])
+    result = experiment.Run(ns.CliqueScheduleBuiltins.Make("triangles", topo))
+    loop = ns.WanTrainingLoop()
+    loop.SetAttribute("ComputeTime", ns.TimeValue(ns.MilliSeconds(250)))  # --computeMs
+    mine = packet_run(result, topo, cpp["label"], cpp["parameters"], [loop.Train(result)])
+    assert mine["training"][0]["history"][2]["time_s"] > 0.5
     assert mine == cpp
 
 

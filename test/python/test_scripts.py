@@ -503,3 +503,47 @@ def test_mean_ci_is_students_t():
     assert wan_training.mean_ci([0, 2]) == pytest.approx((1, 12.706205), abs=1e-6)
     assert wan_training.mean_ci([7.5]) == (7.5, 0.0)
     assert wan_training.mean_ci([1, math.inf])[1] == math.inf
+
+
+def test_training_sweep(tmp_path):
+    run_script("training_sweep.py", "--schedule", "pairs", "--coreGbps", "0", "--lossRate", "0",
+               "0.05", "--workload", "quadratic", "--runs", "2", "--trainingRounds", "30",
+               "--jobs", "2", "--output", str(tmp_path))
+    rows = read_csv(tmp_path / "training-sweep-runs.csv")
+    key = [(r["policy"], float(r["loss"]), r["run"]) for r in rows]
+    assert key == [(p, loss, run) for p in ("wait", "quorum") for run in ("1", "2")
+                   for loss in (0.0, 0.05)]
+    by = {(r["policy"], float(r["loss"]), r["run"]): r for r in rows}
+    for run in ("1", "2"):
+        wait, quorum = by[("wait", 0.0, run)], by[("quorum", 0.0, run)]
+        # Lossless, nothing is late: the policies train alike.
+        assert float(wait["dropped_percent"]) == 0 == float(quorum["carried_weight"])
+        assert wait["final_model_loss"] == quorum["final_model_loss"]
+        # One run, one workload: f* and the target do not depend on the network.
+        lossy = by[("quorum", 0.05, run)]
+        assert lossy["minimum_loss"] == wait["minimum_loss"]
+        assert lossy["target_loss"] == wait["target_loss"]
+        # The network dropped contributions; the quorum does not wait for them.
+        assert float(lossy["dropped_percent"]) > 0
+        assert float(lossy["mean_round_s"]) < float(by[("wait", 0.05, run)]["mean_round_s"])
+    # Another run, another workload.
+    assert by[("wait", 0.0, "1")]["minimum_loss"] != by[("wait", 0.0, "2")]["minimum_loss"]
+    summary = read_csv(tmp_path / "training-sweep.csv")
+    assert [(s["policy"], float(s["loss"]), s["runs"]) for s in summary] == [
+        ("wait", 0.0, "2"), ("wait", 0.05, "2"), ("quorum", 0.0, "2"), ("quorum", 0.05, "2")]
+    with open(tmp_path / "training-sweep-packets.json") as f:
+        runs = json.load(f)["runs"]
+    assert [len(t["history"]) for r in runs for t in r["training"]] == [31] * 8
+    figure = read_figure(tmp_path / "training-sweep.png")
+    assert len(figure["axes"]) == 2
+    assert figure["axes"][1]["ylabel"] == "time to target loss (s)"
+    # One schedule: nothing to rank.
+    assert not (tmp_path / "training-sweep-ranking.csv").exists()
+
+
+def test_training_sweep_ranks_with_ties():
+    import runpy
+
+    sweep = runpy.run_path(os.path.join(SCRIPTS, "training_sweep.py"))
+    assert sweep["ranks"]([3.0, 1.0, 2.0, 2.0]) == [4.0, 1.0, 2.5, 2.5]
+    assert sweep["ranks"]([math.inf, 5.0]) == [2.0, 1.0]

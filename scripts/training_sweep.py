@@ -1,0 +1,355 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Training in the loop: decentralised SGD (WanTrainingLoop) over the rounds
+the packet level delivered, per schedule, network capability, loss and
+policy, as means over independent runs (ns-3's RngRun: the loss, the
+workload and the initial models) with 95% confidence intervals.
+
+Policies: "wait" runs the packet level with recovery early (missing
+contributions are asked for; the islands average everything, however long
+it takes); "quorum" with recovery accept (the islands average what arrived
+by the deadline, T x (1 + roundGuard), and carry what arrives later to the
+next round).  Loss is on the links of --lossLinks (default the core); what
+the network dropped is measured: the contributions given up or recovered,
+as a share of those expected.
+
+Writes into the output folder:
+  training-sweep.csv          one row per setting: means and 95% CI half-widths
+  training-sweep-runs.csv     one row per run
+  training-sweep-ranking.csv  per capability, workload and policy (lossless):
+                              the schedules ranked by time to target and by J,
+                              and Spearman's rho between the two
+  training-sweep.png          loss at the islands' models against simulated
+                              time, and time to target against loss
+  training-sweep-packets.json every run's packet output, training included
+
+    python3 scripts/training_sweep.py
+    python3 scripts/training_sweep.py --schedule pairs triangles --lossRate 0 0.01 --runs 5 --jobs 2
+"""
+
+import argparse
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+
+# None of these loads ns-3 here.
+from wan_training import (mean_ci, model_facts, parse_schedule_memory, run_tasks,  # noqa: E402
+                          write_csv, write_sweep)
+
+# The packet level's recovery under each training policy.
+RECOVERY = {"wait": "early", "quorum": "accept"}
+
+
+def run_one(schedule, hbm_gb, core_gbps, loss, policy, run, settings):
+    """One simulation, RngRun `run`, and the training over its rounds for
+    each workload; returns its packet output and one row per workload."""
+    from wan_training import ns, packet_run
+
+    ns.RngSeedManager.SetRun(run)
+    topo = ns.WanTopology.NineCity()
+    config = ns.PlannerConfig()
+    config.hbmBytes = hbm_gb * 1e9
+    if core_gbps:
+        config.coreCapacityBps = core_gbps * 1e9
+    experiment = ns.CliqueExperimentHelper(topo, config)
+    experiment.SetScale(settings["scale"])
+    if settings["rounds"]:
+        experiment.SetRounds(settings["rounds"])
+    experiment.SetRoundGuard(settings["round_guard"])
+    experiment.SetRecovery(RECOVERY[policy])
+    if loss > 0:
+        impairment = ns.WanLinkImpairment()
+        impairment.lossRate = loss
+        for name in settings["loss_links"]:
+            experiment.SetImpairment(ns.WanNetworkHelper.ParseLinkClass(name), impairment)
+    if schedule.endswith(".json"):
+        result = experiment.Run(ns.CliqueSchedule.LoadFile(schedule, topo))
+    else:
+        result = experiment.Run(ns.CliqueScheduleBuiltins.Make(schedule, topo))
+    trainings = []
+    for workload in settings["workloads"]:
+        loop = ns.WanTrainingLoop()
+        loop.SetWorkload(workload)
+        loop.SetPolicy(policy)
+        loop.SetAttribute("Rounds", ns.UintegerValue(settings["training_rounds"]))
+        loop.SetAttribute("ComputeTime", ns.TimeValue(ns.Seconds(settings["compute_ms"] / 1e3)))
+        trainings.append(loop.Train(result))
+    capability = "today" if not core_gbps else "core %g Gbps" % core_gbps
+    label = "%s %g GB, %s, %s, loss %g, run %d" % (schedule, hbm_gb, capability, policy, loss, run)
+    packets = packet_run(result, topo, label,
+                         {"capability": capability, "loss": loss, "policy": policy, "run": run,
+                          "hbm_gb": hbm_gb, "scale": settings["scale"]}, trainings)
+    return packets, run_rows(packets, schedule, hbm_gb, capability, loss, policy, run)
+
+
+def run_rows(packets, schedule, hbm_gb, capability, loss, policy, run):
+    """The figures of one run, one row per workload, from its packet output."""
+    islands = [i for r in packets["rounds"] for i in r["islands"]]
+    expected = sum(i["expected"] for i in islands)
+    dropped = sum(i["given_up"] + i["recovered"] for i in islands)
+    rows = []
+    for t in packets["training"]:
+        rows.append({
+            "schedule": schedule,
+            "hbm_gb": hbm_gb,
+            "capability": capability,
+            "loss": loss,
+            "policy": policy,
+            "workload": t["workload"],
+            "run": run,
+            "dropped_percent": 100 * dropped / expected if expected else 0.0,
+            "given_up": sum(i["given_up"] for i in islands),
+            "mixed_ms": max(r["mixed_ms"] for r in packets["rounds"]),
+            "mean_round_s": t["history"][-1]["time_s"] / max(1, t["history"][-1]["round"]),
+            "disagreement": packets["disagreement"],
+            "objective": packets["objective"],
+            "objective_measured": packets["objective_measured"],
+            "carried_weight": t["carried_weight"],
+            "final_model_loss": t["final_model_loss"],
+            "minimum_loss": t["minimum_loss"],
+            "target_loss": t["target_loss"],
+            "time_to_target_s": (math.inf if t["time_to_target_s"] is None
+                                 else t["time_to_target_s"]),
+            "rounds_to_target": (math.inf if t["rounds_to_target"] is None
+                                 else t["rounds_to_target"]),
+        })
+    return rows
+
+
+KEY = ("schedule", "hbm_gb", "capability", "loss", "policy", "workload")
+METRICS = ("dropped_percent", "mixed_ms", "mean_round_s", "objective", "objective_measured",
+           "carried_weight", "final_model_loss", "time_to_target_s", "rounds_to_target")
+
+
+def summarise(rows):
+    """One row per setting: means over its runs with 95% CI half-widths (a
+    target some run never reached: infinite), and the final loss and time to
+    target against the lossless run of the same schedule, policy and workload
+    (time saved: negative where the lossy run is slower)."""
+    groups = {}
+    for r in rows:
+        groups.setdefault(tuple(r[k] for k in KEY), []).append(r)
+    summary = []
+    for k, runs in groups.items():
+        row = dict(zip(KEY, k))
+        row["runs"] = len(runs)
+        for metric in METRICS:
+            row[metric], row[metric + "_ci95"] = mean_ci([r[metric] for r in runs])
+        row["reached_runs"] = sum(math.isfinite(r["time_to_target_s"]) for r in runs)
+        summary.append(row)
+    for row in summary:
+        base = [s for s in summary if all(s[k] == row[k] for k in KEY if k != "loss")
+                and s["loss"] == 0]
+        if base:
+            b = base[0]
+            row["final_loss_vs_lossless"] = row["final_model_loss"] / b["final_model_loss"]
+            row["time_to_target_vs_lossless"] = (row["time_to_target_s"] / b["time_to_target_s"]
+                                                 if math.isfinite(b["time_to_target_s"])
+                                                 else math.nan)
+    return summary
+
+
+def ranks(values):
+    """Ranks from 1 (the least), ties sharing their mean rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return out
+
+
+def ranking(summary):
+    """Per capability, workload and policy, over the lossless schedules: their
+    ranks by mean time to target and by J (planned and measured), and
+    Spearman's rho between time to target and each J (scipy)."""
+    from scipy import stats
+
+    out = []
+    lossless = [s for s in summary if s["loss"] == 0]
+    for group in sorted({(s["capability"], s["workload"], s["policy"]) for s in lossless}):
+        rows = [s for s in lossless if (s["capability"], s["workload"], s["policy"]) == group]
+        if len(rows) < 2:
+            continue
+        time = [s["time_to_target_s"] for s in rows]
+        j = [s["objective"] for s in rows]
+        jm = [s["objective_measured"] for s in rows]
+        rho = stats.spearmanr(time, j).correlation if len(rows) > 2 else math.nan
+        rho_m = stats.spearmanr(time, jm).correlation if len(rows) > 2 else math.nan
+        for s, rt, rj, rjm in zip(rows, ranks(time), ranks(j), ranks(jm)):
+            out.append({"capability": group[0], "workload": group[1], "policy": group[2],
+                        "schedule": s["schedule"], "hbm_gb": s["hbm_gb"],
+                        "time_to_target_s": s["time_to_target_s"],
+                        "time_to_target_s_ci95": s["time_to_target_s_ci95"],
+                        "objective": s["objective"], "objective_measured": s["objective_measured"],
+                        "mean_round_s": s["mean_round_s"],
+                        "rank_time": rt, "rank_objective": rj, "rank_objective_measured": rjm,
+                        "spearman_rho": rho, "spearman_rho_measured": rho_m})
+    return out
+
+
+def mean_history(packets, setting):
+    """Mean time and loss at the islands' models per training round over the
+    runs of a setting (schedule, capability, loss, policy, workload)."""
+    schedule, capability, loss, policy, workload = setting
+    histories = [t["history"] for p in packets for t in p["training"]
+                 if p["schedule"] == schedule and p["parameters"]["capability"] == capability
+                 and float(p["parameters"]["loss"]) == loss
+                 and p["parameters"]["policy"] == policy and t["workload"] == workload]
+    if not histories:
+        return [], []
+    n = min(len(h) for h in histories)
+    times = [sum(h[k]["time_s"] for h in histories) / len(histories) for k in range(n)]
+    losses = [sum(h[k]["model_loss"] for h in histories) / len(histories) for k in range(n)]
+    return times, losses
+
+
+def plot(summary, packets, png_path):
+    """Top: the loss at the islands' models against simulated time, per
+    schedule (today's network, the first workload), wait solid and quorum
+    dashed, one colour per loss.  Bottom: time to target against loss, per
+    schedule and policy, with the 95% CIs."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    schedules = sorted({s["schedule"] for s in summary})
+    workload = summary[0]["workload"]
+    capability = summary[0]["capability"]
+    losses = sorted({s["loss"] for s in summary})
+    fig, axes = plt.subplots(2, len(schedules), figsize=(4.6 * len(schedules), 8), squeeze=False)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for col, schedule in enumerate(schedules):
+        ax = axes[0][col]
+        for li, loss in enumerate(losses):
+            for policy, style in (("wait", "-"), ("quorum", "--")):
+                times, values = mean_history(packets, (schedule, capability, loss, policy,
+                                                       workload))
+                if times:
+                    ax.plot(times, values, style, color=colours[li % len(colours)],
+                            label="%s, loss %g%%" % (policy, 100 * loss))
+        ax.set_yscale("log")
+        ax.set_xlabel("simulated time (s)")
+        ax.set_ylabel("%s loss at the islands' models" % workload)
+        ax.set_title("%s (%s)" % (schedule, capability))
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=6)
+        ax = axes[1][col]
+        for policy, style in (("wait", "-"), ("quorum", "--")):
+            pts = sorted([s for s in summary if s["schedule"] == schedule and
+                          s["capability"] == capability and s["policy"] == policy and
+                          s["workload"] == workload and math.isfinite(s["time_to_target_s"])],
+                         key=lambda s: s["loss"])
+            if pts:
+                ax.errorbar([100 * s["loss"] for s in pts], [s["time_to_target_s"] for s in pts],
+                            yerr=[s["time_to_target_s_ci95"] for s in pts], linestyle=style,
+                            marker="o", capsize=3, label=policy)
+        ax.set_xlabel("packet loss on the lossy links (%)")
+        ax.set_ylabel("time to target loss (s)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle("Nine cities: training over the packet level's rounds "
+                 "(means of the runs; bottom: 95% CI)")
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=120)
+    plt.close(fig)
+
+
+def main(argv=None):
+    facts = model_facts()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--schedule", dest="configs", metavar="NAME[:GB]", nargs="+",
+                        type=parse_schedule_memory,
+                        default=[parse_schedule_memory(n) for n in facts["schedules"]],
+                        help="schedules (built-in names or schedule files, .json) and FPGA "
+                             "memory (default every built-in at its default memory)")
+    parser.add_argument("--coreGbps", dest="core_gbps", metavar="GBPS", nargs="+", type=float,
+                        default=[0, 25],
+                        help="core capacities to compare, lossless (0: the topology's; default "
+                             "0 25)")
+    parser.add_argument("--lossRate", dest="loss", metavar="RATE", nargs="+", type=float,
+                        default=[0, 0.01, 0.05, 0.1],
+                        help="loss rates on --lossLinks, today's network (default 0 0.01 0.05 "
+                             "0.1)")
+    parser.add_argument("--lossLinks", dest="loss_links", nargs="+",
+                        choices=facts["link_classes"], default=["core"],
+                        help="link classes that lose packets (default core)")
+    parser.add_argument("--policy", dest="policies", nargs="+", choices=sorted(RECOVERY),
+                        default=["wait", "quorum"], help="training policies")
+    parser.add_argument("--workload", dest="workloads", nargs="+",
+                        choices=["quadratic", "logistic"], default=["quadratic", "logistic"],
+                        help="workloads (each trained on every run)")
+    parser.add_argument("--runs", type=int, default=5,
+                        help="independent runs (RngRun 1..N) per setting (default 5)")
+    parser.add_argument("--scale", type=float, default=1000, help="scale (default 1000)")
+    parser.add_argument("--rounds", type=int, default=0,
+                        help="packet rounds per run (default 0: one period)")
+    parser.add_argument("--roundGuard", dest="round_guard", type=float, default=0.1,
+                        help="share of T between round starts: the quorum's grace window "
+                             "(default 0.1)")
+    parser.add_argument("--trainingRounds", dest="training_rounds", type=int, default=200,
+                        help="training rounds, the packet rounds in turn (default 200)")
+    parser.add_argument("--computeMs", dest="compute_ms", type=float, default=250,
+                        help="compute time per local step, ms (default 250)")
+    parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
+    parser.add_argument("--output", default="results", help="output folder (default results)")
+    args = parser.parse_args(argv)
+    if min(args.jobs, args.runs, args.training_rounds) < 1 or args.scale < 1 or args.rounds < 0:
+        parser.error("--jobs, --runs, --trainingRounds and --scale must be at least 1, "
+                     "--rounds at least 0")
+    if any(not 0 <= p < 1 for p in args.loss) or any(g < 0 for g in args.core_gbps):
+        parser.error("--lossRate must be in [0, 1) and --coreGbps non-negative")
+    if args.round_guard < 0 or args.compute_ms < 0:
+        parser.error("--roundGuard and --computeMs must be non-negative")
+    os.makedirs(args.output, exist_ok=True)
+
+    settings = {"scale": args.scale, "rounds": args.rounds, "round_guard": args.round_guard,
+                "loss_links": args.loss_links, "workloads": args.workloads,
+                "training_rounds": args.training_rounds, "compute_ms": args.compute_ms}
+    tasks = []
+    for schedule, gb in args.configs:
+        for policy in args.policies:
+            for run in range(1, args.runs + 1):
+                # Lossless at each capability (the topology's first), then
+                # the losses on today's network.
+                tasks += [(schedule, gb, core, 0.0, policy, run, settings)
+                          for core in args.core_gbps]
+                tasks += [(schedule, gb, args.core_gbps[0], loss, policy, run, settings)
+                          for loss in args.loss if loss > 0]
+    packets, rows = zip(*run_tasks(run_one, tasks, args.jobs))
+    rows = [r for group in rows for r in group]
+    summary = summarise(rows)
+    ranked = ranking(summary)
+
+    paths = list(write_sweep(args.output, "training-sweep", rows, summary, packets,
+                             lambda summary, path: plot(summary, packets, path)))
+    if ranked:
+        ranking_path = os.path.join(args.output, "training-sweep-ranking.csv")
+        write_csv(ranking_path, ranked)
+        paths.append(ranking_path)
+    for s in summary:
+        print("%-10s %2g GB %-13s loss %5g %-6s %-9s dropped %5.2f%%  round %7.3f s  "
+              "final %.4g +/- %.2g  to target %8.2f +/- %6.2f s (%d/%d)" % (
+                  s["schedule"], s["hbm_gb"], s["capability"], s["loss"], s["policy"],
+                  s["workload"], s["dropped_percent"], s["mean_round_s"], s["final_model_loss"],
+                  s["final_model_loss_ci95"], s["time_to_target_s"], s["time_to_target_s_ci95"],
+                  s["reached_runs"], s["runs"]))
+    for group in sorted({(r["capability"], r["workload"], r["policy"]) for r in ranked}):
+        rows = [r for r in ranked if (r["capability"], r["workload"], r["policy"]) == group]
+        print("ranking %s, %s, %s: rho(time, J) %.2f, rho(time, J measured) %.2f; by time: %s" % (
+            group[0], group[1], group[2], rows[0]["spearman_rho"],
+            rows[0]["spearman_rho_measured"],
+            " < ".join(r["schedule"] for r in sorted(rows, key=lambda r: r["rank_time"]))))
+    print("written: %s" % ", ".join(paths))
+
+
+if __name__ == "__main__":
+    main()
