@@ -285,8 +285,9 @@ AddPacketOptions(CommandLine& cmd, Options& o)
                  "or logistic (more settings: --ns3::WanTrainingLoop::ATTRIBUTE=VALUE)",
                  o.training);
     cmd.AddValue("trainingPolicy",
-                 "Training: wait (average what the islands held when they averaged) or quorum "
-                 "(and carry what arrived later to the next round; needs --recovery=accept)",
+                 "Training: wait (the islands average when complete, or when the recovery "
+                 "gives up) or quorum (they average at the deadline, T x (1 + roundGuard), "
+                 "and carry what the recovery brings later to the next round)",
                  o.trainingPolicy);
     cmd.AddValue("trainingRounds",
                  "Training rounds (0: as many as simulated); the simulated rounds are taken "
@@ -680,14 +681,6 @@ CheckPacketLevel(const Options& o, const WanTopology& topo)
         WanTrainingLoop loop;
         loop.SetWorkload(o.training);
         loop.SetPolicy(o.trainingPolicy);
-        if (o.trainingPolicy == "quorum" &&
-            CliqueExperimentHelper::RecoveryOf(o.recovery) != CliqueExperimentHelper::ACCEPT)
-        {
-            throw std::invalid_argument(
-                "--trainingPolicy=quorum averages what arrived by the deadline and carries the "
-                "rest: it needs --recovery=accept (got " +
-                o.recovery + ")");
-        }
     }
 }
 
@@ -764,6 +757,8 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
             experiment.SetParity(o.parityBlock, o.parityChunks);
             experiment.SetRecovery(o.recovery);
             experiment.SetRoundGuard(o.roundGuard);
+            // The quorum's islands average at the deadline; their recovery goes on.
+            experiment.SetAverageAtDeadline(o.training != "none" && o.trainingPolicy == "quorum");
             experiment.SetCrossTraffic(o.crossTraffic);
             experiment.SetCoreQueue(o.coreQueue, QueuePackets(o.coreQueuePackets));
             experiment.SetProgress(o.quiet || WanMpiHelper::GetRank() > 0 ? 0 : kProgressSeconds);

@@ -205,6 +205,12 @@ CliqueExperimentHelper::RepairPolicy(const std::string& policy)
 }
 
 void
+CliqueExperimentHelper::SetAverageAtDeadline(bool quorum)
+{
+    m_averageAtDeadline = quorum;
+}
+
+void
 CliqueExperimentHelper::SetParity(uint32_t block, uint32_t parities)
 {
     wantext::bounds::kParityBlock.Check(block, "parity block");
@@ -550,6 +556,7 @@ CliqueExperimentHelper::InstallIslands(const WanNetworkHelper& net) const
     helper.SetAttribute("Parity", BooleanValue(m_recovery == CODED || m_recovery == CODED_EARLY));
     helper.SetAttribute("ParityBlock", UintegerValue(m_parityBlock));
     helper.SetAttribute("ParityChunks", UintegerValue(m_parityChunks));
+    helper.SetAttribute("AverageAtDeadline", BooleanValue(m_averageAtDeadline));
     ApplicationContainer apps;
     for (uint32_t c = 0; c < net.GetIslands().GetN(); ++c)
     {

@@ -182,6 +182,17 @@ class CliqueExperimentHelper : public ObjectBase
      */
     static bool Repairs(const std::string& policy);
     /**
+     * @brief A quorum: islands average what they hold at a round's deadline
+     * while their recovery goes on (WanIslandApplication's
+     * AverageAtDeadline); what it brings later is received, not averaged
+     * (WanRoundResult::mixingReceived, which WanTrainingLoop's quorum
+     * carries to the next round).  With recovery "accept" it changes
+     * nothing: such islands average at the deadline anyway.
+     * @param quorum true: average at the deadline (default false: when
+     *        complete or given up)
+     */
+    void SetAverageAtDeadline(bool quorum);
+    /**
      * @brief The parity layout of the coded policies (WanParityCode).
      * @param block data chunks per block, 1 to 1000000 (default: the island's ParityBlock, 32)
      * @param parities parity chunks per block, 1 to block (default 1)
@@ -347,6 +358,7 @@ class CliqueExperimentHelper : public ObjectBase
     int64_t m_stream{1000};               //!< first random stream of loss and jitter
     double m_progressSeconds{0};          //!< wall-clock interval of progress reports (0: none)
     Recovery m_recovery{ACCEPT};          //!< recovery policy (attribute)
+    bool m_averageAtDeadline{false};      //!< islands average at the deadline (a quorum)
     FaultDetection m_faultDetection{BFD}; //!< how faults are known (attribute)
     TreeBuilding m_treeBuilding{PIM};     //!< how trees are built (attribute)
     std::string m_partition{"region"};    //!< cities to ranks (SetPartition)

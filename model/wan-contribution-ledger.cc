@@ -185,7 +185,7 @@ WanContributionLedger::Regroup(Round& r, uint32_t chunk, const WanSourceSet& add
     const uint32_t after = before + added.Count();
     r.peers[chunk] = after;
     Move(r.account.received, r, chunk, added, before, after);
-    if (!r.givenUp) // once given up, it averaged without these
+    if (!r.givenUp && !r.frozen) // once given up or frozen, it averaged without these
     {
         Move(r.account.averaged, r, chunk, added, before, after);
     }
@@ -311,6 +311,16 @@ WanContributionLedger::MarkRequested(uint32_t round, uint32_t chunk, uint32_t po
     ++r->account.counters.requested;
     r->account.requestedChunks.insert(chunk);
     return true;
+}
+
+void
+WanContributionLedger::Freeze(uint32_t round)
+{
+    auto it = m_rounds.find(round);
+    if (it != m_rounds.end())
+    {
+        it->second.frozen = true;
+    }
 }
 
 void

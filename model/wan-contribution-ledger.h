@@ -199,6 +199,13 @@ class WanContributionLedger
      */
     void GiveUp(uint32_t round);
     /**
+     * @brief The island averages now without giving anything up (a quorum at
+     * its deadline): `averaged` is final, what arrives later is received
+     * (`received`) and counted as before.
+     * @param round the round
+     */
+    void Freeze(uint32_t round);
+    /**
      * @param round a round
      * @return what it received so far (an empty account for an unknown round)
      */
@@ -216,6 +223,7 @@ class WanContributionLedger
         std::vector<uint32_t> peers; //!< per chunk: peers' contributions held
         bool countedOnly{false};     //!< a sum without positions arrived
         bool givenUp{false};         //!< given up: the averaged histogram is final
+        bool frozen{false};          //!< averaged (Freeze): the averaged histogram is final
         WanLedgerAccount account;    //!< counts and sum
     };
 

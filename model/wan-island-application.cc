@@ -107,6 +107,13 @@ WanIslandApplication::GetTypeId()
                           UintegerValue(5),
                           MakeUintegerAccessor(&WanIslandApplication::m_maxRequests),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("AverageAtDeadline",
+                          "A quorum: at a round's deadline the island averages what it holds "
+                          "(reported then, RoundEnd) and the recovery goes on; what arrives "
+                          "later is received, not averaged (for the next round to carry)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&WanIslandApplication::m_averageAtDeadline),
+                          MakeBooleanChecker())
             .AddAttribute("OverduePackets",
                           "early: smallest margin, in packet times at the stream rate, past a "
                           "chunk's planned completion before it is overdue (the measured "
@@ -162,7 +169,8 @@ WanIslandApplication::GetTypeId()
                             "ns3::WanIslandApplication::RoundCompleteTracedCallback")
             .AddTraceSource("RoundEnd",
                             "A round's record, once its deadline is handled (or it completes, "
-                            "without a deadline), and again after every later change",
+                            "without a deadline; with AverageAtDeadline, at the deadline), and "
+                            "again after every later change",
                             MakeTraceSourceAccessor(&WanIslandApplication::m_roundEndTrace),
                             "ns3::WanIslandApplication::RoundEndTracedCallback")
             .AddTraceSource("Tx",
@@ -837,6 +845,14 @@ WanIslandApplication::CheckRound(uint32_t index, uint32_t attempt)
     {
         End(state);
         return;
+    }
+    if (m_averageAtDeadline && attempt == 0 && m_recovery != ACCEPT)
+    {
+        // The quorum averages now; the recovery below goes on, and what it
+        // brings is received for the next round (the first report is when
+        // the island averaged).
+        m_ledger.Freeze(r.round);
+        m_roundEndTrace(Compose(state));
     }
     if (m_recovery == EARLY && state.early && attempt > 0)
     {

@@ -526,6 +526,7 @@ class WanIslandApplication : public Application
     Recovery m_recovery;         //!< what to do at a deadline
     Time m_requestTimeout;       //!< wait for a repair before asking again
     uint32_t m_maxRequests;      //!< requests per contribution before giving up
+    bool m_averageAtDeadline;    //!< average at the deadline, repair after (a quorum)
     double m_overduePackets;     //!< smallest overdue margin, packet times
     uint32_t m_reorderWindow;    //!< chunks a later arrival must lead by to reveal a loss
     double m_repairBudget;       //!< share of the stream rate repairs may use

@@ -5,13 +5,14 @@ the packet level delivered, per schedule, network capability, loss and
 policy, as means over independent runs (ns-3's RngRun: the loss, the
 workload and the initial models) with 95% confidence intervals.
 
-Policies: "wait" runs the packet level with recovery early (missing
-contributions are asked for; the islands average everything, however long
-it takes); "quorum" with recovery accept (the islands average what arrived
-by the deadline, T x (1 + roundGuard), and carry what arrives later to the
-next round).  Loss is on the links of --lossLinks (default the core); what
-the network dropped is measured: the contributions given up or recovered,
-as a share of those expected.
+Both policies run the packet level with the same recovery (--recovery,
+default early: missing contributions are asked for).  Under "wait" the
+islands average when they hold everything (or the recovery gives up);
+under "quorum" they average what they hold at the deadline, T x (1 +
+roundGuard), the recovery goes on, and what it brings later is carried to
+the next round.  Loss is on the links of --lossLinks (default the core);
+what the network dropped is measured: the contributions given up or
+recovered, as a share of those expected.
 
 Writes into the output folder:
   training-sweep.csv          one row per setting: means and 95% CI half-widths
@@ -38,8 +39,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from wan_training import (mean_ci, model_facts, parse_schedule_memory, run_tasks,  # noqa: E402
                           write_csv, write_sweep)
 
-# The packet level's recovery under each training policy.
-RECOVERY = {"wait": "early", "quorum": "accept"}
+POLICIES = ("wait", "quorum")
 
 
 def run_one(schedule, hbm_gb, core_gbps, loss, policy, run, settings):
@@ -58,7 +58,8 @@ def run_one(schedule, hbm_gb, core_gbps, loss, policy, run, settings):
     if settings["rounds"]:
         experiment.SetRounds(settings["rounds"])
     experiment.SetRoundGuard(settings["round_guard"])
-    experiment.SetRecovery(RECOVERY[policy])
+    experiment.SetRecovery(settings["recovery"])
+    experiment.SetAverageAtDeadline(policy == "quorum")
     if loss > 0:
         impairment = ns.WanLinkImpairment()
         impairment.lossRate = loss
@@ -81,10 +82,17 @@ def run_one(schedule, hbm_gb, core_gbps, loss, policy, run, settings):
     packets = packet_run(result, topo, label,
                          {"capability": capability, "loss": loss, "policy": policy, "run": run,
                           "hbm_gb": hbm_gb, "scale": settings["scale"]}, trainings)
-    return packets, run_rows(packets, schedule, hbm_gb, capability, loss, policy, run)
+    return packets, run_rows(packets, schedule, hbm_gb, capability, loss, policy, run,
+                             settings["time_budget"])
 
 
-def run_rows(packets, schedule, hbm_gb, capability, loss, policy, run):
+def loss_at(history, seconds):
+    """The loss at the islands' models of the last record at or before a
+    simulated time (the training as it stands then)."""
+    return [h for h in history if h["time_s"] <= seconds][-1]["model_loss"]
+
+
+def run_rows(packets, schedule, hbm_gb, capability, loss, policy, run, budget):
     """The figures of one run, one row per workload, from its packet output."""
     islands = [i for r in packets["rounds"] for i in r["islands"]]
     expected = sum(i["expected"] for i in islands)
@@ -101,13 +109,17 @@ def run_rows(packets, schedule, hbm_gb, capability, loss, policy, run):
             "run": run,
             "dropped_percent": 100 * dropped / expected if expected else 0.0,
             "given_up": sum(i["given_up"] for i in islands),
-            "mixed_ms": max(r["mixed_ms"] for r in packets["rounds"]),
+            # A round some island never averaged: infinite.
+            "mixed_ms": max(math.inf if r["mixed_ms"] is None else r["mixed_ms"]
+                            for r in packets["rounds"]),
             "mean_round_s": t["history"][-1]["time_s"] / max(1, t["history"][-1]["round"]),
             "disagreement": packets["disagreement"],
             "objective": packets["objective"],
-            "objective_measured": packets["objective_measured"],
+            "objective_measured": (math.inf if packets["objective_measured"] is None
+                                   else packets["objective_measured"]),
             "carried_weight": t["carried_weight"],
             "final_model_loss": t["final_model_loss"],
+            "budget_model_loss": loss_at(t["history"], budget),
             "minimum_loss": t["minimum_loss"],
             "target_loss": t["target_loss"],
             "time_to_target_s": (math.inf if t["time_to_target_s"] is None
@@ -120,7 +132,8 @@ def run_rows(packets, schedule, hbm_gb, capability, loss, policy, run):
 
 KEY = ("schedule", "hbm_gb", "capability", "loss", "policy", "workload")
 METRICS = ("dropped_percent", "mixed_ms", "mean_round_s", "objective", "objective_measured",
-           "carried_weight", "final_model_loss", "time_to_target_s", "rounds_to_target")
+           "carried_weight", "final_model_loss", "budget_model_loss", "time_to_target_s",
+           "rounds_to_target")
 
 
 def summarise(rows):
@@ -145,6 +158,7 @@ def summarise(rows):
         if base:
             b = base[0]
             row["final_loss_vs_lossless"] = row["final_model_loss"] / b["final_model_loss"]
+            row["budget_loss_vs_lossless"] = row["budget_model_loss"] / b["budget_model_loss"]
             row["time_to_target_vs_lossless"] = (row["time_to_target_s"] / b["time_to_target_s"]
                                                  if math.isfinite(b["time_to_target_s"])
                                                  else math.nan)
@@ -282,8 +296,10 @@ def main(argv=None):
     parser.add_argument("--lossLinks", dest="loss_links", nargs="+",
                         choices=facts["link_classes"], default=["core"],
                         help="link classes that lose packets (default core)")
-    parser.add_argument("--policy", dest="policies", nargs="+", choices=sorted(RECOVERY),
-                        default=["wait", "quorum"], help="training policies")
+    parser.add_argument("--policy", dest="policies", nargs="+", choices=POLICIES,
+                        default=list(POLICIES), help="training policies")
+    parser.add_argument("--recovery", choices=facts["repairs"], default="early",
+                        help="the islands' recovery under both policies (default early)")
     parser.add_argument("--workload", dest="workloads", nargs="+",
                         choices=["quadratic", "logistic"], default=["quadratic", "logistic"],
                         help="workloads (each trained on every run)")
@@ -299,6 +315,8 @@ def main(argv=None):
                         help="training rounds, the packet rounds in turn (default 200)")
     parser.add_argument("--computeMs", dest="compute_ms", type=float, default=250,
                         help="compute time per local step, ms (default 250)")
+    parser.add_argument("--timeBudget", dest="time_budget", type=float, default=20,
+                        help="simulated seconds at which the loss is also read (default 20)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--output", default="results", help="output folder (default results)")
     args = parser.parse_args(argv)
@@ -307,11 +325,12 @@ def main(argv=None):
                      "--rounds at least 0")
     if any(not 0 <= p < 1 for p in args.loss) or any(g < 0 for g in args.core_gbps):
         parser.error("--lossRate must be in [0, 1) and --coreGbps non-negative")
-    if args.round_guard < 0 or args.compute_ms < 0:
-        parser.error("--roundGuard and --computeMs must be non-negative")
+    if args.round_guard < 0 or args.compute_ms < 0 or args.time_budget < 0:
+        parser.error("--roundGuard, --computeMs and --timeBudget must be non-negative")
     os.makedirs(args.output, exist_ok=True)
 
-    settings = {"scale": args.scale, "rounds": args.rounds, "round_guard": args.round_guard,
+    settings = {"recovery": args.recovery, "scale": args.scale, "rounds": args.rounds,
+                "round_guard": args.round_guard, "time_budget": args.time_budget,
                 "loss_links": args.loss_links, "workloads": args.workloads,
                 "training_rounds": args.training_rounds, "compute_ms": args.compute_ms}
     tasks = []
@@ -326,6 +345,7 @@ def main(argv=None):
                           for loss in args.loss if loss > 0]
     packets, rows = zip(*run_tasks(run_one, tasks, args.jobs))
     rows = [r for group in rows for r in group]
+    write_csv(os.path.join(args.output, "training-sweep-runs.csv"), rows)  # kept if a step fails
     summary = summarise(rows)
     ranked = ranking(summary)
 

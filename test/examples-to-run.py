@@ -25,6 +25,7 @@ cpp_examples = [
     ("wan-training-plan --schedule=triangles --multicast=false --lineRateWindowUs=5.8", "True", "False"),
     ("wan-impairments --schedule=triangles --lossRate=none --jitterMs=none --crossTraffic=0.3 --coreReserve=0.3 --rounds=1 --quiet", "True", "False"),
     ("nine-city-cliques --packetLevel=true --baselines=false --lossRate=0.01 --lossLinks=core,access,post --recovery=rerequest --scale=1000 --rounds=1", "True", "False"),
+    ("nine-city-cliques --packetLevel=true --baselines=false --packetSchedule=pairs --scale=1000 --lossRate=0.01 --roundGuard=0.05 --training=logistic --trainingPolicy=quorum --trainingRounds=30", "True", "False"),
     ("nine-city-cliques --packetLevel=true --baselines=false --scale=1000 --rounds=3 --recovery=early --faultDetection=bfd --linkFaults=NYC-LON@0.9-2 --fpgaFaults=TYO@1.5", "True", "False"),
     ("nine-city-cliques --packetLevel=true --baselines=false --scale=1000 --rounds=3 --recovery=early --treeBuilding=pim --faultDetection=bfd --linkFaults=NYC-LON@0.9-2", "True", "False"),
     ("wan-impairments --schedule=triangles --lossRate=0.001 --jitterMs=none --recovery=coded,coded+early --rounds=1 --quiet", "True", "False"),

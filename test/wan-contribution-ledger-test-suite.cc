@@ -338,13 +338,15 @@ class LedgerCountedOnlyTestCase : public WanTestCase
  * @ingroup wan-training-tests
  * @brief Per position, the chunks holding its contribution, and the chunks
  * grouped by peers held (what the island averaged), kept exact as sums of
- * several positions arrive, and frozen when the round is given up.
+ * several positions arrive, and frozen when the round is given up or
+ * when a quorum averages (Freeze); what was received by the end beside it.
  */
 class LedgerHeldTestCase : public WanTestCase
 {
   public:
     LedgerHeldTestCase()
-        : WanTestCase("chunks held per position and by peers held, exact; frozen when given up")
+        : WanTestCase(
+              "chunks held, exact; averaged frozen when given up or by a quorum, received not")
     {
     }
 
@@ -391,6 +393,28 @@ class LedgerHeldTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ((a.received == received),
                               true,
                               "received: chunk 3 holds one peer now, 2 two, 0-1 all");
+
+        // A quorum freezes what was averaged and gives nothing up: a
+        // re-requested contribution that comes later is received and counted
+        // as recovered.
+        WanContributionLedger q;
+        q.AddRound(0, 2, 3, 0);
+        q.OfferOne(0, 0, 1, 0, false);
+        q.OfferOne(0, 0, 2, 0, false);
+        q.OfferOne(0, 1, 1, 0, false);
+        q.Freeze(0);
+        NS_TEST_EXPECT_MSG_EQ(q.MarkRequested(0, 1, 2), true, "chunk 1 of 2 asked for");
+        q.OfferOne(0, 1, 2, 0, true);
+        const auto& b = q.GetAccount(0);
+        NS_TEST_EXPECT_MSG_EQ((b.averaged == WanHeldHistogram{{1, {1, 1, 0}}, {2, {1, 1, 1}}}),
+                              true,
+                              "averaged: chunk 1 with one peer, chunk 0 with two");
+        NS_TEST_EXPECT_MSG_EQ((b.received == WanHeldHistogram{{2, {2, 2, 2}}}),
+                              true,
+                              "received: both with two");
+        NS_TEST_EXPECT_MSG_EQ(b.counters.recovered, 1, "recovered");
+        NS_TEST_EXPECT_MSG_EQ(b.counters.givenUp, 0, "nothing given up");
+        NS_TEST_EXPECT_MSG_EQ(q.IsComplete(0), true, "complete after all");
     }
 };
 
