@@ -205,12 +205,6 @@ CliqueExperimentHelper::RepairPolicy(const std::string& policy)
 }
 
 void
-CliqueExperimentHelper::SetAverageAtDeadline(bool quorum)
-{
-    m_averageAtDeadline = quorum;
-}
-
-void
 CliqueExperimentHelper::SetParity(uint32_t block, uint32_t parities)
 {
     wantext::bounds::kParityBlock.Check(block, "parity block");

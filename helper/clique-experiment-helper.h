@@ -181,6 +181,7 @@ class CliqueExperimentHelper : public ObjectBase
      * @return true when it asks for missing contributions (all but accept)
      */
     static bool Repairs(const std::string& policy);
+
     /**
      * @brief A quorum: islands average what they hold at a round's deadline
      * while their recovery goes on (WanIslandApplication's
@@ -191,7 +192,11 @@ class CliqueExperimentHelper : public ObjectBase
      * @param quorum true: average at the deadline (default false: when
      *        complete or given up)
      */
-    void SetAverageAtDeadline(bool quorum);
+    void SetAverageAtDeadline(bool quorum)
+    {
+        m_averageAtDeadline = quorum;
+    }
+
     /**
      * @brief The parity layout of the coded policies (WanParityCode).
      * @param block data chunks per block, 1 to 1000000 (default: the island's ParityBlock, 32)

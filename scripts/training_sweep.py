@@ -5,12 +5,13 @@ the packet level delivered, per schedule, network capability, loss and
 policy, as means over independent runs (ns-3's RngRun: the loss, the
 workload and the initial models) with 95% confidence intervals.
 
-Both policies run the packet level with the same recovery (--recovery,
+Every policy runs the packet level with the same recovery (--recovery,
 default early: missing contributions are asked for).  Under "wait" the
 islands average when they hold everything (or the recovery gives up);
 under "quorum" they average what they hold at the deadline, T x (1 +
 roundGuard), the recovery goes on, and what it brings later is carried to
-the next round.  Loss is on the links of --lossLinks (default the core);
+the next round; "drop" (a comparison) averages at the deadline too but
+never applies what comes later.  Loss is on the links of --lossLinks (default the core);
 what the network dropped is measured: the contributions given up or
 recovered, as a share of those expected.
 
@@ -39,7 +40,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from wan_training import (mean_ci, model_facts, parse_schedule_memory, run_tasks,  # noqa: E402
                           write_csv, write_sweep)
 
-POLICIES = ("wait", "quorum")
+POLICIES = ("wait", "quorum", "drop")
 
 
 def run_one(schedule, hbm_gb, core_gbps, loss, policy, run, settings):
@@ -59,7 +60,7 @@ def run_one(schedule, hbm_gb, core_gbps, loss, policy, run, settings):
         experiment.SetRounds(settings["rounds"])
     experiment.SetRoundGuard(settings["round_guard"])
     experiment.SetRecovery(settings["recovery"])
-    experiment.SetAverageAtDeadline(policy == "quorum")
+    experiment.SetAverageAtDeadline(policy != "wait")
     if loss > 0:
         impairment = ns.WanLinkImpairment()
         impairment.lossRate = loss
@@ -73,8 +74,12 @@ def run_one(schedule, hbm_gb, core_gbps, loss, policy, run, settings):
     for workload in settings["workloads"]:
         loop = ns.WanTrainingLoop()
         loop.SetWorkload(workload)
-        loop.SetPolicy(policy)
+        loop.SetPolicy("quorum" if policy == "quorum" else "wait")
         loop.SetAttribute("Rounds", ns.UintegerValue(settings["training_rounds"]))
+        loop.SetAttribute("StepSize", ns.DoubleValue(settings["step_size"]))
+        loop.SetAttribute("LocalSteps", ns.UintegerValue(settings["local_steps"]))
+        loop.SetAttribute("Heterogeneity", ns.DoubleValue(settings["heterogeneity"]))
+        loop.SetAttribute("TargetGap", ns.DoubleValue(settings["target_gap"]))
         loop.SetAttribute("ComputeTime", ns.TimeValue(ns.Seconds(settings["compute_ms"] / 1e3)))
         trainings.append(loop.Train(result))
     capability = "today" if not core_gbps else "core %g Gbps" % core_gbps
@@ -100,7 +105,7 @@ def run_rows(packets, schedule, hbm_gb, capability, loss, policy, run, budget):
     rows = []
     for t in packets["training"]:
         rows.append({
-            "schedule": schedule,
+            "schedule": packets["schedule"],
             "hbm_gb": hbm_gb,
             "capability": capability,
             "loss": loss,
@@ -131,7 +136,8 @@ def run_rows(packets, schedule, hbm_gb, capability, loss, policy, run, budget):
 
 
 KEY = ("schedule", "hbm_gb", "capability", "loss", "policy", "workload")
-METRICS = ("dropped_percent", "mixed_ms", "mean_round_s", "objective", "objective_measured",
+METRICS = ("dropped_percent", "mixed_ms", "mean_round_s", "disagreement", "objective",
+           "objective_measured",
            "carried_weight", "final_model_loss", "budget_model_loss", "time_to_target_s",
            "rounds_to_target")
 
@@ -183,7 +189,9 @@ def ranks(values):
 def ranking(summary):
     """Per capability, workload and policy, over the lossless schedules: their
     ranks by mean time to target and by J (planned and measured), and
-    Spearman's rho between time to target and each J (scipy)."""
+    Spearman's rho (scipy) between time to target and each J, and, to tell
+    why they differ, between time to target and the round's time (compute
+    plus T), and between rounds to target and A."""
     from scipy import stats
 
     out = []
@@ -195,41 +203,53 @@ def ranking(summary):
         time = [s["time_to_target_s"] for s in rows]
         j = [s["objective"] for s in rows]
         jm = [s["objective_measured"] for s in rows]
-        rho = stats.spearmanr(time, j).correlation if len(rows) > 2 else math.nan
-        rho_m = stats.spearmanr(time, jm).correlation if len(rows) > 2 else math.nan
+        def rho(x, y):
+            return stats.spearmanr(x, y).correlation if len(rows) > 2 else math.nan
+
+        rho_j, rho_m = rho(time, j), rho(time, jm)
+        rho_t = rho(time, [s["mean_round_s"] for s in rows])
+        rho_a = rho([s["rounds_to_target"] for s in rows], [s["disagreement"] for s in rows])
         for s, rt, rj, rjm in zip(rows, ranks(time), ranks(j), ranks(jm)):
             out.append({"capability": group[0], "workload": group[1], "policy": group[2],
                         "schedule": s["schedule"], "hbm_gb": s["hbm_gb"],
                         "time_to_target_s": s["time_to_target_s"],
                         "time_to_target_s_ci95": s["time_to_target_s_ci95"],
+                        "rounds_to_target": s["rounds_to_target"],
                         "objective": s["objective"], "objective_measured": s["objective_measured"],
-                        "mean_round_s": s["mean_round_s"],
+                        "disagreement": s["disagreement"], "mean_round_s": s["mean_round_s"],
                         "rank_time": rt, "rank_objective": rj, "rank_objective_measured": rjm,
-                        "spearman_rho": rho, "spearman_rho_measured": rho_m})
+                        "spearman_rho": rho_j, "spearman_rho_measured": rho_m,
+                        "spearman_rho_round_time": rho_t,
+                        "spearman_rho_rounds_disagreement": rho_a})
     return out
 
 
 def mean_history(packets, setting):
-    """Mean time and loss at the islands' models per training round over the
-    runs of a setting (schedule, capability, loss, policy, workload)."""
+    """Per training round, over the runs of a setting (schedule, capability,
+    loss, policy, workload): the mean time and the mean gap of the loss at the
+    islands' models to f*, as a share of the initial gap (each run its own f*)."""
     schedule, capability, loss, policy, workload = setting
-    histories = [t["history"] for p in packets for t in p["training"]
+    trainings = [t for p in packets for t in p["training"]
                  if p["schedule"] == schedule and p["parameters"]["capability"] == capability
                  and float(p["parameters"]["loss"]) == loss
                  and p["parameters"]["policy"] == policy and t["workload"] == workload]
-    if not histories:
+    if not trainings:
         return [], []
-    n = min(len(h) for h in histories)
-    times = [sum(h[k]["time_s"] for h in histories) / len(histories) for k in range(n)]
-    losses = [sum(h[k]["model_loss"] for h in histories) / len(histories) for k in range(n)]
-    return times, losses
+    n = min(len(t["history"]) for t in trainings)
+    times = [sum(t["history"][k]["time_s"] for t in trainings) / len(trainings) for k in range(n)]
+    gaps = [sum((t["history"][k]["model_loss"] - t["minimum_loss"]) /
+                (t["history"][0]["model_loss"] - t["minimum_loss"]) for t in trainings)
+            / len(trainings) for k in range(n)]
+    return times, gaps
 
 
-def plot(summary, packets, png_path):
-    """Top: the loss at the islands' models against simulated time, per
-    schedule (today's network, the first workload), wait solid and quorum
-    dashed, one colour per loss.  Bottom: time to target against loss, per
-    schedule and policy, with the 95% CIs."""
+def plot(summary, packets, target_gap, png_path):
+    """Top: the gap of the loss at the islands' models to f* (share of the
+    initial gap) against simulated time, per schedule (today's network, the
+    first workload), one line style per policy, one colour per loss, up to
+    three times the slowest setting's time to target; the target gap dotted.
+    Bottom: time to target against loss, per schedule and policy, with the
+    95% CIs."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -239,25 +259,34 @@ def plot(summary, packets, png_path):
     workload = summary[0]["workload"]
     capability = summary[0]["capability"]
     losses = sorted({s["loss"] for s in summary})
+    policies = [p for p in POLICIES if any(s["policy"] == p for s in summary)]
+    styles = dict(zip(POLICIES, ("-", "--", ":")))
     fig, axes = plt.subplots(2, len(schedules), figsize=(4.6 * len(schedules), 8), squeeze=False)
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for col, schedule in enumerate(schedules):
         ax = axes[0][col]
+        reached = [s["time_to_target_s"] for s in summary if s["schedule"] == schedule and
+                   s["capability"] == capability and s["workload"] == workload and
+                   math.isfinite(s["time_to_target_s"])]
         for li, loss in enumerate(losses):
-            for policy, style in (("wait", "-"), ("quorum", "--")):
+            for policy in policies:
                 times, values = mean_history(packets, (schedule, capability, loss, policy,
                                                        workload))
                 if times:
-                    ax.plot(times, values, style, color=colours[li % len(colours)],
+                    ax.plot(times, values, styles[policy], color=colours[li % len(colours)],
                             label="%s, loss %g%%" % (policy, 100 * loss))
+        if reached:
+            ax.set_xlim(0, 3 * max(reached))
+        ax.axhline(target_gap, color="grey", linestyle=":", linewidth=1)
         ax.set_yscale("log")
         ax.set_xlabel("simulated time (s)")
-        ax.set_ylabel("%s loss at the islands' models" % workload)
+        ax.set_ylabel("%s: gap to f* at the islands' models" % workload)
         ax.set_title("%s (%s)" % (schedule, capability))
         ax.grid(alpha=0.3)
         ax.legend(fontsize=6)
         ax = axes[1][col]
-        for policy, style in (("wait", "-"), ("quorum", "--")):
+        for policy in policies:
+            style = styles[policy]
             pts = sorted([s for s in summary if s["schedule"] == schedule and
                           s["capability"] == capability and s["policy"] == policy and
                           s["workload"] == workload and math.isfinite(s["time_to_target_s"])],
@@ -297,7 +326,8 @@ def main(argv=None):
                         choices=facts["link_classes"], default=["core"],
                         help="link classes that lose packets (default core)")
     parser.add_argument("--policy", dest="policies", nargs="+", choices=POLICIES,
-                        default=list(POLICIES), help="training policies")
+                        default=["wait", "quorum"],
+                        help="training policies (default wait quorum; drop: a comparison)")
     parser.add_argument("--recovery", choices=facts["repairs"], default="early",
                         help="the islands' recovery under both policies (default early)")
     parser.add_argument("--workload", dest="workloads", nargs="+",
@@ -315,14 +345,26 @@ def main(argv=None):
                         help="training rounds, the packet rounds in turn (default 200)")
     parser.add_argument("--computeMs", dest="compute_ms", type=float, default=250,
                         help="compute time per local step, ms (default 250)")
+    parser.add_argument("--stepSize", dest="step_size", type=float, default=0.1,
+                        help="step size eta of the local steps (default 0.1)")
+    parser.add_argument("--localSteps", dest="local_steps", type=int, default=1,
+                        help="local steps per round (default 1)")
+    parser.add_argument("--heterogeneity", type=float, default=0.5,
+                        help="quadratic: spread of the islands' optima (default 0.5)")
+    parser.add_argument("--targetGap", dest="target_gap", type=float, default=0.05,
+                        help="target: f* + gap x (initial loss - f*) (default 0.05)")
     parser.add_argument("--timeBudget", dest="time_budget", type=float, default=20,
                         help="simulated seconds at which the loss is also read (default 20)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--output", default="results", help="output folder (default results)")
     args = parser.parse_args(argv)
-    if min(args.jobs, args.runs, args.training_rounds) < 1 or args.scale < 1 or args.rounds < 0:
-        parser.error("--jobs, --runs, --trainingRounds and --scale must be at least 1, "
-                     "--rounds at least 0")
+    if not 0 <= args.target_gap <= 1 or args.step_size < 0 or args.heterogeneity < 0:
+        parser.error("--targetGap must be in [0, 1], --stepSize and --heterogeneity "
+                     "non-negative")
+    if min(args.jobs, args.runs, args.training_rounds, args.local_steps) < 1 or \
+            args.scale < 1 or args.rounds < 0:
+        parser.error("--jobs, --runs, --trainingRounds, --localSteps and --scale must be at "
+                     "least 1, --rounds at least 0")
     if any(not 0 <= p < 1 for p in args.loss) or any(g < 0 for g in args.core_gbps):
         parser.error("--lossRate must be in [0, 1) and --coreGbps non-negative")
     if args.round_guard < 0 or args.compute_ms < 0 or args.time_budget < 0:
@@ -331,6 +373,8 @@ def main(argv=None):
 
     settings = {"recovery": args.recovery, "scale": args.scale, "rounds": args.rounds,
                 "round_guard": args.round_guard, "time_budget": args.time_budget,
+                "step_size": args.step_size, "local_steps": args.local_steps,
+                "heterogeneity": args.heterogeneity, "target_gap": args.target_gap,
                 "loss_links": args.loss_links, "workloads": args.workloads,
                 "training_rounds": args.training_rounds, "compute_ms": args.compute_ms}
     tasks = []
@@ -350,7 +394,8 @@ def main(argv=None):
     ranked = ranking(summary)
 
     paths = list(write_sweep(args.output, "training-sweep", rows, summary, packets,
-                             lambda summary, path: plot(summary, packets, path)))
+                             lambda summary, path: plot(summary, packets, args.target_gap,
+                                                        path)))
     if ranked:
         ranking_path = os.path.join(args.output, "training-sweep-ranking.csv")
         write_csv(ranking_path, ranked)
@@ -364,9 +409,11 @@ def main(argv=None):
                   s["reached_runs"], s["runs"]))
     for group in sorted({(r["capability"], r["workload"], r["policy"]) for r in ranked}):
         rows = [r for r in ranked if (r["capability"], r["workload"], r["policy"]) == group]
-        print("ranking %s, %s, %s: rho(time, J) %.2f, rho(time, J measured) %.2f; by time: %s" % (
+        print("ranking %s, %s, %s: rho(time, J) %.2f, rho(time, J measured) %.2f, "
+              "rho(time, round) %.2f, rho(rounds, A) %.2f; by time: %s" % (
             group[0], group[1], group[2], rows[0]["spearman_rho"],
-            rows[0]["spearman_rho_measured"],
+            rows[0]["spearman_rho_measured"], rows[0]["spearman_rho_round_time"],
+            rows[0]["spearman_rho_rounds_disagreement"],
             " < ".join(r["schedule"] for r in sorted(rows, key=lambda r: r["rank_time"]))))
     print("written: %s" % ", ".join(paths))
 
