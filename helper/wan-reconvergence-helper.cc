@@ -11,6 +11,7 @@
 #include "ns3/log.h"
 #include "ns3/simple-net-device.h"
 #include "ns3/simulator.h"
+#include "ns3/wan-training-compat.h"
 #include "ns3/wan-training-text.h"
 
 #include <algorithm>
@@ -44,7 +45,7 @@ WanReconvergenceHelper::SetSpfDelay(Time delay)
 {
     if (delay.IsNegative() || delay > Seconds(10))
     {
-        throw std::invalid_argument("SPF delay " + wantext::Num(delay.GetSeconds() * 1e3) +
+        throw std::invalid_argument("SPF delay " + wantext::Num(wancompat::ToSeconds(delay) * 1e3) +
                                     " ms must be from 0 to 10000 ms");
     }
     m_spfDelay = delay;

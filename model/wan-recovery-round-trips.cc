@@ -4,6 +4,8 @@
 
 #include "wan-recovery-round-trips.h"
 
+#include "wan-training-compat.h"
+
 #include <algorithm>
 
 namespace ns3
@@ -33,7 +35,8 @@ WanRecoveryRoundTrips::Repaired(uint32_t round,
     {
         return false;
     }
-    m_repairWait.Observe((now - it->second - roundTrip).GetSeconds());
+    // Negative when the repair beat the round trip planned.
+    m_repairWait.Observe(wancompat::ToSeconds(now - it->second - roundTrip));
     m_requestedAt.erase(it);
     return true;
 }

@@ -16,6 +16,7 @@
 #include "ns3/enum.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-routing-protocol.h"
+#include "ns3/nstime.h"
 #include "ns3/type-id.h"
 
 #if __has_include("ns3/application-helper.h")
@@ -81,6 +82,23 @@ inline bool
 IsPending(const EventId& event)
 {
     return IsPendingOf(event, 0);
+}
+
+/**
+ * @ingroup wan-training
+ * @brief A time in seconds, negative ones included, without undefined
+ * behaviour: ns-3.37's int64x64_t shifts its integer left by 64 bits, which
+ * for a negative number is undefined in C++17 (the sanitizer build reports
+ * it; later ns-3 releases multiply).  A negative time is converted as its
+ * negation, so the result is what Time::GetSeconds gives where the shift
+ * behaves, bit for bit.
+ * @param t the time
+ * @return t in seconds
+ */
+inline double
+ToSeconds(Time t)
+{
+    return t.IsNegative() ? -(Time(0) - t).GetSeconds() : t.GetSeconds();
 }
 
 /**

@@ -346,17 +346,11 @@ wt_build_extra() {
     local use="$flags -fprofile-use -fprofile-partial-training -Wno-missing-profile"
     use+=" -Wno-coverage-mismatch"
     local stamp="$dir/.wan-training-configure" wanted="${args[*]} pgo=$pgo"
-    # ns-3's CMake writes the tree's .lock-ns3_* file, which tells ./ns3 which
-    # build to use, whenever it configures: keep the default build's.
-    local lock saved
-    lock="$(find "$NS3_DIR" -maxdepth 1 -name '.lock-ns3_*' | head -n 1)"
-    saved="$(mktemp)"
-    [ -z "$lock" ] || cp "$lock" "$saved"
     local rc=0 programs=()
     # _wt_extra_configure FLAGS: (re)configures with those compiler flags and reads the
     # module's programs, as examples/CMakeLists.txt lists them at configure.
     _wt_extra_configure() {
-        cmake "${args[@]}" "-DCMAKE_CXX_FLAGS=$1" >/dev/null || return 1
+        wt_keeping_lock cmake "${args[@]}" "-DCMAKE_CXX_FLAGS=$1" >/dev/null || return 1
         mapfile -t programs < <(grep . "$dir/wan-training-programs.txt" 2>/dev/null)
         [ ${#programs[@]} -gt 0 ] || { wt_log "no $dir/wan-training-programs.txt"; return 1; }
     }
@@ -381,9 +375,22 @@ wt_build_extra() {
             _wt_extra_configure "$use" && _wt_extra_build " with its profile" &&
             printf '%s' "$wanted" >"$stamp"; } || rc=$?
     fi
+    [ "$rc" = 0 ] || wt_die "the $label build failed"
+}
+
+# wt_keeping_lock COMMAND...: runs the command, then puts the tree's
+# .lock-ns3_* file back as it was.  ns-3's CMake rewrites that file, which
+# tells ./ns3 which build to use, whenever it configures: a further build's
+# configure must leave the default build's.
+wt_keeping_lock() {
+    local lock saved rc=0
+    lock="$(find "$NS3_DIR" -maxdepth 1 -name '.lock-ns3_*' | head -n 1)"
+    saved="$(mktemp)"
+    [ -z "$lock" ] || cp "$lock" "$saved"
+    "$@" || rc=$?
     [ -z "$lock" ] || cp "$saved" "$lock"
     rm -f "$saved"
-    [ "$rc" = 0 ] || wt_die "the $label build failed"
+    return "$rc"
 }
 
 # wt_pgo_train LABEL OUT: the workload that profiles the build in $NS3_DIR/OUT:

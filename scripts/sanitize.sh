@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Runs the module's tests under ns-3's sanitizers: address, leak and
+# undefined behaviour (NS3_SANITIZE).
+#
+# Builds the ns-3.37 tree of scripts/setup.sh a second time, in its own
+# folders ($NS3_DIR/cmake-cache-sanitize and build-sanitize; the default build
+# is left alone), with the modules the module needs, its tests and examples,
+# MPI, and -fsanitize=address,leak,undefined (the programs with the C
+# library's allocator, which AddressSanitizer replaces, not jemalloc); then
+# runs, each under the sanitizers, every wan-training-* test suite (through the
+# test runner), every example test/examples-to-run.py marks to run, and the
+# distributed check (scripts/distributed_check.py: 2 and 3 ranks against one
+# process).  A
+# sanitizer report ends the program that made it with exit code 23 and fails
+# its check; reports inside code the module cannot fix (ns-3's own, third-party
+# libraries) are suppressed by test/sanitizer/lsan.supp and ubsan.supp, each
+# line with its reason.  Prints one line per
+# check and ends with "wan-training sanitizers: N passed, M failed"; exits
+# non-zero when anything failed.
+#
+# Usage: scripts/sanitize.sh [--suite=NAME]
+#   --suite=NAME   that test suite only (no examples, no distributed check)
+
+# SPDX-License-Identifier: GPL-2.0-only
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=scripts/common.sh
+source "$here/common.sh"
+
+only_suite=""
+case "${1:-}" in
+-h | --help)
+    awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"
+    exit 0
+    ;;
+--suite=*) only_suite="${1#--suite=}" ;;
+"") ;;
+*)
+    echo "sanitize.sh: unknown option '$1' (try --help)" >&2
+    exit 2
+    ;;
+esac
+
+WT_SANITIZE_CACHE="cmake-cache-sanitize"
+WT_SANITIZE_OUT="build-sanitize"
+
+# Every report is an error: the program stops at the first one, with exit
+# code 23, and prints where it happened.
+supp="$WT_MODULE_DIR/test/sanitizer"
+export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:exitcode=23:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
+export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0:exitcode=23"
+export UBSAN_OPTIONS="suppressions=$supp/ubsan.supp:halt_on_error=1:print_stacktrace=1:exitcode=23"
+
+passed=0
+failed=0
+record() {
+    if [ "$1" = 0 ]; then
+        passed=$((passed + 1))
+        wt_log "passed: $2"
+    else
+        failed=$((failed + 1))
+        wt_log "FAILED ($1): $2"
+    fi
+}
+
+# The sanitizer build: configured once (again when its arguments change),
+# then built incrementally.  Configuring rewrites the tree's .lock-ns3_* file,
+# which tells ./ns3 which build to use: the default build's is kept.
+build_sanitized() {
+    local dir="$NS3_DIR/$WT_SANITIZE_CACHE"
+    local args=(-G Ninja -S "$NS3_DIR" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+        "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -fno-omit-frame-pointer"
+        -DNS3_SANITIZE=ON -DNS3_WARNINGS_AS_ERRORS=OFF -DNS3_PRECOMPILE_HEADERS=ON
+        -DNS3_TESTS=ON -DNS3_EXAMPLES=ON -DNS3_PYTHON_BINDINGS=OFF -DNS3_MPI=ON
+        "-DNS3_ENABLED_MODULES=$WT_NS3_MODULES" -DNS3_FILTER_MODULE_EXAMPLES_AND_TESTS=wan-training
+        "-DNS3_OUTPUT_DIRECTORY=$WT_SANITIZE_OUT" -DWAN_TRAINING_JEMALLOC=OFF)
+    local stamp="$dir/.wan-training-configure"
+    if ! [ -f "$stamp" ] || [ "$(cat "$stamp")" != "${args[*]}" ]; then
+        wt_log "configuring the sanitizer build: $dir"
+        wt_keeping_lock cmake "${args[@]}" >/dev/null || return 1
+        printf '%s' "${args[*]}" >"$stamp"
+    fi
+    local programs=()
+    mapfile -t programs < <(grep . "$dir/wan-training-programs.txt" 2>/dev/null)
+    [ ${#programs[@]} -gt 0 ] || { wt_log "no $dir/wan-training-programs.txt"; return 1; }
+    wt_log "building the sanitizer build (jobs: $WT_JOBS): test-runner ${programs[*]}"
+    cmake --build "$dir" -j "$WT_JOBS" --target test-runner "${programs[@]}"
+}
+
+# The sanitizer build's program $1.
+sanitized_program() {
+    find "$NS3_DIR/$WT_SANITIZE_OUT" -maxdepth 4 -type f -name "ns3*-$1-*" -perm -u+x \
+        2>/dev/null | head -n 1
+}
+
+wt_install_packages
+wt_obtain_ns3
+wt_link_module
+rc=0
+build_sanitized || rc=$?
+record "$rc" "sanitizer build ($NS3_DIR/$WT_SANITIZE_OUT)"
+[ "$rc" = 0 ] || exit 1
+
+runner="$(sanitized_program test-runner)"
+suites="$only_suite"
+if [ -z "$suites" ]; then
+    suites="$("$runner" --list | grep '^wan-training-' | sort -u)" || true
+    [ -n "$suites" ] || record 1 "the test runner lists no wan-training test suite"
+fi
+# The suites run $WT_JOBS at a time, each into its own log, printed when it fails.
+logs="$(mktemp -d)"
+run_suite() {
+    local rc=0
+    (cd "$NS3_DIR" && "$runner" --suite="$1") >"$logs/$1.log" 2>&1 || rc=$?
+    echo "$rc $1"
+}
+export -f run_suite
+export runner logs NS3_DIR
+for suite in $suites; do echo "$suite"; done |
+    xargs -P "$WT_JOBS" -I{} bash -c 'run_suite "$1"' _ {} >"$logs/results" || true
+while read -r rc suite; do
+    [ "$rc" = 0 ] || cat "$logs/$suite.log"
+    record "$rc" "test suite $suite"
+done < <(sort -k2 "$logs/results")
+[ "$(wc -l <"$logs/results")" = "$(echo "$suites" | wc -w)" ] || record 1 "every suite reported"
+rm -rf "$logs"
+
+if [ -z "$only_suite" ]; then
+    while IFS= read -r example; do
+        [ -n "$example" ] || continue
+        read -ra words <<<"$example"
+        program="$(sanitized_program "${words[0]}")"
+        rc=0
+        if [ -z "$program" ]; then
+            rc=1
+        else
+            (cd "$NS3_DIR" && "$program" "${words[@]:1}" >/dev/null) || rc=$?
+        fi
+        record "$rc" "example $example"
+    done < <(python3 -c '
+import runpy, sys
+for name, do_run, _ in runpy.run_path(sys.argv[1])["cpp_examples"]:
+    if eval(do_run):
+        print(name)
+' "$WT_MODULE_DIR/test/examples-to-run.py")
+
+    # Open MPI's leaks are suppressed by its libraries' names: its components
+    # stay loaded (they are unloaded before LeakSanitizer reports otherwise),
+    # and the slow unwinder walks its frames (it has no frame pointers).
+    rc=0
+    OMPI_MCA_mca_base_component_disable_dlclose=1 ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0" \
+        python3 "$here/distributed_check.py" --program "$(sanitized_program nine-city-cliques)" || rc=$?
+    record "$rc" "distributed runs on 2 and 3 ranks equal one process (scripts/distributed_check.py)"
+fi
+
+wt_log "wan-training sanitizers: $passed passed, $failed failed"
+[ "$failed" = 0 ]
