@@ -378,6 +378,16 @@ wt_build_extra() {
     [ "$rc" = 0 ] || wt_die "the $label build failed"
 }
 
+# The examples test/examples-to-run.py marks to run, one command line a line.
+wt_examples_to_run() {
+    python3 -c '
+import runpy, sys
+for name, do_run, _ in runpy.run_path(sys.argv[1])["cpp_examples"]:
+    if eval(do_run):
+        print(name)
+' "$WT_MODULE_DIR/test/examples-to-run.py"
+}
+
 # wt_keeping_lock COMMAND...: runs the command, then puts the tree's
 # .lock-ns3_* file back as it was.  ns-3's CMake rewrites that file, which
 # tells ./ns3 which build to use, whenever it configures: a further build's

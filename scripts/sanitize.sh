@@ -139,12 +139,7 @@ if [ -z "$only_suite" ]; then
             (cd "$NS3_DIR" && "$program" "${words[@]:1}" >/dev/null) || rc=$?
         fi
         record "$rc" "example $example"
-    done < <(python3 -c '
-import runpy, sys
-for name, do_run, _ in runpy.run_path(sys.argv[1])["cpp_examples"]:
-    if eval(do_run):
-        print(name)
-' "$WT_MODULE_DIR/test/examples-to-run.py")
+    done < <(wt_examples_to_run)
 
     # Without leak detection: Open MPI's allocations kept until exit cannot be
     # told apart cheaply (its components are unloaded before LeakSanitizer

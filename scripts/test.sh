@@ -65,16 +65,6 @@ record() {
     fi
 }
 
-# The examples test/examples-to-run.py marks to run, one command line a line.
-examples_to_run() {
-    python3 -c '
-import runpy, sys
-for name, do_run, _ in runpy.run_path(sys.argv[1])["cpp_examples"]:
-    if eval(do_run):
-        print(name)
-' "$WT_MODULE_DIR/test/examples-to-run.py"
-}
-
 # Runs the examples in the folder $1: an ns-3 tree, or the standalone build
 # (both have ./ns3).
 run_examples() {
@@ -84,7 +74,7 @@ run_examples() {
         rc=0
         (cd "$1" && ./ns3 run --no-build "$example" >/dev/null) || rc=$?
         record "$rc" "example $example"
-    done < <(examples_to_run)
+    done < <(wt_examples_to_run)
 }
 
 # The Python tests with the programs of the folder $1 and the Python $2 run in
