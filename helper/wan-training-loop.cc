@@ -244,14 +244,10 @@ WanTrainingLoop::Train(const WanExperimentResult& result) const
     }
     out.history = training.GetHistory();
     out.carriedWeight = carried / rounds;
-    for (const auto& r : out.history)
+    if (const auto reached = training.GetFirstAtLoss(out.targetLoss, true))
     {
-        if (r.modelLoss <= out.targetLoss)
-        {
-            out.timeToTargetS = r.timeS;
-            out.roundsToTarget = r.round;
-            break;
-        }
+        out.timeToTargetS = reached->timeS;
+        out.roundsToTarget = reached->round;
     }
     NS_LOG_INFO(result.schedule << " " << out.policy << ": " << rounds << " rounds, final loss "
                                 << out.history.back().modelLoss << ", target " << out.targetLoss

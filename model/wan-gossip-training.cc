@@ -277,12 +277,19 @@ WanGossipTraining::GetAverageModel() const
 std::optional<double>
 WanGossipTraining::GetTimeToLoss(double target, bool atIslands) const
 {
+    const auto first = GetFirstAtLoss(target, atIslands);
+    return first ? std::optional<double>(first->timeS) : std::nullopt;
+}
+
+std::optional<WanTrainingRecord>
+WanGossipTraining::GetFirstAtLoss(double target, bool atIslands) const
+{
     Require(!std::isnan(target), "target loss nan (need a number)");
     for (const auto& r : m_history)
     {
         if ((atIslands ? r.modelLoss : r.loss) <= target)
         {
-            return r.timeS;
+            return r;
         }
     }
     return std::nullopt;

@@ -134,6 +134,13 @@ class WanGossipTraining
      *         below the target; nothing if none
      */
     std::optional<double> GetTimeToLoss(double target, bool atIslands = false) const;
+    /**
+     * @param target a loss
+     * @param atIslands as in GetTimeToLoss
+     * @return the first record whose loss is at or below the target;
+     *         nothing if none
+     */
+    std::optional<WanTrainingRecord> GetFirstAtLoss(double target, bool atIslands = false) const;
 
     /**
      * @brief The theoretical per-period contraction of the islands'
