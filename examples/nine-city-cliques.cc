@@ -25,7 +25,6 @@
 #include <iostream>
 #include <map>
 #include <stdexcept>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -497,31 +496,6 @@ OptionRules(const Options& o, const WanTopology& topo)
     return rules;
 }
 
-/// Splits "x@a-b" (or "x@a" when not a range) into x, a and b; throws naming the
-/// option otherwise.
-std::tuple<std::string, std::string, std::string>
-ParseFault(const std::string& item, const std::string& option, bool range)
-{
-    const auto at = item.find('@');
-    if (at == std::string::npos || at == 0)
-    {
-        throw std::invalid_argument(option + ": \"" + item + "\" is not NAME@...");
-    }
-    const auto dash = range ? item.find('-', at + 1) : std::string::npos;
-    std::string name = item.substr(0, at);
-    std::string first =
-        item.substr(at + 1, dash == std::string::npos ? std::string::npos : dash - at - 1);
-    std::string second = dash == std::string::npos ? "" : item.substr(dash + 1);
-    return {name, first, second};
-}
-
-/// @return the text as one number in the range; throws naming the option otherwise
-double
-ParseBounded(const std::string& text, const wantext::Range& range, const std::string& option)
-{
-    return range.Check(wantext::ParseNumber(text, option), option);
-}
-
 /// Adds the faults of the command line to an experiment.
 void
 ApplyFaults(CliqueExperimentHelper& experiment, const Options& o)
@@ -530,32 +504,17 @@ ApplyFaults(CliqueExperimentHelper& experiment, const Options& o)
     experiment.SetFaultDetection(o.faultDetection);
     experiment.SetTreeBuilding(o.treeBuilding);
     experiment.SetBfd(Seconds(o.bfdIntervalMs * 1e-3), o.bfdMultiplier);
-    for (const auto& item : wantext::SplitList(o.linkFaults))
+    for (const auto& f : WanFaultList::ParseLinkFaults(o.linkFaults, "--linkFaults"))
     {
-        auto [link, down, up] = ParseFault(item, "--linkFaults", true);
-        const auto dash = link.find('-');
-        if (dash == std::string::npos || up.empty())
-        {
-            throw std::invalid_argument("--linkFaults: \"" + item + "\" is not A-B@down-up");
-        }
-        experiment.AddLinkFault(link.substr(0, dash),
-                                link.substr(dash + 1),
-                                ParseBounded(down, bounds::kFaultSeconds, "--linkFaults"),
-                                ParseBounded(up, bounds::kFaultSeconds, "--linkFaults"));
+        experiment.AddLinkFault(f.a, f.b, f.downSeconds, f.upSeconds);
     }
-    for (const auto& item : wantext::SplitList(o.fpgaFaults))
+    for (const auto& f : WanFaultList::ParseFpgaFaults(o.fpgaFaults, "--fpgaFaults"))
     {
-        auto [city, at, unused] = ParseFault(item, "--fpgaFaults", false);
-        experiment.AddFpgaFault(city, ParseBounded(at, bounds::kFaultSeconds, "--fpgaFaults"));
+        experiment.AddFpgaFault(f.city, f.atSeconds);
     }
-    for (const auto& item : wantext::SplitList(o.away))
+    for (const auto& a : WanFaultList::ParseAbsences(o.away, "--away"))
     {
-        auto [city, first, last] = ParseFault(item, "--away", true);
-        experiment.AddIslandAbsence(
-            city,
-            static_cast<uint32_t>(ParseBounded(first, bounds::kRounds, "--away")),
-            static_cast<uint32_t>(
-                ParseBounded(last.empty() ? first : last, bounds::kRounds, "--away")));
+        experiment.AddIslandAbsence(a.city, a.firstRound, a.lastRound);
     }
 }
 

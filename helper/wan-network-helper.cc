@@ -235,8 +235,8 @@ WanNetworkHelper::ParseLinkClass(const std::string& name)
         {
             names.push_back(known);
         }
-        throw std::invalid_argument("unknown link class \"" + name + "\" (expected " +
-                                    wantext::JoinOr(names) + ")");
+        throw std::invalid_argument("unknown link class \"" + wantext::Printable(name) +
+                                    "\" (expected " + wantext::JoinOr(names) + ")");
     }
     return it->second;
 }

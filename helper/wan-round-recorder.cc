@@ -9,12 +9,15 @@
 #include "ns3/fpga-slot-table.h"
 #include "ns3/simulator.h"
 #include "ns3/wan-contribution.h"
+#include "ns3/wan-training-text.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -31,6 +34,51 @@ Connect(Ptr<Object> object, const std::string& source, const CallbackBase& sink)
     {
         throw std::invalid_argument("the recorder cannot connect to trace source " + source);
     }
+}
+
+/**
+ * @param j a saved number
+ * @return it as a T; throws std::invalid_argument unless it is a whole
+ *         number in T's range (nlohmann-json would wrap a negative one or
+ *         convert a fraction)
+ */
+template <typename T>
+T
+Whole(const nlohmann::json& j)
+{
+    using Limits = std::numeric_limits<T>;
+    const bool fits =
+        j.is_number_unsigned()
+            ? j.get<uint64_t>() <= static_cast<uint64_t>(Limits::max())
+            : j.is_number_integer() && j.get<int64_t>() >= static_cast<int64_t>(Limits::min());
+    if (!fits)
+    {
+        throw std::invalid_argument("not a saved round recorder: " + wantext::Printable(j.dump()) +
+                                    " is not a whole number from " + std::to_string(Limits::min()) +
+                                    " to " + std::to_string(Limits::max()));
+    }
+    return j.get<T>();
+}
+
+/**
+ * @param j a saved array of numbers
+ * @return them as a container of whole numbers (Whole)
+ */
+template <typename C>
+C
+Wholes(const nlohmann::json& j)
+{
+    if (!j.is_array())
+    {
+        throw std::invalid_argument("not a saved round recorder: " + wantext::Printable(j.dump()) +
+                                    " is not an array");
+    }
+    C c;
+    for (const auto& e : j)
+    {
+        c.insert(c.end(), Whole<typename C::value_type>(e));
+    }
+    return c;
 }
 
 } // namespace
@@ -162,53 +210,54 @@ WanRoundRecorder::Merge(const std::string& saved)
             WanIslandRecord r;
             for (const auto& [name, field] : WanRoundCounters::Fields())
             {
-                r.*field = j.at("counters").at(name).get<uint64_t>();
+                r.*field = Whole<uint64_t>(j.at("counters").at(name));
             }
-            r.round = j.at("round");
-            r.clique = j.at("clique");
-            r.sender = j.at("sender");
-            r.peers = j.at("peers");
+            r.round = Whole<uint32_t>(j.at("round"));
+            r.clique = Whole<uint16_t>(j.at("clique"));
+            r.sender = Whole<uint16_t>(j.at("sender"));
+            r.peers = Whole<uint16_t>(j.at("peers"));
             r.value = j.at("value");
-            r.chunks = j.at("chunks");
-            r.start = TimeStep(j.at("start").get<int64_t>());
-            r.completion = TimeStep(j.at("completion").get<int64_t>());
+            r.chunks = Whole<uint32_t>(j.at("chunks"));
+            r.start = TimeStep(Whole<int64_t>(j.at("start")));
+            r.completion = TimeStep(Whole<int64_t>(j.at("completion")));
             r.sum = j.at("sum");
-            r.lateChunks = j.at("late").get<std::set<uint32_t>>();
-            r.requestedChunks = j.at("requested").get<std::set<uint32_t>>();
-            r.givenUpChunks = j.at("given_up").get<std::set<uint32_t>>();
-            r.heldPerPosition = j.at("held").get<std::vector<uint32_t>>();
+            r.lateChunks = Wholes<std::set<uint32_t>>(j.at("late"));
+            r.requestedChunks = Wholes<std::set<uint32_t>>(j.at("requested"));
+            r.givenUpChunks = Wholes<std::set<uint32_t>>(j.at("given_up"));
+            r.heldPerPosition = Wholes<std::vector<uint32_t>>(j.at("held"));
             for (const auto& a : j.at("averaged"))
             {
-                r.averaged[a.at(0).get<uint32_t>()] = a.at(1).get<std::vector<uint32_t>>();
+                r.averaged[Whole<uint32_t>(a.at(0))] = Wholes<std::vector<uint32_t>>(a.at(1));
             }
             for (const auto& a : j.at("received"))
             {
-                r.received[a.at(0).get<uint32_t>()] = a.at(1).get<std::vector<uint32_t>>();
+                r.received[Whole<uint32_t>(a.at(0))] = Wholes<std::vector<uint32_t>>(a.at(1));
             }
             const std::pair<uint32_t, uint32_t> key{r.round, r.sender};
             m_records[key] = r;
-            m_mixedAt[key] = TimeStep(j.at("mixed_at").get<int64_t>());
+            m_mixedAt[key] = TimeStep(Whole<int64_t>(j.at("mixed_at")));
         }
         for (const auto& [cause, n] : in.at("evictions").items())
         {
-            m_evictions[cause] += n.get<uint64_t>();
+            m_evictions[cause] += Whole<uint64_t>(n);
         }
         for (const auto& entry : in.at("round_evictions"))
         {
             for (const auto& [cause, n] : entry.at(1).items())
             {
-                m_roundEvictions[entry.at(0).get<uint32_t>()][cause] += n.get<uint64_t>();
+                m_roundEvictions[Whole<uint32_t>(entry.at(0))][cause] += Whole<uint64_t>(n);
             }
         }
         for (const auto& [reason, n] : in.at("drops").items())
         {
-            m_drops[reason] += n.get<uint64_t>();
+            m_drops[reason] += Whole<uint64_t>(n);
         }
-        m_peakSlots = std::max(m_peakSlots, in.at("peak_slots").get<uint64_t>());
+        m_peakSlots = std::max(m_peakSlots, Whole<uint64_t>(in.at("peak_slots")));
     }
     catch (const json::exception& e)
     {
-        throw std::invalid_argument(std::string("not a saved round recorder: ") + e.what());
+        throw std::invalid_argument("not a saved round recorder: " +
+                                    wantext::Printable(e.what(), 200));
     }
 }
 

@@ -564,8 +564,9 @@ CliqueScheduleBuiltins::SplitMemory(const std::string& text)
         return {text, GetDefaultMemory(text)};
     }
     const std::string name = text.substr(0, colon);
-    const double gb = wantext::ParseNumber(text.substr(colon + 1), "memory of " + name + ", GB");
-    wantext::bounds::kHbmGB.Check(gb, "memory of " + name);
+    const double gb = wantext::ParseNumber(text.substr(colon + 1),
+                                           "memory of " + wantext::Printable(name) + ", GB");
+    wantext::bounds::kHbmGB.Check(gb, "memory of " + wantext::Printable(name));
     return {name, gb * 1e9};
 }
 
@@ -579,8 +580,8 @@ CliqueScheduleBuiltins::Make(const std::string& name, const WanTopology& topo)
             return b.make(topo);
         }
     }
-    throw std::invalid_argument("unknown schedule '" + name + "' (built-in: " + JoinedNames() +
-                                ")");
+    throw std::invalid_argument("unknown schedule '" + wantext::Printable(name) +
+                                "' (built-in: " + JoinedNames() + ")");
 }
 
 CliqueSchedule

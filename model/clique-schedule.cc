@@ -127,6 +127,7 @@ CliqueSchedule::LoadFile(const std::string& path, const WanTopology& topo)
 
 CliqueSchedule
 CliqueSchedule::FromJson(const std::string& text, const WanTopology& topo)
+try
 {
     using nlohmann::json;
     json doc = wantext::ParseJson(text, "schedule");
@@ -167,7 +168,8 @@ CliqueSchedule::FromJson(const std::string& text, const WanTopology& topo)
                 auto s = code.get<std::string>();
                 if (!topo.HasCity(s))
                 {
-                    throw std::invalid_argument(where + " names unknown island '" + s + "'");
+                    throw std::invalid_argument(where + " names unknown island '" +
+                                                wantext::Printable(s) + "'");
                 }
                 clique.push_back(topo.FindCity(s));
             }
@@ -179,6 +181,11 @@ CliqueSchedule::FromJson(const std::string& text, const WanTopology& topo)
     schedule.Validate(topo);
     return schedule;
 }
+catch (const std::invalid_argument& e)
+{
+    // Names from the file may hold any character: the refusal stays one line.
+    throw wantext::OneLine(e);
+}
 
 void
 CliqueSchedule::Validate(const WanTopology& topo) const
@@ -186,11 +193,12 @@ CliqueSchedule::Validate(const WanTopology& topo) const
     const uint32_t n = topo.GetNCities();
     if (m_rounds.empty())
     {
-        throw std::invalid_argument("schedule '" + m_name + "' has no rounds");
+        throw std::invalid_argument("schedule '" + wantext::Printable(m_name) + "' has no rounds");
     }
     for (uint32_t k = 0; k < m_rounds.size(); ++k)
     {
-        std::string where = "schedule '" + m_name + "' round " + std::to_string(k + 1);
+        std::string where =
+            "schedule '" + wantext::Printable(m_name) + "' round " + std::to_string(k + 1);
         std::vector<uint32_t> count(n, 0);
         for (const auto& c : m_rounds[k])
         {
@@ -240,7 +248,7 @@ CliqueSchedule::GetRound(uint32_t k) const
 {
     if (m_rounds.empty())
     {
-        throw std::out_of_range("schedule '" + m_name + "' has no rounds");
+        throw std::out_of_range("schedule '" + wantext::Printable(m_name) + "' has no rounds");
     }
     return m_rounds[k % m_rounds.size()];
 }

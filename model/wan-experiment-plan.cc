@@ -83,7 +83,7 @@ WanExperimentPlanner::ParseFaultPolicy(const std::string& policy)
     {
         return WanFaultPolicy::FAIL;
     }
-    throw std::invalid_argument("unknown fault policy \"" + policy +
+    throw std::invalid_argument("unknown fault policy \"" + wantext::Printable(policy) +
                                 "\" (expected replan or fail)");
 }
 

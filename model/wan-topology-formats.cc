@@ -286,6 +286,7 @@ WanTopology::LoadFile(const std::string& path, double defaultAccessBps)
 
 WanTopology
 WanTopology::FromJson(const std::string& text, double defaultAccessBps)
+try
 {
     json doc = wantext::ParseJson(text, "topology");
     if (!doc.is_object() || !doc.contains("cities") || !doc["cities"].is_array())
@@ -316,11 +317,17 @@ WanTopology::FromJson(const std::string& text, double defaultAccessBps)
     topo.Validate();
     return topo;
 }
+catch (const std::invalid_argument& e)
+{
+    // Names from the file may hold any character: the refusal stays one line.
+    throw wantext::OneLine(e);
+}
 
 WanTopology
 WanTopology::FromCsv(const std::string& citiesCsv,
                      const std::string& linksCsv,
                      double defaultAccessBps)
+try
 {
     const double accessGbps =
         bounds::kRateGbps.Check(defaultAccessBps / 1e9, "default access rate");
@@ -347,6 +354,11 @@ WanTopology::FromCsv(const std::string& citiesCsv,
     }
     topo.Validate();
     return topo;
+}
+catch (const std::invalid_argument& e)
+{
+    // Names from the file may hold any character: the refusal stays one line.
+    throw wantext::OneLine(e);
 }
 
 std::string

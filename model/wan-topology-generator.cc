@@ -331,8 +331,8 @@ WanTopologyGenerator::KindFromName(const std::string& name)
         }
         names.push_back(KindName(kind));
     }
-    throw std::invalid_argument("unknown kind of generated WAN '" + name + "' (" +
-                                wantext::JoinOr(names) + ")");
+    throw std::invalid_argument("unknown kind of generated WAN '" + wantext::Printable(name) +
+                                "' (" + wantext::JoinOr(names) + ")");
 }
 
 std::vector<WanTopologyGenerator::Kind>

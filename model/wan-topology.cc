@@ -33,7 +33,7 @@ WanTopology::AddCity(const WanCity& city)
     }
     if (HasCity(city.code))
     {
-        throw std::invalid_argument("duplicate city '" + city.code + "'");
+        throw std::invalid_argument("duplicate city '" + wantext::Printable(city.code) + "'");
     }
     bounds::kRateGbps.Check(city.ingressBps / 1e9, "ingress rate of " + city.code);
     bounds::kRateGbps.Check(city.egressBps / 1e9, "egress rate of " + city.code);
@@ -56,11 +56,11 @@ WanTopology::AddLink(const std::string& a,
     std::string name = "link " + a + "-" + b;
     if (!HasCity(a))
     {
-        throw std::invalid_argument(name + " names unknown city '" + a + "'");
+        throw std::invalid_argument(name + " names unknown city '" + wantext::Printable(a) + "'");
     }
     if (!HasCity(b))
     {
-        throw std::invalid_argument(name + " names unknown city '" + b + "'");
+        throw std::invalid_argument(name + " names unknown city '" + wantext::Printable(b) + "'");
     }
     if (a == b)
     {
@@ -162,7 +162,7 @@ WanTopology::FindCity(const std::string& code) const
             return i;
         }
     }
-    throw std::invalid_argument("unknown city '" + code + "'");
+    throw std::invalid_argument("unknown city '" + wantext::Printable(code) + "'");
 }
 
 bool

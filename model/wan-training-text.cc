@@ -104,7 +104,7 @@ ParseNumber(const std::string& text, const std::string& what)
     double value = 0;
     if (!ToNumber(text, value))
     {
-        throw std::invalid_argument(what + ": '" + text + "' is not a number");
+        throw std::invalid_argument(what + ": '" + Printable(text) + "' is not a number");
     }
     return value;
 }
@@ -122,6 +122,38 @@ ParseNumbers(const std::string& text, const std::string& what)
         throw std::invalid_argument(what + " is empty");
     }
     return values;
+}
+
+std::string
+Printable(const std::string& text, std::size_t longest)
+{
+    std::string out;
+    for (const char ch : text)
+    {
+        const auto c = static_cast<unsigned char>(ch);
+        std::string piece(1, ch);
+        if (c == '\n' || c == '\t' || c == '\r')
+        {
+            piece = c == '\n' ? "\\n" : c == '\t' ? "\\t" : "\\r";
+        }
+        else if (c < 0x20 || c == 0x7f)
+        {
+            const char* hex = "0123456789abcdef";
+            piece = std::string("\\x") + hex[c >> 4] + hex[c & 15];
+        }
+        if (out.size() + piece.size() > longest)
+        {
+            return out + "...";
+        }
+        out += piece;
+    }
+    return out;
+}
+
+std::invalid_argument
+OneLine(const std::invalid_argument& refusal)
+{
+    return std::invalid_argument(Printable(refusal.what(), kLongestMessage - 3));
 }
 
 std::string
@@ -205,7 +237,7 @@ CheckOutputPath(const std::string& path, const std::string& what)
 {
     if (!EndsWith(path, ".csv") && !EndsWith(path, ".json"))
     {
-        throw std::invalid_argument(what + " '" + path + "' must end in .csv or .json");
+        throw std::invalid_argument(what + " '" + Printable(path) + "' must end in .csv or .json");
     }
 }
 
@@ -215,7 +247,7 @@ WriteFile(const std::string& path, const std::string& text)
     std::ofstream out(path);
     if (!out || !(out << text) || !out.flush())
     {
-        throw std::invalid_argument("cannot write output file '" + path + "'");
+        throw std::invalid_argument("cannot write output file '" + Printable(path) + "'");
     }
 }
 
@@ -247,7 +279,7 @@ ReadFile(const std::string& path, const std::string& what)
     std::ifstream in(path);
     if (!in)
     {
-        throw std::invalid_argument("cannot open " + what + " '" + path + "'");
+        throw std::invalid_argument("cannot open " + what + " '" + Printable(path) + "'");
     }
     std::ostringstream s;
     s << in.rdbuf();
@@ -261,9 +293,10 @@ ParseJson(const std::string& text, const std::string& what)
     {
         return nlohmann::json::parse(StripBom(text));
     }
-    catch (const nlohmann::json::parse_error& e)
+    catch (const nlohmann::json::exception& e)
     {
-        throw std::invalid_argument(what + " JSON does not parse: " + e.what());
+        // A syntax error, or a number too large for a double (1e309).
+        throw std::invalid_argument(what + " JSON does not parse: " + Printable(e.what(), 200));
     }
 }
 
@@ -313,7 +346,7 @@ CsvTable::CsvTable(const std::string& name,
     {
         if (!Has(column))
         {
-            throw std::invalid_argument(m_name + " has no column '" + column + "'");
+            throw std::invalid_argument(m_name + " has no column '" + Printable(column) + "'");
         }
     }
 }
@@ -342,7 +375,7 @@ CsvTable::Text(size_t row, const std::string& column) const
     auto it = m_columns.find(column);
     if (it == m_columns.end())
     {
-        throw std::invalid_argument(m_name + " has no column '" + column + "'");
+        throw std::invalid_argument(m_name + " has no column '" + Printable(column) + "'");
     }
     const auto& cells = m_rows.at(row);
     if (it->second >= cells.size() || cells[it->second].empty())
@@ -359,7 +392,8 @@ CsvTable::Number(size_t row, const std::string& column) const
     double value = 0;
     if (!ToNumber(cell, value))
     {
-        throw std::invalid_argument(Where(row) + ": " + column + " '" + cell + "' is not a number");
+        throw std::invalid_argument(Where(row) + ": " + column + " '" + Printable(cell) +
+                                    "' is not a number");
     }
     return value;
 }

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,26 @@ double ParseNumber(const std::string& text, const std::string& what);
  *         is empty or an item is not a number
  */
 std::vector<double> ParseNumbers(const std::string& text, const std::string& what);
+
+/**
+ * @param text text from a file or an option, to be quoted in a message
+ * @param longest the most characters it may take in the message
+ * @return the text on one line: control characters written as \n, \t, \r or
+ *         \xNN, and cut with "..." where it would take more than `longest`
+ *         characters (an input's refusal is one line, whatever the input holds)
+ */
+std::string Printable(const std::string& text, std::size_t longest = 80);
+
+/// The most characters of a refusal's message (OneLine)
+inline constexpr std::size_t kLongestMessage = 400;
+
+/**
+ * @param refusal a reader's refusal
+ * @return the same refusal as one line of at most kLongestMessage
+ *         characters (Printable): what a file reader throws at its boundary,
+ *         whatever names from the file its message quotes
+ */
+std::invalid_argument OneLine(const std::invalid_argument& refusal);
 
 /**
  * @param text a file's content
@@ -165,7 +186,7 @@ std::string ReadFile(const std::string& path, const std::string& what);
  * @param text a JSON document
  * @param what what it describes, for the error message ("topology")
  * @return the parsed document; throws std::invalid_argument naming the
- *         parse error
+ *         parse error (or a number too large for a double)
  */
 nlohmann::json ParseJson(const std::string& text, const std::string& what);
 
