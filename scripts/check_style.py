@@ -90,6 +90,10 @@ APPLIES = {
 GUARD_OFF = {"// clang-format off", "# cmake-format: off", "# fmt: off"}
 GUARD_ON = {"// clang-format on", "# cmake-format: on", "# fmt: on"}
 
+# The fuzz targets' seed corpus: inputs kept byte for byte (a missing final
+# newline, a control character or a malformed file is what they test).
+RAW_INPUTS = "test/fuzz/corpus/"
+
 # Folders never read when the module is not a git checkout.
 SKIPPED_FOLDERS = {".git", "build", "cmake-cache", "__pycache__", "venv", ".venv", "results"}
 
@@ -131,7 +135,8 @@ def tracked_files(root):
             files += [os.path.relpath(os.path.join(folder, n), root) for n in names]
     return sorted(f for f in files
                   if os.path.isfile(os.path.join(root, f))
-                  and not os.path.islink(os.path.join(root, f)))
+                  and not os.path.islink(os.path.join(root, f))
+                  and not f.startswith(RAW_INPUTS))
 
 
 # --- clang-format and the derived style ---------------------------------------
