@@ -438,7 +438,8 @@ FpgaAggregator::Aggregate(Ptr<const Packet> packet, const WanChunkHeader& header
                             packet->GetSize() - header.GetSerializedSize(),
                             header.GetExpected(),
                             Simulator::Now().GetSeconds(),
-                            WanSourceSet::Of(header.GetPosition()));
+                            WanSourceSet::Of(header.GetPosition()),
+                            header.GetUpper());
     m_peakOccupancy = m_table->GetPeakOccupancy();
     m_occupancyTrace(m_table->GetOccupancy());
     Forward(out);
@@ -469,6 +470,13 @@ FpgaAggregator::Forward(const std::vector<FpgaPartialSum>& sums)
         // The senders, up to the highest position held.
         h.SetSourceSet(s.sources);
         h.SetFixedValue(s.sum);
+        if (WanParityCode::IsParity(s.id.chunk))
+        {
+            WanGaloisRing::Element symbol{};
+            symbol[0] = static_cast<uint64_t>(s.sum);
+            std::copy(s.upper.begin(), s.upper.end(), symbol.begin() + 1);
+            h.SetSymbol(symbol);
+        }
         auto packet = Create<Packet>(s.bytes);
         packet->AddHeader(h);
         m_resendBuffer.push_back(packet->Copy());

@@ -94,7 +94,7 @@ FpgaSlotTable::Evict(uint64_t index, FpgaEviction cause)
     auto it = m_slots.find(index);
     Slot& s = it->second;
     FpgaPartialSum
-        out{s.id, s.sum, s.contributions, s.expected, s.bytes, cause, std::move(s.sources)};
+        out{s.id, s.sum, s.contributions, s.expected, s.bytes, cause, std::move(s.sources), s.upper};
     m_slots.erase(it);
     ++m_evictions[static_cast<int>(cause)];
     if (cause == FpgaEviction::COMPLETION)
@@ -128,7 +128,8 @@ FpgaSlotTable::Add(const FpgaChunkId& id,
                    uint32_t bytes,
                    uint32_t expected,
                    double now,
-                   const WanSourceSet& sources)
+                   const WanSourceSet& sources,
+                   const WanGaloisRing::Upper& upper)
 {
     if (expected == 0)
     {
@@ -161,6 +162,10 @@ FpgaSlotTable::Add(const FpgaChunkId& id,
     }
     Slot& s = it->second;
     s.sum = WanContribution::Add(s.sum, value);
+    for (size_t w = 0; w < upper.size(); ++w)
+    {
+        s.upper[w] += upper[w]; // unsigned: wraps around, as the FPGA's adders do
+    }
     ++s.contributions;
     s.sources |= sources;
     s.bytes = std::max(s.bytes, bytes);

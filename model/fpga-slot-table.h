@@ -5,6 +5,7 @@
 #ifndef FPGA_SLOT_TABLE_H
 #define FPGA_SLOT_TABLE_H
 
+#include "wan-galois-ring.h"
 #include "wan-source-set.h"
 
 #include <cstdint>
@@ -81,6 +82,7 @@ struct FpgaPartialSum
     uint32_t bytes{0};         //!< chunk size (the sum is as large as one contribution)
     FpgaEviction cause{FpgaEviction::COMPLETION}; //!< why it left
     WanSourceSet sources; //!< which senders it holds (positions in the clique)
+    WanGaloisRing::Upper upper{}; //!< a parity symbol's words 1 to 7, summed (zeros for data)
 };
 
 /**
@@ -148,6 +150,8 @@ class FpgaSlotTable
      * @param sources the contribution's sender (its position in the
      *        clique), added to the slot's so the island knows whose
      *        contributions a sum holds (empty: not tracked)
+     * @param upper a parity symbol's words 1 to 7 (WanParityCode), added
+     *        word by word with wrap-around like the value (zeros for data)
      * @return the sums this forwards: a conflict victim and/or this chunk on
      *         completion, in that order
      */
@@ -156,7 +160,8 @@ class FpgaSlotTable
                                     uint32_t bytes,
                                     uint32_t expected,
                                     double now,
-                                    const WanSourceSet& sources = WanSourceSet());
+                                    const WanSourceSet& sources = WanSourceSet(),
+                                    const WanGaloisRing::Upper& upper = WanGaloisRing::Upper{});
     /**
      * @param now current time, seconds
      * @return the sums of every slot whose timeout has passed, oldest first
@@ -223,6 +228,7 @@ class FpgaSlotTable
         uint32_t bytes{0};         //!< chunk size
         uint32_t expected{0};      //!< contributions that complete it
         WanSourceSet sources;      //!< senders held (positions in the clique)
+        WanGaloisRing::Upper upper{}; //!< a parity symbol's words 1 to 7, summed
         double expiry{0};          //!< timeout instant
         uint64_t generation{0};    //!< distinguishes refills of one slot
     };

@@ -6,6 +6,7 @@
 
 #include "wan-contribution.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -28,6 +29,10 @@ const uint32_t kSourceAlignment = 4;
 const uint32_t kBitsPerByte = 8;
 /// Bitmap bytes per word of a WanSourceSet.
 const uint32_t kBytesPerWord = WanSourceSet::WORD_BITS / kBitsPerByte;
+/// Flag bit: a symbol's upper words follow the sources
+const uint8_t kSymbolFlag = 1;
+/// Bytes of a symbol's upper words
+const uint32_t kUpperBytes = (WanGaloisRing::DEGREE - 1) * 8;
 
 /// Refuses a sources bitmap longer than its 2-byte count can say.
 void
@@ -83,14 +88,14 @@ WanChunkHeader::SerializedSize(uint32_t sourceBits)
 uint32_t
 WanChunkHeader::GetSerializedSize() const
 {
-    return SerializedSize(m_sourceBits);
+    return SerializedSize(m_sourceBits) + (m_hasSymbol ? kUpperBytes : 0);
 }
 
 void
 WanChunkHeader::Serialize(Buffer::Iterator i) const
 {
     i.WriteU8(m_kind);
-    i.WriteU8(0);
+    i.WriteU8(m_hasSymbol ? kSymbolFlag : 0);
     i.WriteHtonU16(m_position);
     i.WriteHtonU32(m_round);
     i.WriteHtonU16(m_clique);
@@ -109,6 +114,13 @@ WanChunkHeader::Serialize(Buffer::Iterator i) const
         i.WriteU8(static_cast<uint8_t>(word >> (b % kBytesPerWord * kBitsPerByte)));
     }
     i.WriteU8(0, SourceBlockBytes(n) - kSourceCountBytes - BitmapBytes(n));
+    if (m_hasSymbol)
+    {
+        for (uint64_t w : m_upper)
+        {
+            i.WriteHtonU64(w);
+        }
+    }
 }
 
 uint32_t
@@ -126,7 +138,7 @@ WanChunkHeader::Deserialize(Buffer::Iterator start)
         return 0;
     }
     h.m_kind = static_cast<Kind>(kind);
-    i.ReadU8();
+    h.m_hasSymbol = (i.ReadU8() & kSymbolFlag) != 0; // other flag bits are ignored
     h.m_position = i.ReadNtohU16();
     h.m_round = i.ReadNtohU32();
     h.m_clique = i.ReadNtohU16();
@@ -137,7 +149,8 @@ WanChunkHeader::Deserialize(Buffer::Iterator start)
     h.m_expected = i.ReadNtohU16();
     h.m_value = static_cast<int64_t>(i.ReadNtohU64());
     const uint32_t n = i.ReadNtohU16();
-    if (start.GetRemainingSize() < kFixedBytes + SourceBlockBytes(n))
+    if (start.GetRemainingSize() <
+        kFixedBytes + SourceBlockBytes(n) + (h.m_hasSymbol ? kUpperBytes : 0))
     {
         return 0;
     }
@@ -155,6 +168,13 @@ WanChunkHeader::Deserialize(Buffer::Iterator start)
         h.m_sources.SetWord(k, h.m_sources.GetWord(k) | byte << (b % kBytesPerWord * kBitsPerByte));
     }
     i.Next(SourceBlockBytes(n) - kSourceCountBytes - BitmapBytes(n));
+    if (h.m_hasSymbol)
+    {
+        for (auto& w : h.m_upper)
+        {
+            w = i.ReadNtohU64();
+        }
+    }
     *this = std::move(h);
     return i.GetDistanceFrom(start);
 }
@@ -167,6 +187,14 @@ WanChunkHeader::Print(std::ostream& os) const
        << " sender=" << m_sender << " position=" << m_position << " chunk=" << m_chunk
        << " seq=" << m_sequence << " contributions=" << m_contributions << "/" << m_expected
        << " value=" << GetValue();
+    if (m_hasSymbol)
+    {
+        os << " symbol=" << static_cast<uint64_t>(m_value);
+        for (uint64_t w : m_upper)
+        {
+            os << ":" << w;
+        }
+    }
     if (m_sourceBits > 0)
     {
         os << " sources=";
@@ -342,6 +370,35 @@ int64_t
 WanChunkHeader::GetFixedValue() const
 {
     return m_value;
+}
+
+void
+WanChunkHeader::SetSymbol(const WanGaloisRing::Element& symbol)
+{
+    m_value = static_cast<int64_t>(symbol[0]);
+    std::copy(symbol.begin() + 1, symbol.end(), m_upper.begin());
+    m_hasSymbol = true;
+}
+
+bool
+WanChunkHeader::HasSymbol() const
+{
+    return m_hasSymbol;
+}
+
+WanGaloisRing::Element
+WanChunkHeader::GetSymbol() const
+{
+    WanGaloisRing::Element symbol{};
+    symbol[0] = static_cast<uint64_t>(m_value);
+    std::copy(m_upper.begin(), m_upper.end(), symbol.begin() + 1);
+    return symbol;
+}
+
+const WanGaloisRing::Upper&
+WanChunkHeader::GetUpper() const
+{
+    return m_upper;
 }
 
 } // namespace ns3

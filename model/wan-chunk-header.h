@@ -5,6 +5,7 @@
 #ifndef WAN_CHUNK_HEADER_H
 #define WAN_CHUNK_HEADER_H
 
+#include "wan-galois-ring.h"
 #include "wan-source-set.h"
 
 #include "ns3/header.h"
@@ -28,7 +29,10 @@ namespace ns3
  * value.  Then the sources a sum holds: their number of bits (2 bytes) and a
  * bitmap, one bit per position in the clique, padded with zeros to a
  * multiple of 4 bytes.  A header without sources, or with up to 16, is
- * 36 bytes; each further 32 positions add 4.
+ * 36 bytes; each further 32 positions add 4.  A parity chunk carries a
+ * symbol of GR(2^64, 8) (WanGaloisRing, WanParityCode) instead of one
+ * value: its first word is the value field, flag bit 0 of the byte after
+ * the kind says that its other 7 words follow the sources, 56 bytes more.
  *
  * Deserialize refuses what is not such a header (an unknown kind, or fewer
  * bytes than the header needs): it returns 0 and leaves the header as it was.
@@ -141,6 +145,20 @@ class WanChunkHeader : public Header
     void SetFixedValue(int64_t fixed);
     /** @return the contribution (or sum) as a fixed-point integer */
     int64_t GetFixedValue() const;
+    /**
+     * @param symbol a parity symbol (or a sum of them): word 0 becomes the
+     *        value, the other 7 are carried after the sources
+     */
+    void SetSymbol(const WanGaloisRing::Element& symbol);
+    /** @return true when the header carries a whole symbol */
+    bool HasSymbol() const;
+    /**
+     * @return the symbol: the value and the 7 words carried (zeros when
+     *         the header carries none)
+     */
+    WanGaloisRing::Element GetSymbol() const;
+    /** @return the symbol's words 1 to 7 (zeros when the header carries none) */
+    const WanGaloisRing::Upper& GetUpper() const;
 
   private:
     Kind m_kind{DATA};           //!< kind
@@ -155,6 +173,8 @@ class WanChunkHeader : public Header
     int64_t m_value{0};          //!< value, fixed point
     uint16_t m_sourceBits{0};    //!< positions in the sources bitmap
     WanSourceSet m_sources;      //!< senders held
+    bool m_hasSymbol{false};     //!< whether the upper words are carried
+    WanGaloisRing::Upper m_upper{}; //!< a symbol's words 1 to 7
 };
 
 } // namespace ns3

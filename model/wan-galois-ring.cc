@@ -102,6 +102,17 @@ WanGaloisRing::Sub(const Element& a, const Element& b)
 }
 
 WanGaloisRing::Element
+WanGaloisRing::Scale(const Element& a, uint64_t s)
+{
+    Element out{};
+    for (uint32_t t = 0; t < DEGREE; ++t)
+    {
+        out[t] = a[t] * s;
+    }
+    return out;
+}
+
+WanGaloisRing::Element
 WanGaloisRing::Mul(const Element& a, const Element& b)
 {
     std::array<uint64_t, 2 * DEGREE - 1> product{};

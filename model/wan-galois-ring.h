@@ -35,6 +35,9 @@ class WanGaloisRing
     static constexpr uint32_t DEGREE = 8;
     /// An element: its coefficients, constant term first.
     using Element = std::array<uint64_t, DEGREE>;
+    /// An element's coefficients 1 to DEGREE - 1: what a parity chunk
+    /// carries besides its value (WanChunkHeader, FpgaSlotTable).
+    using Upper = std::array<uint64_t, DEGREE - 1>;
 
     /** @return the element 0 */
     static Element Zero();
@@ -54,6 +57,13 @@ class WanGaloisRing
      * @return a - b (word-wise, wrapping around)
      */
     static Element Sub(const Element& a, const Element& b);
+
+    /**
+     * @param a an element
+     * @param s a scalar of Z/2^64
+     * @return s a (each coefficient times s, wrapping around)
+     */
+    static Element Scale(const Element& a, uint64_t s);
 
     /**
      * @param a an element

@@ -142,24 +142,25 @@ WanIslandApplication::GetTypeId()
                           MakeDoubleChecker<double>(1e-3, 100))
             .AddAttribute("Parity",
                           "Send parity chunks (coded repair): after each block of ParityBlock "
-                          "data chunks the island sends ParityChunks parity chunks, each the "
-                          "wrap-around sum of every ParityChunks-th contribution of the block "
-                          "(WanParityCode); summed by the FPGA like any chunk, they rebuild one "
-                          "lost chunk per group without a round trip.  Every island of a run "
-                          "needs the same values",
+                          "data chunks the island sends ParityChunks parity chunks, the parity "
+                          "symbols of a systematic MDS code over GR(2^64, 8) (WanParityCode; "
+                          "one parity is the plain wrap-around sum); summed by the FPGA like "
+                          "any chunk, they rebuild any ParityChunks lost chunks of the block "
+                          "without a round trip.  Every island of a run needs the same values",
                           BooleanValue(false),
                           MakeBooleanAccessor(&WanIslandApplication::m_parity),
                           MakeBooleanChecker())
             .AddAttribute("ParityBlock",
-                          "Data chunks per parity block, 1 to 1000000 (with Parity)",
+                          "Data chunks per parity block, 1 to 255, at most 256 with "
+                          "ParityChunks (with Parity)",
                           UintegerValue(32),
                           MakeUintegerAccessor(&WanIslandApplication::m_parityBlock),
                           MakeUintegerChecker<uint32_t>(
                               static_cast<uint32_t>(wantext::bounds::kParityBlock.min),
                               static_cast<uint32_t>(wantext::bounds::kParityBlock.max)))
             .AddAttribute("ParityChunks",
-                          "Parity chunks per block (1 to ParityBlock): interleaved, so a burst "
-                          "of that many consecutive losses is rebuilt",
+                          "Parity chunks per block (1 to ParityBlock, at most 256 with it): "
+                          "any that many losses of a block, in a burst or apart, are rebuilt",
                           UintegerValue(1),
                           MakeUintegerAccessor(&WanIslandApplication::m_parityChunks),
                           MakeUintegerChecker<uint32_t>(1))
@@ -525,16 +526,13 @@ WanIslandApplication::MakeParity(const WanIslandRound& r,
                                  const WanParityCode& code,
                                  uint32_t chunk) const
 {
-    int64_t sum = 0;
-    for (uint32_t c : code.GroupChunks(WanParityCode::GroupOfParity(chunk)))
-    {
-        sum =
-            WanContribution::Add(sum, WanContribution::ToFixed(WanContribution::Value(r.value, c)));
-    }
+    const auto symbol = code.Encode(WanParityCode::GroupOfParity(chunk), [&r](uint32_t c) {
+        return WanContribution::ToFixed(WanContribution::Value(r.value, c));
+    });
     auto h = Header(r, WanChunkHeader::DATA, chunk);
     h.SetExpected(r.peers);
     h.SetPosition(r.position);
-    h.SetFixedValue(sum);
+    h.SetSymbol(symbol);
     auto p =
         Create<Packet>(static_cast<uint32_t>(std::min<uint64_t>(m_chunkBytes, r.payloadBytes)));
     p->AddHeader(h);
@@ -653,14 +651,14 @@ WanIslandApplication::Parity(Ptr<const Packet> packet, const WanChunkHeader& h)
     }
     auto& decoder = DecoderOf(*state, h.GetPosition());
     const auto sources = merged ? h.GetSourceSet() : WanSourceSet::Of(h.GetPosition());
-    if (!decoder.AddParity(group, sources, h.GetFixedValue()))
+    if (!decoder.AddParity(group, sources, h.GetSymbol()))
     {
         Drop(packet, "repeated parity", state);
         return;
     }
     state->record.bytesIn += packet->GetSize();
     ++state->record.packetsIn;
-    Rebuild(*state, decoder, group);
+    Rebuild(*state, decoder, state->code.BlockOfGroup(group));
     if (!NoteCompletion(*state))
     {
         Changed(*state);
@@ -680,34 +678,34 @@ WanIslandApplication::DecoderOf(RoundState& state, uint32_t position)
 }
 
 void
-WanIslandApplication::Rebuild(RoundState& state, WanParityDecoder& decoder, uint32_t group)
+WanIslandApplication::Rebuild(RoundState& state, WanParityDecoder& decoder, uint32_t block)
 {
     const auto& r = state.plan;
-    const auto rebuilt = decoder.Rebuild(group, [&](uint32_t chunk, uint32_t position) {
+    const auto rebuilt = decoder.Rebuild(block, [&](uint32_t chunk, uint32_t position) {
         return m_ledger.Holds(r.round, chunk, position);
     });
-    if (!rebuilt)
-    {
-        return;
-    }
     const bool pastDeadline = PastDeadline(r);
-    const uint32_t n = rebuilt->sources.Count();
-    const auto verdict = m_ledger.Offer(r.round,
-                                        rebuilt->chunk,
-                                        rebuilt->sources,
-                                        n,
-                                        WanContribution::FromFixed(rebuilt->value),
-                                        pastDeadline);
-    if (verdict != WanContributionLedger::Verdict::ACCEPTED)
+    for (const auto& one : rebuilt)
     {
-        NS_LOG_WARN("round " << r.round << " chunk " << rebuilt->chunk << ": rebuilt sum refused, "
-                             << WanContributionLedger::ToString(verdict));
-        return;
+        const uint32_t n = one.sources.Count();
+        const auto verdict = m_ledger.Offer(r.round,
+                                            one.chunk,
+                                            one.sources,
+                                            n,
+                                            WanContribution::FromFixed(one.value),
+                                            pastDeadline);
+        if (verdict != WanContributionLedger::Verdict::ACCEPTED)
+        {
+            NS_LOG_WARN("round " << r.round << " chunk " << one.chunk
+                                 << ": rebuilt sum refused, "
+                                 << WanContributionLedger::ToString(verdict));
+            continue;
+        }
+        decoder.AddData(one.chunk, one.value);
+        state.record.rebuilt += n;
+        NS_LOG_INFO("round " << r.round << " chunk " << one.chunk << ": " << n
+                             << " contributions rebuilt from the parity of block " << block);
     }
-    decoder.AddData(rebuilt->chunk, rebuilt->value);
-    state.record.rebuilt += n;
-    NS_LOG_INFO("round " << r.round << " chunk " << rebuilt->chunk << ": " << n
-                         << " contributions rebuilt from parity group " << group);
 }
 
 bool
@@ -804,7 +802,7 @@ WanIslandApplication::Account(Ptr<const Packet> packet,
         {
             auto& decoder = DecoderOf(state, h.GetPosition());
             decoder.AddData(h.GetChunk(), h.GetFixedValue());
-            Rebuild(state, decoder, state.code.GroupOf(h.GetChunk()));
+            Rebuild(state, decoder, state.code.BlockOf(h.GetChunk()));
         }
     }
     if (verdict == WanContributionLedger::Verdict::REPEATED)
@@ -1100,7 +1098,9 @@ WanIslandApplication::ParityWait(const RoundState& state, uint32_t chunk) const
     {
         return Time(0);
     }
-    const uint32_t group = code.GroupOf(chunk);
+    // The block's parities leave in order: its last one in, all are in
+    // (or lost).
+    const uint32_t group = code.LastGroup(code.BlockOf(chunk));
     bool pending = false;
     for (uint32_t p : m_ledger.GetMissing(state.plan.round, chunk))
     {

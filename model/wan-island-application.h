@@ -316,13 +316,13 @@ class WanIslandApplication : public Application
      */
     static bool PastDeadline(const WanIslandRound& r);
     /**
-     * @brief Rebuilds what the parity of one group can (at most one chunk's
-     * missing contributions) and offers it to the ledger.
+     * @brief Rebuilds what the parity of one block can (up to its parities'
+     * count of chunks' missing contributions) and offers it to the ledger.
      * @param state the round
-     * @param decoder the decoder holding the group's parity
-     * @param group the group
+     * @param decoder the decoder holding the block's parity
+     * @param block the block
      */
-    void Rebuild(RoundState& state, WanParityDecoder& decoder, uint32_t group);
+    void Rebuild(RoundState& state, WanParityDecoder& decoder, uint32_t block);
     /**
      * @brief Notes a round's completion once the ledger holds every
      * contribution (and ends a round without deadline).

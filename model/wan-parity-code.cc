@@ -21,11 +21,17 @@ WanParityCode::WanParityCode(uint32_t chunks, uint32_t block, uint32_t parities)
         throw std::invalid_argument("parity code: " + std::to_string(chunks) +
                                     " chunks, at most 2^31 - 1");
     }
-    if (block > 0 && (parities == 0 || parities > block))
+    if (block > 0 && (parities == 0 || parities > block ||
+                      static_cast<uint64_t>(block) + parities > MAX_LENGTH))
     {
-        throw std::invalid_argument("parity code: " + std::to_string(parities) +
-                                    " parity chunks per block of " + std::to_string(block) +
-                                    ", need 1 to " + std::to_string(block));
+        throw std::invalid_argument(
+            "parity code: " + std::to_string(parities) + " parity chunks per block of " +
+            std::to_string(block) + ", need 1 to " + std::to_string(block) + " and at most " +
+            std::to_string(MAX_LENGTH) + " chunks with the block (the MDS code's length)");
+    }
+    if (block > 0)
+    {
+        m_mds = std::make_shared<const WanMdsCode>(block, parities);
     }
 }
 
@@ -109,28 +115,94 @@ WanParityCode::SlotOf(uint32_t chunk) const
 }
 
 uint32_t
-WanParityCode::GroupOf(uint32_t chunk) const
+WanParityCode::GetBlocks() const
 {
-    const uint32_t block = chunk / m_block;
-    return block * m_parities + (chunk - block * m_block) % m_parities;
+    return m_block == 0 ? 0 : (m_chunks + m_block - 1) / m_block;
+}
+
+uint32_t
+WanParityCode::BlockOf(uint32_t chunk) const
+{
+    return chunk / m_block;
+}
+
+uint32_t
+WanParityCode::BlockOfGroup(uint32_t group) const
+{
+    return group / m_parities;
+}
+
+uint32_t
+WanParityCode::RowOf(uint32_t group) const
+{
+    return group % m_parities;
 }
 
 std::vector<uint32_t>
-WanParityCode::GroupChunks(uint32_t group) const
+WanParityCode::BlockChunks(uint32_t block) const
 {
     std::vector<uint32_t> chunks;
     if (m_block == 0)
     {
         return chunks;
     }
-    const uint32_t block = group / m_parities;
-    const uint32_t end = std::min<uint64_t>(static_cast<uint64_t>(block + 1) * m_block, m_chunks);
-    for (uint64_t c = static_cast<uint64_t>(block) * m_block + group % m_parities; c < end;
-         c += m_parities)
+    const uint64_t begin = static_cast<uint64_t>(block) * m_block;
+    const uint64_t end = std::min<uint64_t>(begin + m_block, m_chunks);
+    for (uint64_t c = begin; c < end; ++c)
     {
         chunks.push_back(static_cast<uint32_t>(c));
     }
     return chunks;
+}
+
+uint32_t
+WanParityCode::BlockParities(uint32_t block) const
+{
+    const uint64_t begin = static_cast<uint64_t>(block) * m_block;
+    const uint64_t size = begin >= m_chunks ? 0 : std::min<uint64_t>(m_block, m_chunks - begin);
+    return static_cast<uint32_t>(std::min<uint64_t>(size, m_parities));
+}
+
+uint32_t
+WanParityCode::LastGroup(uint32_t block) const
+{
+    return block * m_parities + std::max(BlockParities(block), 1u) - 1;
+}
+
+std::vector<uint32_t>
+WanParityCode::GroupChunks(uint32_t group) const
+{
+    if (m_block == 0 || RowOf(group) >= BlockParities(BlockOfGroup(group)))
+    {
+        return {}; // an unused group of the short last block
+    }
+    return BlockChunks(BlockOfGroup(group));
+}
+
+WanGaloisRing::Element
+WanParityCode::Encode(uint32_t group, const ValueOf& value) const
+{
+    WanGaloisRing::Element parity = WanGaloisRing::Zero();
+    const uint32_t row = RowOf(group);
+    const uint32_t begin = BlockOfGroup(group) * m_block;
+    for (uint32_t c : GroupChunks(group))
+    {
+        parity = WanGaloisRing::Add(
+            parity,
+            WanGaloisRing::Scale(m_mds->GetCoefficient(row, c - begin),
+                                 static_cast<uint64_t>(value(c))));
+    }
+    return parity;
+}
+
+const WanMdsCode&
+WanParityCode::GetMds() const
+{
+    if (!m_mds)
+    {
+        throw std::logic_error("parity code: no code without parity");
+    }
+    return *m_mds;
 }
 
 uint32_t

@@ -5,7 +5,12 @@
 #ifndef WAN_PARITY_CODE_H
 #define WAN_PARITY_CODE_H
 
+#include "wan-galois-ring.h"
+#include "wan-mds-code.h"
+
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -13,22 +18,26 @@ namespace ns3
 
 /**
  * @ingroup wan-training
- * @brief The layout of an island's stream with parity chunks: which chunk
- * each send slot carries, and which data chunks each parity chunk covers.
+ * @brief The layout and the code of an island's stream with parity chunks:
+ * which chunk each send slot carries, and what each parity chunk holds.
  *
  * The data chunks are cut into blocks of `block` chunks (the last block may
  * be shorter).  Each block is followed on the stream by `parities` parity
- * chunks (fewer when the last block has fewer chunks); parity j of a block
- * covers the block's chunks at offsets j, j + parities, j + 2 parities, ...
- * (interleaved, so that a burst of up to `parities` consecutive losses hits
- * each parity group once).  A parity group is numbered block x parities +
- * j; its chunk index on the wire is PARITY_FLAG | group, so the FPGA keys
- * and sums it like any chunk, while order-based loss detection skips it.
+ * chunks (fewer when the last block has fewer chunks), the parity symbols
+ * of a systematic MDS erasure code over GR(2^64, 8) (WanMdsCode): parity j
+ * of a block is the sum over its chunks i of G[j][i] v_i, v_i the chunk's
+ * fixed-point value (WanContribution) as a ring element, so any `parities`
+ * of the block's data chunks lost are rebuilt from the rest
+ * (WanParityDecoder).  Row 0 of G is all ones: one parity per block is the
+ * plain wrap-around sum.  The code is linear over the ring and the ring's
+ * addition is the FPGA's word-wise wrap-around sum, so the FPGA sums parity
+ * chunks like any chunk (their symbol's 8 words, WanChunkHeader) and the sum
+ * over the senders is the parity of the merged chunks.
  *
- * A parity chunk's value is the wrap-around fixed-point sum of the group's
- * contributions (WanContribution::Add): summed by the FPGA over the senders,
- * it is the sum of the group's merged chunks, and one lost merged chunk per
- * group is their difference (WanParityDecoder).
+ * A parity group is parity row j of block b, numbered b x parities + j; its
+ * chunk index on the wire is PARITY_FLAG | group, so the FPGA keys and sums
+ * it like any chunk, while order-based loss detection skips it.  A block
+ * and its parities span at most 256 chunks (the code's length limit).
  *
  * Without parity (the default-constructed code, or block 0) the stream is
  * the data chunks in order.
@@ -38,14 +47,18 @@ class WanParityCode
   public:
     /// Marks a parity chunk's index (data chunk indices stay below it).
     static constexpr uint32_t PARITY_FLAG = 0x80000000u;
+    /// Most chunks a block and its parities span (the code's length).
+    static constexpr uint32_t MAX_LENGTH = 256;
+    /// Reads a data chunk's fixed-point value.
+    using ValueOf = std::function<int64_t(uint32_t chunk)>;
 
     /// A stream without parity.
     WanParityCode() = default;
     /**
      * @param chunks data chunks per state, below PARITY_FLAG
      * @param block data chunks per block (0: no parity)
-     * @param parities parity chunks per block, 1 to block (ignored when
-     *        block is 0)
+     * @param parities parity chunks per block, 1 to block, and block +
+     *        parities at most MAX_LENGTH (ignored when block is 0)
      * @throws std::invalid_argument naming the bad value
      */
     WanParityCode(uint32_t chunks, uint32_t block, uint32_t parities);
@@ -74,16 +87,56 @@ class WanParityCode
      * @return the slot that carries it
      */
     uint32_t SlotOf(uint32_t chunk) const;
+    /** @return blocks (the last may be short) */
+    uint32_t GetBlocks() const;
     /**
      * @param chunk a data chunk
-     * @return its parity group
+     * @return its block
      */
-    uint32_t GroupOf(uint32_t chunk) const;
+    uint32_t BlockOf(uint32_t chunk) const;
     /**
      * @param group a parity group
-     * @return its data chunks, ascending (empty for an unused group)
+     * @return the block it covers
+     */
+    uint32_t BlockOfGroup(uint32_t group) const;
+    /**
+     * @param group a parity group
+     * @return its row of the code (0 to parities - 1)
+     */
+    uint32_t RowOf(uint32_t group) const;
+    /**
+     * @param block a block
+     * @return its data chunks, ascending
+     */
+    std::vector<uint32_t> BlockChunks(uint32_t block) const;
+    /**
+     * @param block a block
+     * @return the parity chunks sent after it (min(parities, its size))
+     */
+    uint32_t BlockParities(uint32_t block) const;
+    /**
+     * @param block a block
+     * @return its last parity group, the last chunk of it on the stream
+     */
+    uint32_t LastGroup(uint32_t block) const;
+    /**
+     * @param group a parity group
+     * @return the data chunks its parity covers: its whole block, ascending
      */
     std::vector<uint32_t> GroupChunks(uint32_t group) const;
+    /**
+     * @param group a parity group
+     * @param value each data chunk's value (fixed point)
+     * @return the group's parity symbol: sum over the block's chunks i of
+     *         G[row][i] value(i)
+     */
+    WanGaloisRing::Element Encode(uint32_t group, const ValueOf& value) const;
+    /**
+     * @return the MDS code of a full block (k = block, r = parities);
+     *         a short last block is the same code with its missing chunks
+     *         taken as 0.  Only when enabled.
+     */
+    const WanMdsCode& GetMds() const;
     /**
      * @param group a parity group
      * @return the last data chunk of its block, after which its parity is sent
@@ -104,6 +157,7 @@ class WanParityCode
     uint32_t m_chunks{0};   //!< data chunks
     uint32_t m_block{0};    //!< data chunks per block (0: none)
     uint32_t m_parities{0}; //!< parity chunks per full block
+    std::shared_ptr<const WanMdsCode> m_mds; //!< the code (shared by copies)
 };
 
 } // namespace ns3

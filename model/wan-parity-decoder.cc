@@ -6,13 +6,18 @@
 
 #include "wan-contribution.h"
 
+#include <optional>
+#include <stdexcept>
+
 namespace ns3
 {
 
 WanParityDecoder::WanParityDecoder(const WanParityCode& code, const WanSourceSet& positions)
     : m_code(code),
       m_positionSet(positions),
-      m_groups(code.GetGroups())
+      m_data(code.IsEnabled() ? code.GetChunks() : 0, 0),
+      m_parity(code.GetGroups(), WanGaloisRing::Zero()),
+      m_sources(code.GetGroups())
 {
     positions.ForEach([this](uint32_t p) { m_positions.push_back(p); });
 }
@@ -20,78 +25,137 @@ WanParityDecoder::WanParityDecoder(const WanParityCode& code, const WanSourceSet
 void
 WanParityDecoder::AddData(uint32_t chunk, int64_t value)
 {
-    if (m_code.IsEnabled() && chunk < m_code.GetChunks())
+    if (chunk < m_data.size())
     {
-        auto& g = m_groups[m_code.GroupOf(chunk)];
-        g.data = WanContribution::Add(g.data, value);
+        m_data[chunk] = WanContribution::Add(m_data[chunk], value);
     }
 }
 
 bool
-WanParityDecoder::AddParity(uint32_t group, const WanSourceSet& sources, int64_t value)
+WanParityDecoder::AddParity(uint32_t group,
+                            const WanSourceSet& sources,
+                            const WanGaloisRing::Element& symbol)
 {
-    if (group >= m_groups.size() || sources.IsEmpty())
+    if (group >= m_sources.size() || sources.IsEmpty() || m_code.GroupChunks(group).empty())
     {
         return false;
     }
-    auto& g = m_groups[group];
     bool inside = true;
     sources.ForEach([&](uint32_t p) { inside = inside && m_positionSet.Test(p); });
-    if (!inside || g.sources.Intersects(sources))
+    if (!inside || m_sources[group].Intersects(sources))
     {
         return false;
     }
-    g.sources |= sources;
-    g.parity = WanContribution::Add(g.parity, value);
+    m_sources[group] |= sources;
+    m_parity[group] = WanGaloisRing::Add(m_parity[group], symbol);
     return true;
 }
 
 bool
 WanParityDecoder::HasParity(uint32_t group) const
 {
-    return group < m_groups.size() && !m_groups[group].sources.IsEmpty();
+    return group < m_sources.size() && !m_sources[group].IsEmpty();
 }
 
-std::optional<WanParityDecoder::Rebuilt>
-WanParityDecoder::Rebuild(uint32_t group, const Holds& holds) const
+std::vector<WanParityDecoder::Rebuilt>
+WanParityDecoder::Rebuild(uint32_t block, const Holds& holds) const
 {
-    if (!HasParity(group))
+    if (!m_code.IsEnabled() || block >= m_code.GetBlocks())
     {
-        return std::nullopt;
+        return {};
     }
-    const auto& g = m_groups[group];
-    std::optional<Rebuilt> found;
-    for (uint32_t c : m_code.GroupChunks(group))
+    // The parities received, grouped by the senders they hold: only parities
+    // over one same set of senders make one system of equations.
+    const uint32_t first = block * m_code.GetParities();
+    std::vector<bool> used(m_code.BlockParities(block), false);
+    for (uint32_t j = 0; j < used.size(); ++j)
     {
-        WanSourceSet lacking;
-        for (uint32_t p : m_positions)
-        {
-            const bool held = holds(c, p);
-            const bool inParity = g.sources.Test(p);
-            if (held && !inParity)
-            {
-                return std::nullopt; // the data holds what the parity lacks
-            }
-            if (!held && inParity)
-            {
-                lacking.Set(p);
-            }
-        }
-        if (lacking.IsEmpty())
+        if (used[j] || !HasParity(first + j))
         {
             continue;
         }
-        if (found)
+        std::vector<uint32_t> rows;
+        for (uint32_t l = j; l < used.size(); ++l)
         {
-            return std::nullopt; // two chunks short: one equation, two unknowns
+            if (!used[l] && m_sources[first + l] == m_sources[first + j])
+            {
+                used[l] = true;
+                rows.push_back(first + l);
+            }
         }
-        found = Rebuilt{c, lacking, 0};
+        auto rebuilt = Solve(block, rows, holds);
+        if (!rebuilt.empty())
+        {
+            return rebuilt;
+        }
     }
-    if (found)
+    return {};
+}
+
+std::vector<WanParityDecoder::Rebuilt>
+WanParityDecoder::Solve(uint32_t block, const std::vector<uint32_t>& rows, const Holds& holds) const
+{
+    const WanSourceSet& in = m_sources[rows.front()];
+    const auto chunks = m_code.BlockChunks(block);
+    std::vector<Rebuilt> lacking;
+    for (uint32_t c : chunks)
     {
-        found->value = WanContribution::Subtract(g.parity, g.data);
+        WanSourceSet missing;
+        for (uint32_t p : m_positions)
+        {
+            const bool held = holds(c, p);
+            const bool inParity = in.Test(p);
+            if (held && !inParity)
+            {
+                return {}; // the data holds what these parities lack
+            }
+            if (!held && inParity)
+            {
+                missing.Set(p);
+            }
+        }
+        if (!missing.IsEmpty())
+        {
+            lacking.push_back(Rebuilt{c, missing, 0});
+        }
     }
-    return found;
+    if (lacking.empty() || lacking.size() > rows.size())
+    {
+        return {}; // nothing short, or more unknowns than equations
+    }
+    // Each parity less the held data's share is the parity of the missing
+    // contributions alone: the held chunks count as 0 in the system.
+    const WanMdsCode& mds = m_code.GetMds();
+    const uint32_t begin = chunks.front();
+    std::vector<std::optional<WanMdsCode::Symbol>> data(mds.GetDataSymbols(),
+                                                        WanMdsCode::Symbol{WanGaloisRing::Zero()});
+    for (const auto& l : lacking)
+    {
+        data[l.chunk - begin].reset();
+    }
+    std::vector<std::optional<WanMdsCode::Symbol>> parity(mds.GetParitySymbols());
+    for (size_t n = 0; n < lacking.size(); ++n)
+    {
+        const uint32_t group = rows[n];
+        auto owed = WanGaloisRing::Sub(
+            m_parity[group],
+            m_code.Encode(group, [this](uint32_t c) { return m_data[c]; }));
+        parity[m_code.RowOf(group)] = WanMdsCode::Symbol{owed};
+    }
+    const auto solved = mds.Decode(data, parity);
+    for (auto& l : lacking)
+    {
+        const auto& symbol = solved[l.chunk - begin].front();
+        for (uint32_t t = 1; t < WanGaloisRing::DEGREE; ++t)
+        {
+            if (symbol[t] != 0)
+            {
+                return {}; // not a value: the sums do not fit together
+            }
+        }
+        l.value = static_cast<int64_t>(symbol[0]);
+    }
+    return lacking;
 }
 
 const WanParityCode&

@@ -18,18 +18,20 @@ namespace ns3
 
 /**
  * @ingroup wan-training
- * @brief What a receiver knows of one round's parity groups, and the one
- * lost chunk per group it can rebuild from them without a round trip.
+ * @brief What a receiver knows of one round's parity, and the lost chunks
+ * of a block it can rebuild from it without a round trip.
  *
- * It keeps, per group, the fixed-point sum of the data values held (every
- * accepted contribution to a chunk of the group, whoever sent it) and the
- * sum of the parity received with the senders it holds.  When every chunk
- * of the group holds no sender the parity lacks and exactly one chunk lacks
- * senders the parity holds, the parity minus the data held is exactly that
- * chunk's missing contributions (wrap-around arithmetic makes this exact at
- * any magnitude).  Two chunks short in one group, or a parity missing a
- * sender that some chunk holds, cannot be resolved: those are left to the
- * recovery policy.
+ * It keeps, per data chunk, the fixed-point sum of the values held (every
+ * accepted contribution, whoever sent it) and, per parity group, the sum of
+ * the parity symbols received with the senders they hold.  For a block, it
+ * takes the parities received that hold one same set of senders S: when no
+ * chunk holds a sender outside S and e chunks lack senders of S, with e no
+ * more than those parities, the parities less the held data's share are the
+ * code's parity of the e chunks' missing contributions (the code is linear
+ * over the ring), and the MDS code rebuilds them exactly, at any magnitude
+ * (wrap-around arithmetic).  More chunks short than parities, or parities
+ * missing a sender that some chunk holds, cannot be resolved: those are
+ * left to the recovery policy.
  *
  * With aggregation one decoder covers all of a round's peers (the FPGA sums
  * their parity); without it, the island keeps one per peer.
@@ -62,39 +64,44 @@ class WanParityDecoder
     /**
      * @param group a parity group
      * @param sources the senders whose parity this sum holds
-     * @param value the sum (fixed point)
+     * @param symbol the sum of their parity symbols
      * @return false, and nothing added, when it repeats a sender already
      *         held, names a sender outside the decoder or the group does not
      *         exist
      */
-    bool AddParity(uint32_t group, const WanSourceSet& sources, int64_t value);
+    bool AddParity(uint32_t group, const WanSourceSet& sources, const WanGaloisRing::Element& symbol);
     /**
      * @param group a parity group
      * @return true when some of its parity arrived
      */
     bool HasParity(uint32_t group) const;
     /**
-     * @param group a parity group
+     * @param block a block
      * @param holds what the receiver holds
-     * @return the one chunk of the group the parity can complete, if any
+     * @return the chunks of the block the parity completes, ascending
+     *         (empty when it cannot)
      */
-    std::optional<Rebuilt> Rebuild(uint32_t group, const Holds& holds) const;
+    std::vector<Rebuilt> Rebuild(uint32_t block, const Holds& holds) const;
     /** @return the layout */
     const WanParityCode& GetCode() const;
 
   private:
-    /// One group's sums.
-    struct Group
-    {
-        int64_t data{0};      //!< data values held
-        int64_t parity{0};    //!< parity received
-        WanSourceSet sources; //!< senders of the parity received
-    };
+    /**
+     * @param block a block
+     * @param rows the parity groups to use, holding the same senders
+     * @param holds what the receiver holds
+     * @return what they rebuild, empty when they cannot
+     */
+    std::vector<Rebuilt> Solve(uint32_t block,
+                               const std::vector<uint32_t>& rows,
+                               const Holds& holds) const;
 
-    WanParityCode m_code;              //!< layout
-    std::vector<uint32_t> m_positions; //!< senders covered
-    WanSourceSet m_positionSet;        //!< likewise, as a set
-    std::vector<Group> m_groups;       //!< per group
+    WanParityCode m_code;                        //!< layout and code
+    std::vector<uint32_t> m_positions;           //!< senders covered
+    WanSourceSet m_positionSet;                  //!< likewise, as a set
+    std::vector<int64_t> m_data;                 //!< per chunk, values held
+    std::vector<WanGaloisRing::Element> m_parity; //!< per group, parity received
+    std::vector<WanSourceSet> m_sources;         //!< per group, its senders
 };
 
 } // namespace ns3

@@ -143,7 +143,7 @@ inline constexpr Range kRoundGuard{0, 100, ""};                //!< share of T b
 inline constexpr Range kMaxRequests{1, 1000, "requests"};      //!< requests per missing chunk
 inline constexpr Range kBfdIntervalMs{1, 10000, "ms"};     //!< BFD transmit and receive interval
 inline constexpr Range kBfdMultiplier{1, 255, ""};         //!< BFD detect multiplier
-inline constexpr Range kParityBlock{1, 1000000, "chunks"}; //!< data chunks per parity block
+inline constexpr Range kParityBlock{1, 255, "chunks"}; //!< data chunks per parity block
 inline constexpr Range kCities{2, 1000, "cities"};         //!< synthetic topology size
 inline constexpr Range kRegions{1, 1000, "regions"};       //!< synthetic topology regions
 inline constexpr Range kPeriod{1, 100, "rounds"};          //!< optimizer's largest period

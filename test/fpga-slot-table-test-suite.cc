@@ -7,6 +7,7 @@
 #include "ns3/fpga-slot-table.h"
 #include "ns3/test.h"
 #include "ns3/wan-contribution.h"
+#include "ns3/wan-parity-code.h"
 
 #include <algorithm>
 #include <cmath>
@@ -409,6 +410,81 @@ class SlotWideCliqueTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief Parity symbols are summed word by word with wrap-around, also when
+ * a conflict splits the chunk: the partial sums add back to the parity of
+ * the summed data (the code commutes with the FPGA's addition).
+ */
+class SlotParitySymbolTestCase : public WanTestCase
+{
+  public:
+    SlotParitySymbolTestCase()
+        : WanTestCase("parity symbols summed word by word, exactly, across a conflict")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        const WanParityCode code(4, 4, 2);
+        // Sender s's value of chunk c: s x 2^62 + c - 2 (wraps when summed).
+        auto value = [](uint32_t s, uint32_t c) {
+            return static_cast<int64_t>(uint64_t{s} << 62) + c - 2;
+        };
+        const FpgaChunkId parity{1, 0, WanParityCode::PARITY_FLAG | 1};
+        WanGaloisRing::Element expected = WanGaloisRing::Zero();
+        for (uint32_t s = 0; s < 3; ++s)
+        {
+            expected = WanGaloisRing::Add(expected,
+                                          code.Encode(1, [&](uint32_t c) { return value(s, c); }));
+        }
+        // The parity of the merged chunks.
+        const auto merged = code.Encode(1, [&](uint32_t c) {
+            return WanContribution::Add(WanContribution::Add(value(0, c), value(1, c)),
+                                        value(2, c));
+        });
+        NS_TEST_EXPECT_MSG_EQ((merged == expected), true, "sum of encodings, encoding of the sum");
+        NS_TEST_EXPECT_MSG_EQ((expected[1] != 0 && expected[7] != 0), true, "a full symbol");
+
+        FpgaSlotTable table(1, 1.0); // one slot: any other chunk conflicts
+        WanGaloisRing::Element got = WanGaloisRing::Zero();
+        auto collect = [&](const std::vector<FpgaPartialSum>& out) {
+            for (const auto& o : out)
+            {
+                if (o.id == parity)
+                {
+                    WanGaloisRing::Element e{};
+                    e[0] = static_cast<uint64_t>(o.sum);
+                    std::copy(o.upper.begin(), o.upper.end(), e.begin() + 1);
+                    got = WanGaloisRing::Add(got, e);
+                }
+            }
+        };
+        for (uint32_t s = 0; s < 3; ++s)
+        {
+            const auto e = code.Encode(1, [&](uint32_t c) { return value(s, c); });
+            WanGaloisRing::Upper upper{};
+            std::copy(e.begin() + 1, e.end(), upper.begin());
+            collect(table.Add(parity,
+                              static_cast<int64_t>(e[0]),
+                              100,
+                              3,
+                              0,
+                              WanSourceSet::Of(s),
+                              upper));
+            if (s == 0)
+            {
+                // Another chunk takes the slot: sender 0's parity leaves alone.
+                collect(table.Add(FpgaChunkId{1, 0, 7}, 1, 100, 3, 0));
+            }
+        }
+        collect(table.Flush());
+        NS_TEST_EXPECT_MSG_EQ((got == expected), true, "every word, exactly");
+        NS_TEST_EXPECT_MSG_EQ(table.GetEvictions(FpgaEviction::CONFLICT), 2, "split twice");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief Impossible table parameters are refused.
  */
 class SlotBadInputTestCase : public WanTestCase
@@ -446,6 +522,7 @@ class FpgaSlotTableTestSuite : public TestSuite
         AddTestCase(new SlotExactSumTestCase);
         AddTestCase(new SlotSplitChunkTestCase);
         AddTestCase(new SlotWideCliqueTestCase);
+        AddTestCase(new SlotParitySymbolTestCase);
         AddTestCase(new SlotBadInputTestCase);
     }
 };

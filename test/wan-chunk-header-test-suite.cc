@@ -183,8 +183,13 @@ class ChunkHeaderSourceSetTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(back.GetSources()[69], true, "69 in the bitmap");
 
         // Count 70 with every bitmap byte 0xff: the 2 bits past 69 are padding.
+        WanChunkHeader padded0;
         std::vector<uint8_t> full(44, 0xff);
         full[0] = WanChunkHeader::MERGED;
+        NS_TEST_EXPECT_MSG_EQ(Create<Packet>(full.data(), 44)->PeekHeader(padded0),
+                              0,
+                              "flag 1 set: the symbol's 56 bytes are missing");
+        full[1] = 0xfe; // the other flag bits are ignored
         full[32] = 0;
         full[33] = 70;
         WanChunkHeader padded;
@@ -207,6 +212,50 @@ class ChunkHeaderSourceSetTestCase : public WanTestCase
         }
         NS_TEST_EXPECT_MSG_EQ(refused, true, "position 65535 needs 65536 bits");
         NS_TEST_EXPECT_MSG_EQ(edge.GetSourceBits(), 65535, "left unchanged");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief A parity symbol's 8 words survive a trip through a packet: the
+ * value field and 56 bytes after the sources, flagged in byte 1.
+ */
+class ChunkHeaderSymbolTestCase : public WanTestCase
+{
+  public:
+    ChunkHeaderSymbolTestCase()
+        : WanTestCase("chunk header: a parity symbol, 8 words, 56 bytes after the sources")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        WanChunkHeader h;
+        h.SetKind(WanChunkHeader::MERGED);
+        h.SetSourceSet(WanSourceSet::FromPositions({0, 3}));
+        NS_TEST_EXPECT_MSG_EQ(h.HasSymbol(), false, "none by default");
+        const WanGaloisRing::Element symbol{~uint64_t{0}, 1, 2, 3, 0x8000000000000000u, 5, 6, 7};
+        h.SetSymbol(symbol);
+        NS_TEST_EXPECT_MSG_EQ(h.GetFixedValue(), -1, "word 0 is the value");
+        NS_TEST_EXPECT_MSG_EQ(h.GetSerializedSize(), 36 + 56, "36 + 56 bytes");
+        auto p = Create<Packet>(100);
+        p->AddHeader(h);
+        std::vector<uint8_t> raw(92);
+        p->CopyData(raw.data(), raw.size());
+        NS_TEST_EXPECT_MSG_EQ(int(raw[1]), 1, "flag bit 0");
+        NS_TEST_EXPECT_MSG_EQ(int(raw[36 + 7]), 1, "word 1, network order");
+        NS_TEST_EXPECT_MSG_EQ(int(raw[36 + 24]), 0x80, "word 4's top byte");
+        WanChunkHeader back;
+        NS_TEST_EXPECT_MSG_EQ(p->RemoveHeader(back), 92, "reads 92 bytes");
+        NS_TEST_EXPECT_MSG_EQ(back.HasSymbol(), true, "a symbol");
+        NS_TEST_EXPECT_MSG_EQ((back.GetSymbol() == symbol), true, "every word");
+        NS_TEST_EXPECT_MSG_EQ(back.GetUpper()[3], 0x8000000000000000u, "word 4");
+        NS_TEST_EXPECT_MSG_EQ(p->GetSize(), 100, "the payload left");
+        // Cut short of the symbol: refused, unchanged.
+        WanChunkHeader cut;
+        NS_TEST_EXPECT_MSG_EQ(Create<Packet>(raw.data(), 91)->PeekHeader(cut), 0, "91 bytes");
+        NS_TEST_EXPECT_MSG_EQ(cut.HasSymbol(), false, "unchanged");
     }
 };
 
@@ -265,6 +314,7 @@ class WanChunkHeaderTestSuite : public TestSuite
         AddTestCase(new ChunkHeaderRoundTripTestCase);
         AddTestCase(new ChunkHeaderSizeTestCase);
         AddTestCase(new ChunkHeaderSourceSetTestCase);
+        AddTestCase(new ChunkHeaderSymbolTestCase);
         AddTestCase(new ChunkHeaderRejectTestCase);
     }
 };

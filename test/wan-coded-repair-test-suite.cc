@@ -56,7 +56,11 @@ class CodedMergedTestCase : public WanTestCase
             NS_TEST_EXPECT_MSG_EQ(rec.paritySent, 10, "10 blocks, one parity each, one group");
             NS_TEST_EXPECT_MSG_EQ(rec.packetsIn, 110, "100 sums and 10 parity sums");
             const uint32_t wire = LineClique::kChunkBytes + WanChunkHeader().GetSerializedSize();
-            NS_TEST_EXPECT_MSG_EQ(rec.bytesOut, 110 * wire, "parity chunks are full chunks");
+            // A parity chunk is a full chunk and carries its symbol's 7 other
+            // words (56 bytes) in its header.
+            NS_TEST_EXPECT_MSG_EQ(rec.bytesOut,
+                                  110 * wire + 10 * 56,
+                                  "parity chunks are full chunks");
             lossless = rec.completion;
         }
         auto o = CodedOptions(1);

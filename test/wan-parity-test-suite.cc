@@ -6,6 +6,7 @@
 
 #include "ns3/test.h"
 #include "ns3/wan-contribution.h"
+#include "ns3/wan-galois-ring.h"
 #include "ns3/wan-parity-code.h"
 #include "ns3/wan-parity-decoder.h"
 
@@ -45,10 +46,15 @@ class ParityLayoutTestCase : public WanTestCase
         }
         NS_TEST_EXPECT_MSG_EQ(two.GetGroups(), 6, "3 blocks x 2");
         NS_TEST_EXPECT_MSG_EQ(two.GetParityChunks(), 6, "all groups used");
-        NS_TEST_EXPECT_MSG_EQ((two.GroupChunks(0) == std::vector<uint32_t>{0, 2}), true, "g0");
-        NS_TEST_EXPECT_MSG_EQ((two.GroupChunks(3) == std::vector<uint32_t>{5, 7}), true, "g3");
-        NS_TEST_EXPECT_MSG_EQ((two.GroupChunks(5) == std::vector<uint32_t>{9}), true, "g5");
-        NS_TEST_EXPECT_MSG_EQ(two.GroupOf(7), 3, "chunk 7");
+        // Each parity covers its whole block.
+        NS_TEST_EXPECT_MSG_EQ((two.GroupChunks(0) == std::vector<uint32_t>{0, 1, 2, 3}), true, "g0");
+        NS_TEST_EXPECT_MSG_EQ((two.GroupChunks(3) == std::vector<uint32_t>{4, 5, 6, 7}), true, "g3");
+        NS_TEST_EXPECT_MSG_EQ((two.GroupChunks(5) == std::vector<uint32_t>{8, 9}), true, "g5");
+        NS_TEST_EXPECT_MSG_EQ(two.BlockOf(7), 1, "chunk 7");
+        NS_TEST_EXPECT_MSG_EQ(two.BlockOfGroup(3), 1, "group 3's block");
+        NS_TEST_EXPECT_MSG_EQ(two.RowOf(3), 1, "group 3's row");
+        NS_TEST_EXPECT_MSG_EQ(two.LastGroup(1), 3, "block 1's last parity");
+        NS_TEST_EXPECT_MSG_EQ(two.GetBlocks(), 3, "3 blocks");
         NS_TEST_EXPECT_MSG_EQ(two.BlockEnd(4), 9, "last block ends at 9");
         NS_TEST_EXPECT_MSG_EQ(WanParityCode::GroupOfParity(P | 5), 5, "group from the wire");
 
@@ -60,17 +66,20 @@ class ParityLayoutTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(three.SlotChunk(16), (P | 6), "the short block's first parity");
         NS_TEST_EXPECT_MSG_EQ(three.SlotChunk(17), (P | 7), "and its second");
         NS_TEST_EXPECT_MSG_EQ(three.GroupChunks(8).empty(), true, "an unused group");
-        // Every data chunk is in exactly one group, once.
+        NS_TEST_EXPECT_MSG_EQ(three.BlockParities(2), 2, "the short block's parities");
+        NS_TEST_EXPECT_MSG_EQ(three.LastGroup(2), 7, "and its last");
+        // Every data chunk is in its block's parities, each once.
         std::multiset<uint32_t> seen;
         for (uint32_t g = 0; g < three.GetGroups(); ++g)
         {
             for (uint32_t c : three.GroupChunks(g))
             {
                 seen.insert(c);
-                NS_TEST_EXPECT_MSG_EQ(three.GroupOf(c), g, "group of " << c);
+                NS_TEST_EXPECT_MSG_EQ(three.BlockOf(c), three.BlockOfGroup(g), "block of " << c);
             }
         }
-        NS_TEST_EXPECT_MSG_EQ(seen.size(), 10, "each chunk once");
+        NS_TEST_EXPECT_MSG_EQ(seen.size(), 3 * 8 + 2 * 2, "3 per chunk, 2 in the short block");
+        NS_TEST_EXPECT_MSG_EQ(seen.count(9), 2, "chunk 9 in two parities");
 
         // No parity: the stream is the data.
         WanParityCode none(5, 0, 0);
@@ -84,6 +93,8 @@ class ParityLayoutTestCase : public WanTestCase
                               e);
         e = wantest::ErrorOf([] { WanParityCode(10, 4, 5); });
         NS_TEST_EXPECT_MSG_EQ(wantest::Mentions(e, "5 parity chunks per block of 4"), true, e);
+        e = wantest::ErrorOf([] { WanParityCode(1000, 250, 7); });
+        NS_TEST_EXPECT_MSG_EQ(wantest::Mentions(e, "at most 256 chunks with the block"), true, e);
         e = wantest::ErrorOf([] { WanParityCode(WanParityCode::PARITY_FLAG, 4, 1); });
         NS_TEST_EXPECT_MSG_EQ(wantest::Mentions(e, "at most 2^31 - 1"), true, e);
     }
@@ -107,6 +118,14 @@ class ParityRebuildTestCase : public WanTestCase
     static int64_t Fixed(double v)
     {
         return WanContribution::ToFixed(v);
+    }
+
+    /// A value as a parity symbol (one parity: the plain sum, word 0)
+    static WanGaloisRing::Element Sym(int64_t v)
+    {
+        auto e = WanGaloisRing::Zero();
+        e[0] = static_cast<uint64_t>(v);
+        return e;
     }
 
     void DoCheck() override
@@ -133,16 +152,17 @@ class ParityRebuildTestCase : public WanTestCase
                 d.AddData(c, Fixed(merged(c)));
             }
             auto holds = [](uint32_t c, uint32_t) { return c != 2; };
-            NS_TEST_EXPECT_MSG_EQ(d.Rebuild(0, holds).has_value(), false, "no parity yet");
-            NS_TEST_EXPECT_MSG_EQ(d.AddParity(0, peers, parity), true, "parity taken");
-            const auto r = d.Rebuild(0, holds);
-            NS_TEST_ASSERT_MSG_EQ(r.has_value(), true, "rebuilt");
+            NS_TEST_EXPECT_MSG_EQ(d.Rebuild(0, holds).empty(), true, "no parity yet");
+            NS_TEST_EXPECT_MSG_EQ(d.AddParity(0, peers, Sym(parity)), true, "parity taken");
+            const auto all = d.Rebuild(0, holds);
+            NS_TEST_ASSERT_MSG_EQ(all.size(), 1, "rebuilt");
+            const auto* r = &all.front();
             NS_TEST_EXPECT_MSG_EQ(r->chunk, 2, "chunk 2");
             NS_TEST_EXPECT_MSG_EQ((r->sources == peers), true, "all three peers");
             NS_TEST_EXPECT_MSG_EQ(WanContribution::FromFixed(r->value), 21, "7 x 3, exact");
-            NS_TEST_EXPECT_MSG_EQ(d.AddParity(0, WanSourceSet::Of(1), 5), false, "a repeat");
-            NS_TEST_EXPECT_MSG_EQ(d.AddParity(0, WanSourceSet::Of(2), 5), false, "not a peer");
-            NS_TEST_EXPECT_MSG_EQ(d.AddParity(1, peers, 5), false, "no such group");
+            NS_TEST_EXPECT_MSG_EQ(d.AddParity(0, WanSourceSet::Of(1), Sym(5)), false, "a repeat");
+            NS_TEST_EXPECT_MSG_EQ(d.AddParity(0, WanSourceSet::Of(2), Sym(5)), false, "not a peer");
+            NS_TEST_EXPECT_MSG_EQ(d.AddParity(1, peers, Sym(5)), false, "no such group");
         }
         // A partial sum: chunk 1 lacks position 3 only.
         {
@@ -152,9 +172,11 @@ class ParityRebuildTestCase : public WanTestCase
                 d.AddData(c, Fixed(merged(c)));
             }
             d.AddData(1, Fixed((1 + 2) * 2.0));
-            d.AddParity(0, peers, parity);
-            const auto r = d.Rebuild(0, [](uint32_t c, uint32_t p) { return c != 1 || p != 3; });
-            NS_TEST_ASSERT_MSG_EQ(r.has_value(), true, "rebuilt");
+            d.AddParity(0, peers, Sym(parity));
+            const auto all =
+                d.Rebuild(0, [](uint32_t c, uint32_t p) { return c != 1 || p != 3; });
+            NS_TEST_ASSERT_MSG_EQ(all.size(), 1, "rebuilt");
+            const auto* r = &all.front();
             NS_TEST_EXPECT_MSG_EQ(r->chunk, 1, "chunk 1");
             NS_TEST_EXPECT_MSG_EQ((r->sources == WanSourceSet::Of(3)), true, "position 3");
             NS_TEST_EXPECT_MSG_EQ(WanContribution::FromFixed(r->value), 8, "4 x 2");
@@ -164,9 +186,9 @@ class ParityRebuildTestCase : public WanTestCase
             WanParityDecoder d(code, peers);
             d.AddData(0, Fixed(merged(0)));
             d.AddData(3, Fixed(merged(3)));
-            d.AddParity(0, peers, parity);
+            d.AddParity(0, peers, Sym(parity));
             const auto r = d.Rebuild(0, [](uint32_t c, uint32_t) { return c == 0 || c == 3; });
-            NS_TEST_EXPECT_MSG_EQ(r.has_value(), false, "not rebuilt");
+            NS_TEST_EXPECT_MSG_EQ(r.empty(), true, "not rebuilt");
         }
         // The parity lacks position 3, whose chunks arrived: cannot be used.
         {
@@ -175,9 +197,9 @@ class ParityRebuildTestCase : public WanTestCase
             {
                 d.AddData(c, Fixed(merged(c)));
             }
-            d.AddParity(0, WanSourceSet::FromPositions({0, 1}), Fixed(30));
+            d.AddParity(0, WanSourceSet::FromPositions({0, 1}), Sym(Fixed(30)));
             const auto r = d.Rebuild(0, [](uint32_t c, uint32_t) { return c != 2; });
-            NS_TEST_EXPECT_MSG_EQ(r.has_value(), false, "parity short of a held sender");
+            NS_TEST_EXPECT_MSG_EQ(r.empty(), true, "parity short of a held sender");
         }
         // Wrap-around: contributions near the integer range still subtract
         // back exactly.
@@ -187,11 +209,148 @@ class ParityRebuildTestCase : public WanTestCase
             WanParityDecoder d(one, peer);
             const int64_t big = std::numeric_limits<int64_t>::max() - 7;
             d.AddData(0, big);
-            d.AddParity(0, peer, WanContribution::Add(big, big)); // wraps
-            const auto r = d.Rebuild(0, [](uint32_t c, uint32_t) { return c == 0; });
-            NS_TEST_ASSERT_MSG_EQ(r.has_value(), true, "rebuilt");
+            d.AddParity(0, peer, Sym(WanContribution::Add(big, big))); // wraps
+            const auto all = d.Rebuild(0, [](uint32_t c, uint32_t) { return c == 0; });
+            NS_TEST_ASSERT_MSG_EQ(all.size(), 1, "rebuilt");
+            const auto* r = &all.front();
             NS_TEST_EXPECT_MSG_EQ(r->chunk, 1, "chunk 1");
             NS_TEST_EXPECT_MSG_EQ(r->value, big, "exact after wrapping");
+        }
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief Three parities per block rebuild any three lost merged chunks
+ * exactly, from the sum of the senders' parities (what the FPGA forwards):
+ * peers at positions 0, 1 and 3, one block of 6 chunks, values (position +
+ * 1) x (chunk + 1) - 3.5 (negative ones too).
+ */
+class MdsParityRebuildTestCase : public WanTestCase
+{
+  public:
+    MdsParityRebuildTestCase()
+        : WanTestCase("three parities rebuild any three lost merged chunks, never four")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        const WanParityCode code(6, 6, 3);
+        const std::vector<uint32_t> positions{0, 1, 3};
+        const auto peers = WanSourceSet::FromPositions({0, 1, 3});
+        auto value = [](uint32_t p, uint32_t c) {
+            return WanContribution::ToFixed((p + 1.0) * (c + 1.0) - 3.5);
+        };
+        auto merged = [&](uint32_t c) {
+            int64_t sum = 0;
+            for (uint32_t p : positions)
+            {
+                sum = WanContribution::Add(sum, value(p, c));
+            }
+            return sum;
+        };
+        // The FPGA's sum of the three senders' parity symbols, word by word.
+        std::vector<WanGaloisRing::Element> parity(3, WanGaloisRing::Zero());
+        for (uint32_t j = 0; j < 3; ++j)
+        {
+            for (uint32_t p : positions)
+            {
+                parity[j] = WanGaloisRing::Add(
+                    parity[j],
+                    code.Encode(j, [&](uint32_t c) { return value(p, c); }));
+            }
+        }
+        // Row 0 is the plain sum: 7 x (1 + ... + 6) - 3 x 6 x 3.5 = 84.
+        NS_TEST_EXPECT_MSG_EQ(WanContribution::FromFixed(static_cast<int64_t>(parity[0][0])),
+                              84,
+                              "row 0 by hand");
+        // Every pattern of up to three lost chunks (41 patterns), every
+        // arrival order of the parities: rebuilt exactly.
+        uint32_t patterns = 0;
+        for (uint32_t mask = 1; mask < 64; ++mask)
+        {
+            const uint32_t lost = __builtin_popcount(mask);
+            if (lost > 3)
+            {
+                continue;
+            }
+            ++patterns;
+            WanParityDecoder d(code, peers);
+            for (uint32_t c = 0; c < 6; ++c)
+            {
+                if (((mask >> c) & 1) == 0)
+                {
+                    d.AddData(c, merged(c));
+                }
+            }
+            auto holds = [mask](uint32_t c, uint32_t) { return ((mask >> c) & 1) == 0; };
+            std::vector<WanParityDecoder::Rebuilt> got;
+            for (uint32_t j = 0; j < 3 && got.empty(); ++j)
+            {
+                d.AddParity(j, peers, parity[j]);
+                got = d.Rebuild(0, holds);
+                const bool short_ = j + 1 < lost;
+                NS_TEST_EXPECT_MSG_EQ(got.empty(), short_, "mask " << mask << " row " << j);
+            }
+            NS_TEST_ASSERT_MSG_EQ(got.size(), lost, "mask " << mask);
+            for (const auto& r : got)
+            {
+                NS_TEST_EXPECT_MSG_EQ(((mask >> r.chunk) & 1), 1, "a lost chunk");
+                NS_TEST_EXPECT_MSG_EQ(r.value, merged(r.chunk), "exact, chunk " << r.chunk);
+                NS_TEST_EXPECT_MSG_EQ((r.sources == peers), true, "all peers");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(patterns, 6 + 15 + 20, "patterns");
+        // Four lost: three equations, four unknowns.
+        {
+            WanParityDecoder d(code, peers);
+            d.AddData(0, merged(0));
+            d.AddData(5, merged(5));
+            for (uint32_t j = 0; j < 3; ++j)
+            {
+                d.AddParity(j, peers, parity[j]);
+            }
+            const auto r = d.Rebuild(0, [](uint32_t c, uint32_t) { return c == 0 || c == 5; });
+            NS_TEST_EXPECT_MSG_EQ(r.empty(), true, "four lost, not rebuilt");
+        }
+        // Partial sums: chunk 1 lacks position 3, chunk 4 lacks 0 and 1;
+        // parity rows 1 and 2 only (row 0 lost).
+        {
+            WanParityDecoder d(code, peers);
+            for (uint32_t c : {0u, 2u, 3u, 5u})
+            {
+                d.AddData(c, merged(c));
+            }
+            d.AddData(1, WanContribution::Add(value(0, 1), value(1, 1)));
+            d.AddData(4, value(3, 4));
+            d.AddParity(1, peers, parity[1]);
+            d.AddParity(2, peers, parity[2]);
+            const auto r = d.Rebuild(0, [](uint32_t c, uint32_t p) {
+                return (c != 1 || p != 3) && (c != 4 || p == 3);
+            });
+            NS_TEST_ASSERT_MSG_EQ(r.size(), 2, "two chunks rebuilt");
+            NS_TEST_EXPECT_MSG_EQ(r[0].chunk, 1, "chunk 1");
+            NS_TEST_EXPECT_MSG_EQ((r[0].sources == WanSourceSet::Of(3)), true, "position 3");
+            NS_TEST_EXPECT_MSG_EQ(r[0].value, value(3, 1), "its contribution");
+            NS_TEST_EXPECT_MSG_EQ(r[1].chunk, 4, "chunk 4");
+            NS_TEST_EXPECT_MSG_EQ(r[1].value,
+                                  WanContribution::Add(value(0, 4), value(1, 4)),
+                                  "positions 0 and 1");
+        }
+        // Parities that do not fit the data (a corrupted sum) rebuild nothing.
+        {
+            WanParityDecoder d(code, peers);
+            for (uint32_t c = 1; c < 6; ++c)
+            {
+                d.AddData(c, merged(c));
+            }
+            auto bad = parity[0];
+            bad[3] += 1;
+            d.AddParity(0, peers, bad);
+            const auto r = d.Rebuild(0, [](uint32_t c, uint32_t) { return c != 0; });
+            NS_TEST_EXPECT_MSG_EQ(r.empty(), true, "not a value: refused");
         }
     }
 };
@@ -208,6 +367,7 @@ class WanParityTestSuite : public TestSuite
     {
         AddTestCase(new ParityLayoutTestCase);
         AddTestCase(new ParityRebuildTestCase);
+        AddTestCase(new MdsParityRebuildTestCase);
     }
 };
 
