@@ -9,6 +9,8 @@
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
+#include <set>
+
 using namespace ns3;
 using namespace ns3::wantest;
 
@@ -106,15 +108,16 @@ class CodedDataTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
- * @brief Two losses in one parity group cannot be rebuilt (they stay
- * missing); interleaved parity (2 per block) rebuilds a burst of two.
+ * @brief Two losses in one block cannot be rebuilt from one parity (they
+ * stay missing); two parities (the MDS code) rebuild them wherever they
+ * fall, three rebuild any three, never four.
  */
 class CodedBurstTestCase : public WanTestCase
 {
   public:
     CodedBurstTestCase()
         : WanTestCase(
-              "one parity cannot rebuild two losses in a group; two interleaved parities can")
+              "one parity cannot rebuild two losses in a block; r parities rebuild any r")
     {
     }
 
@@ -132,13 +135,32 @@ class CodedBurstTestCase : public WanTestCase
                                   LineClique::ExpectedSum(1) - (1 + 3) * (1 + 3),
                                   "without (1 + 3) x (1 + 3): chunks 0 and 2 of A and C");
         }
-        auto o = CodedOptions(2);
-        o.dropsAtB = {0, 1}; // a burst: chunks 0 and 1, groups 0 and 1
+        for (const std::set<uint32_t>& drops :
+             {std::set<uint32_t>{0, 2}, std::set<uint32_t>{0, 1}, std::set<uint32_t>{3, 9}})
+        {
+            auto o = CodedOptions(2);
+            o.dropsAtB = drops; // two in block 0, apart or in a burst
+            LineClique run(o);
+            const auto rec = run.islands[1]->GetRecord(0);
+            NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 4, "both chunks, both peers, " << *drops.begin());
+            NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(1), "exact");
+            NS_TEST_EXPECT_MSG_EQ(rec.paritySent, 20, "two per block");
+        }
+        {
+            auto o = CodedOptions(3);
+            o.dropsAtB = {1, 5, 8}; // three in block 0
+            LineClique run(o);
+            const auto rec = run.islands[1]->GetRecord(0);
+            NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 6, "three chunks, two peers each");
+            NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(1), "exact");
+            NS_TEST_EXPECT_MSG_EQ(rec.givenUp, 0, "nothing given up");
+        }
+        auto o = CodedOptions(3);
+        o.dropsAtB = {0, 2, 4, 6}; // four in block 0: three equations, four unknowns
         LineClique run(o);
         const auto rec = run.islands[1]->GetRecord(0);
-        NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 4, "both chunks");
-        NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(1), "exact");
-        NS_TEST_EXPECT_MSG_EQ(rec.paritySent, 20, "two per block");
+        NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 0, "not rebuilt");
+        NS_TEST_EXPECT_MSG_EQ(rec.delivered, 192, "four chunks short, two peers each");
     }
 };
 
