@@ -326,6 +326,14 @@ WanIslandApplication::Compose(const RoundState& state) const
     WanIslandRecord record = state.record;
     const auto& account = m_ledger.GetAccount(state.plan.round);
     record += account.counters;
+    for (const auto& decoder : state.decoders)
+    {
+        const auto tally = decoder.Count();
+        record.parityBlocks += tally.blocks;
+        record.paritySymbols += tally.symbols;
+        record.erasures += tally.erasures;
+        record.blocksShort += tally.short_;
+    }
     record.sum = account.sum;
     record.lateChunks = account.lateChunks;
     record.requestedChunks = account.requestedChunks;
@@ -795,6 +803,12 @@ WanIslandApplication::Account(Ptr<const Packet> packet,
     auto& record = state.record;
     record.bytesIn += packet->GetSize();
     ++record.packetsIn;
+    if (state.code.IsEnabled() && !resent)
+    {
+        DecoderOf(state, h.GetPosition())
+            .NoteArrival(h.GetChunk(),
+                         merged ? h.GetSourceSet() : WanSourceSet::Of(h.GetPosition()));
+    }
     if (verdict == WanContributionLedger::Verdict::ACCEPTED)
     {
         Measure(state, h, resent);

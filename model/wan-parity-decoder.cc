@@ -17,7 +17,8 @@ WanParityDecoder::WanParityDecoder(const WanParityCode& code, const WanSourceSet
       m_positionSet(positions),
       m_data(code.IsEnabled() ? code.GetChunks() : 0, 0),
       m_parity(code.GetGroups(), WanGaloisRing::Zero()),
-      m_sources(code.GetGroups())
+      m_sources(code.GetGroups()),
+      m_arrived(code.IsEnabled() ? code.GetChunks() : 0)
 {
     positions.ForEach([this](uint32_t p) { m_positions.push_back(p); });
 }
@@ -29,6 +30,53 @@ WanParityDecoder::AddData(uint32_t chunk, int64_t value)
     {
         m_data[chunk] = WanContribution::Add(m_data[chunk], value);
     }
+}
+
+void
+WanParityDecoder::NoteArrival(uint32_t chunk, const WanSourceSet& sources)
+{
+    if (chunk < m_arrived.size())
+    {
+        m_arrived[chunk] |= sources;
+    }
+}
+
+WanParityDecoder::Tally
+WanParityDecoder::Count() const
+{
+    Tally t;
+    if (m_positions.empty())
+    {
+        return t; // the island's own place among per-peer decoders
+    }
+    auto whole = [this](const WanSourceSet& s) {
+        bool all = true;
+        for (uint32_t p : m_positions)
+        {
+            all = all && s.Test(p);
+        }
+        return all;
+    };
+    for (uint32_t b = 0; b < m_code.GetBlocks(); ++b)
+    {
+        const auto chunks = m_code.BlockChunks(b);
+        const uint32_t rows = m_code.BlockParities(b);
+        uint64_t data = 0;
+        uint64_t parity = 0;
+        for (uint32_t c : chunks)
+        {
+            data += whole(m_arrived[c]) ? 0 : 1;
+        }
+        for (uint32_t j = 0; j < rows; ++j)
+        {
+            parity += whole(m_sources[b * m_code.GetParities() + j]) ? 0 : 1;
+        }
+        ++t.blocks;
+        t.symbols += chunks.size() + rows;
+        t.erasures += data + parity;
+        t.short_ += data + parity > rows && data > 0 ? 1 : 0;
+    }
+    return t;
 }
 
 bool

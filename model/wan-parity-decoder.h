@@ -47,6 +47,16 @@ class WanParityDecoder
         int64_t value{0};     //!< their sum, fixed point
     };
 
+    /// The erasures the code faced: chunks of each block that did not
+    /// arrive first hand (not rebuilt, repaired or resent).
+    struct Tally
+    {
+        uint64_t blocks{0};   //!< blocks
+        uint64_t symbols{0};  //!< their chunks, data and parity
+        uint64_t erasures{0}; //!< of which some sender's copy was lost
+        uint64_t short_{0};   //!< blocks with more erasures than parities arrived
+    };
+
     /// Tells whether a chunk holds a sender's contribution.
     using Holds = std::function<bool(uint32_t chunk, uint32_t position)>;
 
@@ -61,6 +71,21 @@ class WanParityDecoder
      * @param value contributions to it just held (fixed point)
      */
     void AddData(uint32_t chunk, int64_t value);
+    /**
+     * @brief Notes contributions that arrived first hand (from the stream,
+     * not a repair or a resend), for Count.
+     * @param chunk a data chunk
+     * @param sources their senders
+     */
+    void NoteArrival(uint32_t chunk, const WanSourceSet& sources);
+    /**
+     * @return per block, its data chunks lacking some sender's first-hand
+     *         copy plus its parity rows lacking some sender's, and whether
+     *         they outnumber the rows (the MDS code's limit, so that the
+     *         share of such blocks is P(Binomial(k + r, q) > r) for
+     *         independent erasures at rate q)
+     */
+    Tally Count() const;
     /**
      * @param group a parity group
      * @param sources the senders whose parity this sum holds
@@ -102,6 +127,7 @@ class WanParityDecoder
     std::vector<int64_t> m_data;                 //!< per chunk, values held
     std::vector<WanGaloisRing::Element> m_parity; //!< per group, parity received
     std::vector<WanSourceSet> m_sources;         //!< per group, its senders
+    std::vector<WanSourceSet> m_arrived;         //!< per chunk, senders first hand
 };
 
 } // namespace ns3

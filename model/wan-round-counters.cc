@@ -27,7 +27,11 @@ WanRoundCounters::Fields()
                                            {"repairsSent", &WanRoundCounters::repairsSent},
                                            {"dropped", &WanRoundCounters::dropped},
                                            {"paritySent", &WanRoundCounters::paritySent},
-                                           {"rebuilt", &WanRoundCounters::rebuilt}};
+                                           {"rebuilt", &WanRoundCounters::rebuilt},
+                                           {"parityBlocks", &WanRoundCounters::parityBlocks},
+                                           {"paritySymbols", &WanRoundCounters::paritySymbols},
+                                           {"erasures", &WanRoundCounters::erasures},
+                                           {"blocksShort", &WanRoundCounters::blocksShort}};
     return fields;
 }
 

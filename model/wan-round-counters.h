@@ -42,6 +42,10 @@ struct WanRoundCounters
     uint64_t dropped{0};         //!< packets of the round that could not be used
     uint64_t paritySent{0};      //!< parity chunks sent (every copy)
     uint64_t rebuilt{0};         //!< contributions rebuilt from parity (of delivered)
+    uint64_t parityBlocks{0};    //!< parity blocks received (per decoder: per peer without FPGA)
+    uint64_t paritySymbols{0};   //!< their chunks, data and parity
+    uint64_t erasures{0};        //!< of which some sender's first-hand copy was lost
+    uint64_t blocksShort{0};     //!< blocks with more erasures than parity chunks
 
     /**
      * @brief Adds every counter of another count to this one.

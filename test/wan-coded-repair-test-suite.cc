@@ -103,6 +103,8 @@ class CodedDataTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(1), "exact");
         NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 1, "C's contribution");
         NS_TEST_EXPECT_MSG_EQ(rec.requested, 0, "nobody asked");
+        NS_TEST_EXPECT_MSG_EQ(rec.parityBlocks, 20, "10 blocks of each peer");
+        NS_TEST_EXPECT_MSG_EQ(rec.erasures, 1, "one");
     }
 };
 
@@ -152,6 +154,11 @@ class CodedBurstTestCase : public WanTestCase
             LineClique run(o);
             const auto rec = run.islands[1]->GetRecord(0);
             NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 6, "three chunks, two peers each");
+            // The erasures the code faced: 10 blocks of 10 + 3, three erased.
+            NS_TEST_EXPECT_MSG_EQ(rec.parityBlocks, 10, "blocks");
+            NS_TEST_EXPECT_MSG_EQ(rec.paritySymbols, 130, "chunks of the blocks");
+            NS_TEST_EXPECT_MSG_EQ(rec.erasures, 3, "erasures");
+            NS_TEST_EXPECT_MSG_EQ(rec.blocksShort, 0, "none beyond the code");
             NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(1), "exact");
             NS_TEST_EXPECT_MSG_EQ(rec.givenUp, 0, "nothing given up");
         }
@@ -161,6 +168,8 @@ class CodedBurstTestCase : public WanTestCase
         const auto rec = run.islands[1]->GetRecord(0);
         NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 0, "not rebuilt");
         NS_TEST_EXPECT_MSG_EQ(rec.delivered, 192, "four chunks short, two peers each");
+        NS_TEST_EXPECT_MSG_EQ(rec.erasures, 4, "erasures");
+        NS_TEST_EXPECT_MSG_EQ(rec.blocksShort, 1, "block 0, beyond the code");
     }
 };
 

@@ -45,7 +45,11 @@ class RoundCountersSumTestCase : public WanTestCase
                                                      &C::repairsSent,
                                                      &C::dropped,
                                                      &C::paritySent,
-                                                     &C::rebuilt};
+                                                     &C::rebuilt,
+                                                     &C::parityBlocks,
+                                                     &C::paritySymbols,
+                                                     &C::erasures,
+                                                     &C::blocksShort};
         NS_TEST_ASSERT_MSG_EQ(counters.size() * sizeof(uint64_t), sizeof(C), "every counter");
         // Fields() names each counter once, in this order.
         NS_TEST_ASSERT_MSG_EQ(C::Fields().size(), counters.size(), "every counter named");
