@@ -4,7 +4,8 @@
 FPGA memory and loss setting, a pilot run measures the erasure rate q the
 code faces (a chunk or parity chunk of a block lacking some sender's
 first-hand copy, at the island), the parity per block is sized from it
-(the least r with P(Binomial(k + r, q) > r) <= epsilon, WanParitySizer),
+(the least r with P(Binomial(k + r, q) > r) <= epsilon, WanParitySizer, q
+the worst island's rate at the upper end of its 95% interval),
 and independent runs (ns-3's RngRun) measure, with 95% confidence intervals:
 the erasure rate, the share of blocks with more erasures than parities
 against the binomial prediction (each island's tail at its own measured
@@ -37,13 +38,16 @@ from wan_training import (mean_ci, model_facts, parse_schedule_memory,  # noqa: 
 PILOT_RUN = 1000
 
 
-def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, block, parities):
+def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, join_ms, block,
+            parities):
     """One simulation, RngRun `run`, loss `loss` on every link class in bursts
-    of `burst` packets on average (0: none); block data chunks per parity
-    block and `parities` parities each (0: the uncoded policy)."""
+    of `burst` packets on average (0: none); PIM's periodic Joins every
+    join_ms; block data chunks per parity block and `parities` parities each
+    (0: the uncoded policy)."""
     from wan_training import ns, packet_run
 
     ns.RngSeedManager.SetRun(run)
+    ns.Config.SetDefault("ns3::WanPimRouter::JoinPeriod", ns.TimeValue(ns.MilliSeconds(join_ms)))
     topo = ns.WanTopology.NineCity()
     config = ns.PlannerConfig()
     config.hbmBytes = hbm_gb * 1e9
@@ -64,13 +68,13 @@ def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, block, 
     packets = packet_run(experiment.Run(ns.CliqueScheduleBuiltins.Make(schedule, topo)), topo,
                          label, {"loss": loss, "burst": burst, "scale": scale, "run": run,
                                  "recovery": recovery, "hbm_gb": hbm_gb, "block": block,
-                                 "parities": parities})
+                                 "parities": parities, "join_ms": join_ms})
     islands = [i for r in packets["rounds"] for i in r["islands"]]
     total = {k: sum(i[k] for i in islands)
              for k in ("bytes_in", "parity_blocks", "parity_symbols", "erasures", "blocks_short",
                        "given_up", "rebuilt", "requested", "parity_sent")}
     row = {"schedule": schedule, "hbm_gb": hbm_gb, "recovery": recovery, "loss": loss,
-           "burst": burst, "block": block, "parities": parities, "run": run,
+           "burst": burst, "join_ms": join_ms, "block": block, "parities": parities, "run": run,
            "pilot": run == PILOT_RUN,
            "mixed_ms": max(r["mixed_ms"] for r in packets["rounds"]),
            "exact": all(i["exact"] for i in islands)}
@@ -90,6 +94,9 @@ def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, block, 
         c[2] += i["parity_blocks"]
     rates = [(e / n, b) for e, n, b in per_city.values() if n > 0]
     row["erasure_rate_max"] = max((q for q, _ in rates), default=0.0)
+    # What sizes r from a pilot: the highest rate no island's count excludes.
+    row["erasure_rate_upper"] = max((wilson_upper(e, n) for e, n, _ in per_city.values()
+                                     if n > 0), default=0.0)
     row["predicted"] = (sum(b * failure(block + parities, parities, q) for q, b in rates) /
                         total["parity_blocks"]
                         if parities > 0 and total["parity_blocks"] else None)
@@ -97,6 +104,15 @@ def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, block, 
     row.update(dict.fromkeys(("bound", "inflation_percent", "overhead_percent",
                               "parity_vs_bound")))
     return packets, row
+
+
+def wilson_upper(erasures, n):
+    """The upper end of the 95% Wilson score interval of a rate erasures / n."""
+    z = 1.959964
+    p = erasures / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return min((centre + spread) / (1 + z * z / n), 1 - 1e-9)
 
 
 def failure(n, r, q):
@@ -189,11 +205,15 @@ def main(argv=None):
                         default=[1, 4], help="mean packets per loss event (1: independent)")
     parser.add_argument("--recovery", default="coded+early",
                         choices=sorted(facts["uncoded"]), help="coded policy (default coded+early)")
-    parser.add_argument("--parityBlock", dest="block", metavar="K", type=int, default=28,
-                        help="data chunks per block (default 28: a stream of 112 chunks at "
-                             "scale 1000 is 4 blocks)")
+    parser.add_argument("--parityBlock", dest="block", metavar="K", type=int, default=112,
+                        help="data chunks per block (default 112: a stream at scale 1000, "
+                             "one block)")
     parser.add_argument("--epsilon", type=float, default=1e-3,
                         help="block failure probability the parity is sized for (default 1e-3)")
+    parser.add_argument("--joinPeriodMs", dest="join_ms", type=float, default=50,
+                        help="PIM's t_periodic, ms (default 50: a lost triggered Join is "
+                             "repeated within the round; RFC 7761's 60000 leaves the receiver "
+                             "without its tree for the round)")
     parser.add_argument("--runs", type=int, default=5,
                         help="independent runs (RngRun 1..N) per setting (default 5)")
     parser.add_argument("--scale", type=float, default=1000, help="scale (default 1000)")
@@ -201,8 +221,9 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--output", default="results", help="output folder (default results)")
     args = parser.parse_args(argv)
-    if min(args.jobs, args.runs, args.rounds) < 1 or args.scale < 1:
-        parser.error("--jobs, --runs, --scale and --rounds must be at least 1")
+    if min(args.jobs, args.runs, args.rounds) < 1 or args.scale < 1 or not args.join_ms > 0:
+        parser.error("--jobs, --runs, --scale and --rounds must be at least 1, "
+                     "--joinPeriodMs above 0")
     if any(not 0 < p < 1 for p in args.loss) or any(b < 1 for b in args.bursts):
         parser.error("--lossRate must be in (0, 1) and --lossBurst at least 1")
     if not 1 <= args.block < 256 or not 0 < args.epsilon < 1:
@@ -210,7 +231,7 @@ def main(argv=None):
     if any(gb < 0 for _, gb in args.configs):
         parser.error("the memory must be non-negative")
     os.makedirs(args.output, exist_ok=True)
-    common = (args.scale, args.rounds, args.block)
+    common = (args.scale, args.rounds, args.join_ms, args.block)
     uncoded = facts["uncoded"][args.recovery]
     settings = [(s, gb, p, b) for s, gb in args.configs for p in args.loss for b in args.bursts]
 
@@ -222,13 +243,14 @@ def main(argv=None):
     rows = [d[1] for d in done]
     baselines = {(r["schedule"], r["hbm_gb"]): r for r in rows[:len(args.configs)]}
     pilots = rows[len(args.configs):]
-    # Every island must reach epsilon: the worst island's rate sizes r.
-    sized = [size(args.block, p["erasure_rate_max"], args.epsilon) for p in pilots]
+    # Every island must reach epsilon: the worst island's rate, at the upper
+    # end of its 95% interval (a pilot's count is small), sizes r.
+    sized = [size(args.block, p["erasure_rate_upper"], args.epsilon) for p in pilots]
     for p, (r, reaches) in zip(pilots, sized):
         if not reaches:
             print("parity_sweep.py: %s %g GB at %g%%: erasure rate %.3f, a block of %d cannot "
                   "reach %g; r capped at %d" % (p["schedule"], p["hbm_gb"], 100 * p["loss"],
-                                                p["erasure_rate_max"], args.block, args.epsilon,
+                                                p["erasure_rate_upper"], args.block, args.epsilon,
                                                 r), file=sys.stderr)
 
     # Stage 2: the measured runs at the sized r.

@@ -10,7 +10,8 @@ Wire format, network byte order.  32 fixed bytes:
   offset  size  field (filter name)
        0     1  kind (wan.kind): 0 DATA, 1 MERGED, 2 NACK, 3 REQUEST, 4 REPAIR,
                 5 QUERY
-       1     1  reserved (wan.reserved), 0
+       1     1  flags (wan.flags): bit 0 set, a parity symbol follows the
+                sources; the other bits 0
        2     2  position of the sender in its clique (wan.position); in a
                 REQUEST, the position of the peer asked
        4     4  round (wan.round)
@@ -28,7 +29,10 @@ then the sources a sum holds: their number of bits (2 bytes,
 wan.sources.bits) and a bitmap, bit k of byte b for position 8b + k
 (wan.sources.bitmap; the positions set: wan.sources, one wan.source each),
 the count and bitmap padded with zeros to a multiple of 4 bytes
-(wan.padding).  The chunk's virtual payload follows (wan.payload).
+(wan.padding).  With flag bit 0, a parity chunk's symbol of GR(2^64, 8)
+follows: its words 1 to 7, 8 bytes each (wan.symbol, one wan.symbol.word
+each; word 0 is the value field).  The chunk's virtual payload follows
+(wan.payload).
 
 Load it for one run:
   tshark -X lua_script:wireshark/wan-training.lua -r trace-18-1.pcap
@@ -52,10 +56,12 @@ local PARITY_FLAG = 2 ^ 31 -- a parity chunk's index (WanParityCode::PARITY_FLAG
 local FIXED_BYTES = 32 -- kind to value
 local COUNT_BYTES = 2 -- the sources' bit count
 local ALIGNMENT = 4 -- the sources block is padded to a multiple of this
+local SYMBOL_FLAG = 1 -- flag bit: a parity symbol's words follow the sources
+local SYMBOL_BYTES = 56 -- its words 1 to 7
 
 local f = {
     kind = ProtoField.uint8("wan.kind", "Kind", base.DEC, KINDS),
-    reserved = ProtoField.uint8("wan.reserved", "Reserved", base.HEX),
+    flags = ProtoField.uint8("wan.flags", "Flags", base.HEX),
     position = ProtoField.uint16("wan.position", "Position in the clique", base.DEC),
     round = ProtoField.uint32("wan.round", "Round", base.DEC),
     clique = ProtoField.uint16("wan.clique", "Clique", base.DEC),
@@ -72,12 +78,14 @@ local f = {
     sources = ProtoField.string("wan.sources", "Sources (positions)"),
     source = ProtoField.uint16("wan.source", "Source position", base.DEC),
     padding = ProtoField.bytes("wan.padding", "Padding"),
+    symbol = ProtoField.bytes("wan.symbol", "Parity symbol, words 1 to 7"),
+    word = ProtoField.uint64("wan.symbol.word", "Word", base.DEC),
     payload = ProtoField.bytes("wan.payload", "Payload"),
 }
 wan.fields = {
-    f.kind, f.reserved, f.position, f.round, f.clique, f.sender, f.chunk, f.seq,
+    f.kind, f.flags, f.position, f.round, f.clique, f.sender, f.chunk, f.seq,
     f.contributions, f.expected, f.value, f.value_fixed, f.parity, f.source_bits, f.bitmap, f.sources, f.source,
-    f.padding, f.payload,
+    f.padding, f.symbol, f.word, f.payload,
 }
 
 local e = {
@@ -85,7 +93,7 @@ local e = {
                                 expert.group.MALFORMED, expert.severity.ERROR),
     kind = ProtoExpert.new("wan.unknown_kind", "Unknown wan-training kind",
                            expert.group.MALFORMED, expert.severity.ERROR),
-    nonzero = ProtoExpert.new("wan.nonzero", "Reserved, padding or unused bits not zero",
+    nonzero = ProtoExpert.new("wan.nonzero", "Unused flags, padding or bits not zero",
                               expert.group.PROTOCOL, expert.severity.WARN),
 }
 wan.experts = { e.malformed, e.kind, e.nonzero }
@@ -93,7 +101,7 @@ wan.experts = { e.malformed, e.kind, e.nonzero }
 -- The fixed fields: field, offset, size, name in the Info column.
 local FIXED = {
     { f.kind, 0, 1 },
-    { f.reserved, 1, 1 },
+    { f.flags, 1, 1 },
     { f.position, 2, 2, "position" },
     { f.round, 4, 4, "round" },
     { f.clique, 8, 2, "clique" },
@@ -235,11 +243,26 @@ function wan.dissector(tvb, pinfo, tree)
     local values = {}
     local complete = dissect_fixed(tvb, subtree, values)
     local header = complete and dissect_sources(tvb, subtree, values) or nil
+    local flags = length >= 2 and tvb(1, 1):uint() or 0
+    if header ~= nil and flags % 2 == SYMBOL_FLAG then
+        if header + SYMBOL_BYTES > length then
+            subtree:add_proto_expert_info(e.malformed, string.format(
+                "a parity symbol needs %d bytes after the sources, only %d",
+                SYMBOL_BYTES, length - header))
+            header = nil
+        else
+            local item = subtree:add(f.symbol, tvb(header, SYMBOL_BYTES))
+            for w = 0, 6 do
+                item:add(f.word, tvb(header + 8 * w, 8))
+            end
+            header = header + SYMBOL_BYTES
+        end
+    end
     if kind_name == nil then
         subtree:add_proto_expert_info(e.kind, string.format("unknown kind %d", kind))
     end
-    if length >= 2 and tvb(1, 1):uint() ~= 0 then
-        subtree:add_proto_expert_info(e.nonzero, "reserved byte not zero")
+    if flags - flags % 2 ~= 0 then
+        subtree:add_proto_expert_info(e.nonzero, "flag bits other than bit 0 set")
     end
     local info = summary(kind_name or string.format("kind=%d", kind), values)
     if header == nil then

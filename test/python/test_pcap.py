@@ -276,6 +276,30 @@ def test_dissector_reads_every_field_and_flags_malformed_packets(tmp_path):
         "0", "4", "5", "-0.5"]
 
 
+def test_dissector_reads_a_parity_symbol(tmp_path):
+    """A MERGED parity chunk with flag bit 0: the symbol's words 1 to 7 after
+    the sources, then the payload; cut short, it is malformed; other flag
+    bits are flagged."""
+    pcap = tmp_path / "parity.pcap"
+    head = bytearray(wan_header(1, 0, 2, 0, 0, 2 ** 31 + 5, 9, 2, 2, 1.5, sources=[0, 2]))
+    head[1] = 1
+    words = [1, 2, 2 ** 63, 4, 5, 6, 2 ** 64 - 1]
+    symbol = bytes(head) + struct.pack("!7Q", *words)
+    other = bytearray(wan_header(0, 1, 1, 0, 3, 4, 0, 1, 2, 2.0))
+    other[1] = 4
+    write_pcap(pcap, [(9001, symbol + bytes(50)), (9001, symbol[:60]), (9000, bytes(other))])
+    frames = decode(pcap, fields=FIELDS + ["wan.flags", "wan.symbol.word", "wan.parity",
+                                           "wan.payload"])
+    first = frames[0]
+    assert first["wan.flags"] == "0x01" and first["wan.parity"] == "5"
+    assert first["wan.symbol.word"] == ";".join(str(w) for w in words)
+    assert first["_ws.expert.message"] == ""
+    assert len(first["wan.payload"].replace(":", "")) == 2 * 50  # the payload after the symbol
+    assert "a parity symbol needs 56 bytes after the sources, only 24" in frames[1][
+        "_ws.expert.message"]
+    assert "flag bits other than bit 0 set" in frames[2]["_ws.expert.message"]
+
+
 def test_wan_impairments_traces_each_run(tmp_path):
     """Each run of the sweep writes its own files, named by schedule and
     setting; bad trace options are refused before anything runs."""

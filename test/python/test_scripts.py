@@ -547,3 +547,56 @@ def test_training_sweep_ranks_with_ties():
     sweep = runpy.run_path(os.path.join(SCRIPTS, "training_sweep.py"))
     assert sweep["ranks"]([3.0, 1.0, 2.0, 2.0]) == [4.0, 1.0, 2.5, 2.5]
     assert sweep["ranks"]([math.inf, 5.0]) == [2.0, 1.0]
+
+
+def binomial_tail(n, r, q):
+    """P(Binomial(n, q) > r), summed exactly here (apart from GSL's)."""
+    return sum(math.comb(n, i) * q ** i * (1 - q) ** (n - i) for i in range(r + 1, n + 1))
+
+
+def test_parity_sweep_sizes_r_from_the_pilot(tmp_path):
+    run_script("parity_sweep.py", "--schedule", "triangles:32", "--lossRate", "0.01",
+               "--lossBurst", "1", "--runs", "1", "--parityBlock", "56", "--jobs", "2",
+               "--output", str(tmp_path))
+    rows = read_csv(tmp_path / "parity-sweep-runs.csv")
+    assert [(r["loss"], r["pilot"], r["run"]) for r in rows] == [
+        ("0", "False", "1"), ("0.01", "True", "1000"), ("0.01", "False", "1")]
+    base, pilot, run = rows
+    assert int(base["parity_blocks"]) == 0 and int(pilot["parities"]) == 1
+    r = int(run["parities"])
+    # Sized from the pilot: the least r with the tail at most 1e-3 at the
+    # pilot's worst rate (upper end of its interval), within k + r <= 256.
+    q = float(pilot["erasure_rate_upper"])
+    assert q >= float(pilot["erasure_rate_max"]) >= float(pilot["erasure_rate"])
+    least = next((s for s in range(1, 56) if binomial_tail(56 + s, s, q) <= 1e-3), 56)
+    assert r == least
+    # One decoder per island and round (the FPGA sums), two blocks of 56.
+    for row, parities in ((pilot, 1), (run, r)):
+        assert int(row["parity_blocks"]) == 9 * 2 * 2
+        assert int(row["parity_symbols"]) == 9 * 2 * 2 * (56 + parities)
+        assert 0 <= int(row["erasures"]) <= int(row["parity_symbols"])
+        assert 0 <= int(row["blocks_short"]) <= int(row["parity_blocks"])
+        assert row["exact"] == "True"
+    # The prediction: each island's binomial tail at its own rate.
+    packets = json.load(open(tmp_path / "parity-sweep-packets.json"))
+    runs = packets if isinstance(packets, list) else packets["runs"]
+    islands = [i for rd in runs[2]["rounds"] for i in rd["islands"]]
+    cities = {}
+    for i in islands:
+        c = cities.setdefault(i["city"], [0, 0, 0])
+        c[0] += i["erasures"]
+        c[1] += i["parity_symbols"]
+        c[2] += i["parity_blocks"]
+    predicted = sum(b * binomial_tail(56 + r, r, e / n) for e, n, b in cities.values()) / 36
+    assert float(run["predicted"]) == pytest.approx(predicted, rel=1e-6, abs=1e-12)
+    summary = read_csv(tmp_path / "parity-sweep.csv")
+    assert len(summary) == 1 and int(summary[0]["parities"]) == r
+    assert float(summary[0]["parity_vs_bound"]) == pytest.approx(r / int(run["bound"]))
+
+
+def test_parity_sweep_refuses_bad_options(tmp_path):
+    done = subprocess.run([sys.executable, os.path.join(SCRIPTS, "parity_sweep.py"),
+                           "--parityBlock", "256", "--output", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "--parityBlock must be from 1 to 255" in done.stderr
