@@ -93,8 +93,14 @@ FpgaSlotTable::Evict(uint64_t index, FpgaEviction cause)
 {
     auto it = m_slots.find(index);
     Slot& s = it->second;
-    FpgaPartialSum
-        out{s.id, s.sum, s.contributions, s.expected, s.bytes, cause, std::move(s.sources), s.upper};
+    FpgaPartialSum out{s.id,
+                       s.sum,
+                       s.contributions,
+                       s.expected,
+                       s.bytes,
+                       cause,
+                       std::move(s.sources),
+                       s.upper};
     m_slots.erase(it);
     ++m_evictions[static_cast<int>(cause)];
     if (cause == FpgaEviction::COMPLETION)

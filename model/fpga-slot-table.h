@@ -81,7 +81,7 @@ struct FpgaPartialSum
     uint32_t expected{0};      //!< how many complete the chunk
     uint32_t bytes{0};         //!< chunk size (the sum is as large as one contribution)
     FpgaEviction cause{FpgaEviction::COMPLETION}; //!< why it left
-    WanSourceSet sources; //!< which senders it holds (positions in the clique)
+    WanSourceSet sources;         //!< which senders it holds (positions in the clique)
     WanGaloisRing::Upper upper{}; //!< a parity symbol's words 1 to 7, summed (zeros for data)
 };
 
@@ -222,15 +222,15 @@ class FpgaSlotTable
     /// An occupied slot.
     struct Slot
     {
-        FpgaChunkId id;            //!< chunk held
-        int64_t sum{0};            //!< partial sum (fixed point)
-        uint32_t contributions{0}; //!< contributions held
-        uint32_t bytes{0};         //!< chunk size
-        uint32_t expected{0};      //!< contributions that complete it
-        WanSourceSet sources;      //!< senders held (positions in the clique)
+        FpgaChunkId id;               //!< chunk held
+        int64_t sum{0};               //!< partial sum (fixed point)
+        uint32_t contributions{0};    //!< contributions held
+        uint32_t bytes{0};            //!< chunk size
+        uint32_t expected{0};         //!< contributions that complete it
+        WanSourceSet sources;         //!< senders held (positions in the clique)
         WanGaloisRing::Upper upper{}; //!< a parity symbol's words 1 to 7, summed
-        double expiry{0};          //!< timeout instant
-        uint64_t generation{0};    //!< distinguishes refills of one slot
+        double expiry{0};             //!< timeout instant
+        uint64_t generation{0};       //!< distinguishes refills of one slot
     };
 
     /**

@@ -161,19 +161,19 @@ class WanChunkHeader : public Header
     const WanGaloisRing::Upper& GetUpper() const;
 
   private:
-    Kind m_kind{DATA};           //!< kind
-    uint16_t m_position{0};      //!< sender's position in the clique
-    uint32_t m_round{0};         //!< round
-    uint16_t m_clique{0};        //!< clique
-    uint16_t m_sender{0};        //!< sender
-    uint32_t m_chunk{0};         //!< chunk
-    uint32_t m_sequence{0};      //!< sequence number
-    uint16_t m_contributions{1}; //!< contributions summed
-    uint16_t m_expected{1};      //!< contributions expected
-    int64_t m_value{0};          //!< value, fixed point
-    uint16_t m_sourceBits{0};    //!< positions in the sources bitmap
-    WanSourceSet m_sources;      //!< senders held
-    bool m_hasSymbol{false};     //!< whether the upper words are carried
+    Kind m_kind{DATA};              //!< kind
+    uint16_t m_position{0};         //!< sender's position in the clique
+    uint32_t m_round{0};            //!< round
+    uint16_t m_clique{0};           //!< clique
+    uint16_t m_sender{0};           //!< sender
+    uint32_t m_chunk{0};            //!< chunk
+    uint32_t m_sequence{0};         //!< sequence number
+    uint16_t m_contributions{1};    //!< contributions summed
+    uint16_t m_expected{1};         //!< contributions expected
+    int64_t m_value{0};             //!< value, fixed point
+    uint16_t m_sourceBits{0};       //!< positions in the sources bitmap
+    WanSourceSet m_sources;         //!< senders held
+    bool m_hasSymbol{false};        //!< whether the upper words are carried
     WanGaloisRing::Upper m_upper{}; //!< a symbol's words 1 to 7
 };
 

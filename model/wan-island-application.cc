@@ -704,8 +704,7 @@ WanIslandApplication::Rebuild(RoundState& state, WanParityDecoder& decoder, uint
                                             pastDeadline);
         if (verdict != WanContributionLedger::Verdict::ACCEPTED)
         {
-            NS_LOG_WARN("round " << r.round << " chunk " << one.chunk
-                                 << ": rebuilt sum refused, "
+            NS_LOG_WARN("round " << r.round << " chunk " << one.chunk << ": rebuilt sum refused, "
                                  << WanContributionLedger::ToString(verdict));
             continue;
         }

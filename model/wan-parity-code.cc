@@ -21,8 +21,8 @@ WanParityCode::WanParityCode(uint32_t chunks, uint32_t block, uint32_t parities)
         throw std::invalid_argument("parity code: " + std::to_string(chunks) +
                                     " chunks, at most 2^31 - 1");
     }
-    if (block > 0 && (parities == 0 || parities > block ||
-                      static_cast<uint64_t>(block) + parities > MAX_LENGTH))
+    if (block > 0 &&
+        (parities == 0 || parities > block || static_cast<uint64_t>(block) + parities > MAX_LENGTH))
     {
         throw std::invalid_argument(
             "parity code: " + std::to_string(parities) + " parity chunks per block of " +
@@ -187,10 +187,9 @@ WanParityCode::Encode(uint32_t group, const ValueOf& value) const
     const uint32_t begin = BlockOfGroup(group) * m_block;
     for (uint32_t c : GroupChunks(group))
     {
-        parity = WanGaloisRing::Add(
-            parity,
-            WanGaloisRing::Scale(m_mds->GetCoefficient(row, c - begin),
-                                 static_cast<uint64_t>(value(c))));
+        parity = WanGaloisRing::Add(parity,
+                                    WanGaloisRing::Scale(m_mds->GetCoefficient(row, c - begin),
+                                                         static_cast<uint64_t>(value(c))));
     }
     return parity;
 }

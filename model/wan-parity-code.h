@@ -154,9 +154,9 @@ class WanParityCode
     static uint32_t GroupOfParity(uint32_t chunk);
 
   private:
-    uint32_t m_chunks{0};   //!< data chunks
-    uint32_t m_block{0};    //!< data chunks per block (0: none)
-    uint32_t m_parities{0}; //!< parity chunks per full block
+    uint32_t m_chunks{0};                    //!< data chunks
+    uint32_t m_block{0};                     //!< data chunks per block (0: none)
+    uint32_t m_parities{0};                  //!< parity chunks per full block
     std::shared_ptr<const WanMdsCode> m_mds; //!< the code (shared by copies)
 };
 

@@ -185,9 +185,9 @@ WanParityDecoder::Solve(uint32_t block, const std::vector<uint32_t>& rows, const
     for (size_t n = 0; n < lacking.size(); ++n)
     {
         const uint32_t group = rows[n];
-        auto owed = WanGaloisRing::Sub(
-            m_parity[group],
-            m_code.Encode(group, [this](uint32_t c) { return m_data[c]; }));
+        auto owed =
+            WanGaloisRing::Sub(m_parity[group],
+                               m_code.Encode(group, [this](uint32_t c) { return m_data[c]; }));
         parity[m_code.RowOf(group)] = WanMdsCode::Symbol{owed};
     }
     const auto solved = mds.Decode(data, parity);

@@ -94,7 +94,9 @@ class WanParityDecoder
      *         held, names a sender outside the decoder or the group does not
      *         exist
      */
-    bool AddParity(uint32_t group, const WanSourceSet& sources, const WanGaloisRing::Element& symbol);
+    bool AddParity(uint32_t group,
+                   const WanSourceSet& sources,
+                   const WanGaloisRing::Element& symbol);
     /**
      * @param group a parity group
      * @return true when some of its parity arrived
@@ -121,13 +123,13 @@ class WanParityDecoder
                                const std::vector<uint32_t>& rows,
                                const Holds& holds) const;
 
-    WanParityCode m_code;                        //!< layout and code
-    std::vector<uint32_t> m_positions;           //!< senders covered
-    WanSourceSet m_positionSet;                  //!< likewise, as a set
-    std::vector<int64_t> m_data;                 //!< per chunk, values held
+    WanParityCode m_code;                         //!< layout and code
+    std::vector<uint32_t> m_positions;            //!< senders covered
+    WanSourceSet m_positionSet;                   //!< likewise, as a set
+    std::vector<int64_t> m_data;                  //!< per chunk, values held
     std::vector<WanGaloisRing::Element> m_parity; //!< per group, parity received
-    std::vector<WanSourceSet> m_sources;         //!< per group, its senders
-    std::vector<WanSourceSet> m_arrived;         //!< per chunk, senders first hand
+    std::vector<WanSourceSet> m_sources;          //!< per group, its senders
+    std::vector<WanSourceSet> m_arrived;          //!< per chunk, senders first hand
 };
 
 } // namespace ns3

@@ -4,9 +4,8 @@
 
 #include "wan-parity-sizer.h"
 
-#include <gsl/gsl_cdf.h>
-
 #include <cmath>
+#include <gsl/gsl_cdf.h>
 #include <stdexcept>
 #include <string>
 

@@ -141,14 +141,14 @@ inline constexpr Range kFaultSeconds{0, 1e6, "s"};             //!< the time of 
 inline constexpr Range kRounds{0, 100000, "rounds"};           //!< rounds to run, a round number
 inline constexpr Range kRoundGuard{0, 100, ""};                //!< share of T between round starts
 inline constexpr Range kMaxRequests{1, 1000, "requests"};      //!< requests per missing chunk
-inline constexpr Range kBfdIntervalMs{1, 10000, "ms"};     //!< BFD transmit and receive interval
-inline constexpr Range kBfdMultiplier{1, 255, ""};         //!< BFD detect multiplier
-inline constexpr Range kParityBlock{1, 255, "chunks"}; //!< data chunks per parity block
-inline constexpr Range kCities{2, 1000, "cities"};         //!< synthetic topology size
-inline constexpr Range kRegions{1, 1000, "regions"};       //!< synthetic topology regions
-inline constexpr Range kPeriod{1, 100, "rounds"};          //!< optimizer's largest period
-inline constexpr Range kCliqueSize{0, 1000, "islands"};    //!< optimizer's largest clique
-inline constexpr Range kEvaluations{1, 1e9, "steps"};      //!< optimizer's annealing steps
+inline constexpr Range kBfdIntervalMs{1, 10000, "ms"};  //!< BFD transmit and receive interval
+inline constexpr Range kBfdMultiplier{1, 255, ""};      //!< BFD detect multiplier
+inline constexpr Range kParityBlock{1, 255, "chunks"};  //!< data chunks per parity block
+inline constexpr Range kCities{2, 1000, "cities"};      //!< synthetic topology size
+inline constexpr Range kRegions{1, 1000, "regions"};    //!< synthetic topology regions
+inline constexpr Range kPeriod{1, 100, "rounds"};       //!< optimizer's largest period
+inline constexpr Range kCliqueSize{0, 1000, "islands"}; //!< optimizer's largest clique
+inline constexpr Range kEvaluations{1, 1e9, "steps"};   //!< optimizer's annealing steps
 inline constexpr Range kExhaustiveLimit{0, 1e12, "schedules"}; //!< optimizer's enumeration
 } // namespace bounds
 

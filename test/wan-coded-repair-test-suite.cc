@@ -118,8 +118,7 @@ class CodedBurstTestCase : public WanTestCase
 {
   public:
     CodedBurstTestCase()
-        : WanTestCase(
-              "one parity cannot rebuild two losses in a block; r parities rebuild any r")
+        : WanTestCase("one parity cannot rebuild two losses in a block; r parities rebuild any r")
     {
     }
 

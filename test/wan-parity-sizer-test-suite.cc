@@ -32,10 +32,7 @@ class ParitySizerTestCase : public WanTestCase
         // P(X > 1), X ~ Bin(3, 1/2): (3 + 1) / 8.
         NS_TEST_EXPECT_MSG_EQ_TOL(WanParitySizer::FailureProbability(3, 1, 0.5), 0.5, 1e-12, "");
         // P(X > 2), X ~ Bin(4, 0.1): 4 x 0.1^3 x 0.9 + 0.1^4 = 0.0037.
-        NS_TEST_EXPECT_MSG_EQ_TOL(WanParitySizer::FailureProbability(4, 2, 0.1),
-                                  0.0037,
-                                  1e-12,
-                                  "");
+        NS_TEST_EXPECT_MSG_EQ_TOL(WanParitySizer::FailureProbability(4, 2, 0.1), 0.0037, 1e-12, "");
         // P(X > 1), X ~ Bin(29, 0.01): 1 - 0.99^29 - 29 x 0.01 x 0.99^28.
         const double tail = 1 - std::pow(0.99, 29) - 29 * 0.01 * std::pow(0.99, 28);
         NS_TEST_EXPECT_MSG_EQ_TOL(WanParitySizer::FailureProbability(29, 1, 0.01),

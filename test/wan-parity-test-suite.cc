@@ -47,8 +47,12 @@ class ParityLayoutTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(two.GetGroups(), 6, "3 blocks x 2");
         NS_TEST_EXPECT_MSG_EQ(two.GetParityChunks(), 6, "all groups used");
         // Each parity covers its whole block.
-        NS_TEST_EXPECT_MSG_EQ((two.GroupChunks(0) == std::vector<uint32_t>{0, 1, 2, 3}), true, "g0");
-        NS_TEST_EXPECT_MSG_EQ((two.GroupChunks(3) == std::vector<uint32_t>{4, 5, 6, 7}), true, "g3");
+        NS_TEST_EXPECT_MSG_EQ((two.GroupChunks(0) == std::vector<uint32_t>{0, 1, 2, 3}),
+                              true,
+                              "g0");
+        NS_TEST_EXPECT_MSG_EQ((two.GroupChunks(3) == std::vector<uint32_t>{4, 5, 6, 7}),
+                              true,
+                              "g3");
         NS_TEST_EXPECT_MSG_EQ((two.GroupChunks(5) == std::vector<uint32_t>{8, 9}), true, "g5");
         NS_TEST_EXPECT_MSG_EQ(two.BlockOf(7), 1, "chunk 7");
         NS_TEST_EXPECT_MSG_EQ(two.BlockOfGroup(3), 1, "group 3's block");
@@ -173,8 +177,7 @@ class ParityRebuildTestCase : public WanTestCase
             }
             d.AddData(1, Fixed((1 + 2) * 2.0));
             d.AddParity(0, peers, Sym(parity));
-            const auto all =
-                d.Rebuild(0, [](uint32_t c, uint32_t p) { return c != 1 || p != 3; });
+            const auto all = d.Rebuild(0, [](uint32_t c, uint32_t p) { return c != 1 || p != 3; });
             NS_TEST_ASSERT_MSG_EQ(all.size(), 1, "rebuilt");
             const auto* r = &all.front();
             NS_TEST_EXPECT_MSG_EQ(r->chunk, 1, "chunk 1");
@@ -257,9 +260,9 @@ class MdsParityRebuildTestCase : public WanTestCase
         {
             for (uint32_t p : positions)
             {
-                parity[j] = WanGaloisRing::Add(
-                    parity[j],
-                    code.Encode(j, [&](uint32_t c) { return value(p, c); }));
+                parity[j] =
+                    WanGaloisRing::Add(parity[j],
+                                       code.Encode(j, [&](uint32_t c) { return value(p, c); }));
             }
         }
         // Row 0 is the plain sum: 7 x (1 + ... + 6) - 3 x 6 x 3.5 = 84.
