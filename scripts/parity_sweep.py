@@ -106,13 +106,19 @@ def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, join_ms
     return packets, row
 
 
-def wilson_upper(erasures, n):
-    """The upper end of the 95% Wilson score interval of a rate erasures / n."""
+def wilson(count, n):
+    """The 95% Wilson score interval of a rate count / n."""
     z = 1.959964
-    p = erasures / n
+    p = count / n
     centre = p + z * z / (2 * n)
     spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return min((centre + spread) / (1 + z * z / n), 1 - 1e-9)
+    return max(0.0, (centre - spread) / (1 + z * z / n)), min(1.0, (centre + spread) / (1 + z * z / n))
+
+
+def wilson_upper(erasures, n):
+    """The upper end of the 95% Wilson interval of a rate erasures / n, below 1
+    (what WanParitySizer takes)."""
+    return min(wilson(erasures, n)[1], 1 - 1e-9)
 
 
 def failure(n, r, q):
@@ -154,9 +160,11 @@ def summarise(rows, baselines, k, epsilon):
             out[metric], out[metric + "_ci95"] = mean_ci([r[metric] for r in runs])
         out["blocks"] = sum(r["parity_blocks"] for r in runs)
         out["blocks_short"] = sum(r["blocks_short"] for r in runs)
-        # The prediction lies within the measured share's interval.
-        out["prediction_within_ci"] = (abs(out["predicted"] - out["short_share"]) <=
-                                       out["short_share_ci95"] + out["predicted_ci95"])
+        # The prediction lies within the 95% (Wilson) interval of the share
+        # of blocks short, counted over every block of the runs.
+        out["short_low"], out["short_high"] = wilson(out["blocks_short"], out["blocks"])
+        out["prediction_within_ci"] = (out["short_low"] - 1e-12 <= out["predicted"] <=
+                                       out["short_high"] + 1e-12)
         out["exact_runs"] = sum(r["exact"] for r in runs)
         out["given_up_runs"] = sum(r["given_up"] > 0 for r in runs)
         out["epsilon"] = epsilon
