@@ -213,11 +213,12 @@ AddPacketOptions(CommandLine& cmd, Options& o)
     cmd.AddValue("recovery",
                  "Packet-level: missing contributions are accepted or rerequested from their "
                  "senders at a round's deadline, or early: asked for as soon as overdue; "
-                 "coded and coded+early add parity chunks that rebuild a lost chunk",
+                 "coded and coded+early add parity chunks that rebuild lost chunks",
                  o.recovery);
     cmd.AddValue("parityBlock", "Packet-level, coded: data chunks per parity block", o.parityBlock);
     cmd.AddValue("parityChunks",
-                 "Packet-level, coded: parity chunks per block (interleaved)",
+                 "Packet-level, coded: parity chunks per block (the MDS code's r: any r "
+                 "losses of a block rebuilt)",
                  o.parityChunks);
     cmd.AddValue("linkFaults",
                  "Packet-level: link outages, comma list of A-B@down-up (seconds), "

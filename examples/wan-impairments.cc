@@ -431,7 +431,9 @@ Run(int argc, char* argv[])
                  "coded+early (parity, then early)",
                  o.recovery);
     cmd.AddValue("parityBlock", "coded: data chunks per parity block", o.parityBlock);
-    cmd.AddValue("parityChunks", "coded: parity chunks per block (interleaved)", o.parityChunks);
+    cmd.AddValue("parityChunks",
+                 "coded: parity chunks per block (the MDS code's r: any r losses rebuilt)",
+                 o.parityChunks);
     cmd.AddValue("scale", "Time-preserving scale (D and rates / scale)", o.scale);
     cmd.AddValue("rounds", "Rounds per run (0: one period)", o.rounds);
     cmd.AddValue("maxRequests",
@@ -458,11 +460,13 @@ Run(int argc, char* argv[])
         CliqueExperimentHelper probe(WanTopology::NineCity(), PlannerConfig());
         probe.SetCoreQueue(o.coreQueue); // names a bad queue
         wantext::bounds::kParityBlock.Check(static_cast<double>(o.parityBlock), "--parityBlock");
-        if (o.parityChunks < 1 || o.parityChunks > o.parityBlock)
+        if (o.parityChunks < 1 || o.parityChunks > o.parityBlock ||
+            o.parityBlock + o.parityChunks > WanParityCode::MAX_LENGTH)
         {
             throw std::invalid_argument("--parityBlock " + std::to_string(o.parityBlock) +
                                         " and --parityChunks " + std::to_string(o.parityChunks) +
-                                        ": need 1 <= parityChunks <= parityBlock <= 1000000");
+                                        ": need 1 <= parityChunks <= parityBlock and "
+                                        "parityBlock + parityChunks <= 256");
         }
         for (const auto& policy : wantext::SplitList(o.recovery))
         {

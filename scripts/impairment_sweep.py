@@ -205,7 +205,7 @@ def main(argv=None):
                              "ParityBlock)" % facts["parity_block"])
     parser.add_argument("--parityChunks", dest="parity_chunks", metavar="P", type=int,
                         default=facts["parity_chunks"],
-                        help="coded: parity chunks per block, interleaved (default %d)"
+                        help="coded: parity chunks per block, the MDS code's r (default %d)"
                              % facts["parity_chunks"])
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--output", default="results", help="output folder (default results)")

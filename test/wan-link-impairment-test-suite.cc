@@ -669,7 +669,7 @@ class ImpairmentCodedTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "5 parity chunks per block of 4, need 1 to 4"), true, e);
         e = ErrorOf([&]() { experiment.SetParity(0, 1); });
         NS_TEST_EXPECT_MSG_EQ(
-            Mentions(e, "parity block must be from 1 to 1e+06 chunks (got 0 chunks)"),
+            Mentions(e, "parity block must be from 1 to 255 chunks (got 0 chunks)"),
             true,
             e);
     }
