@@ -428,7 +428,7 @@ class SlotParitySymbolTestCase : public WanTestCase
         const WanParityCode code(4, 4, 2);
         // Sender s's value of chunk c: s x 2^62 + c - 2 (wraps when summed).
         auto value = [](uint32_t s, uint32_t c) {
-            return static_cast<int64_t>(uint64_t{s} << 62) + c - 2;
+            return static_cast<int64_t>((uint64_t{s} << 62) + c - uint64_t{2}); // modulo 2^64
         };
         const FpgaChunkId parity{1, 0, WanParityCode::PARITY_FLAG | 1};
         WanGaloisRing::Element expected = WanGaloisRing::Zero();
