@@ -472,10 +472,7 @@ FpgaAggregator::Forward(const std::vector<FpgaPartialSum>& sums)
         h.SetFixedValue(s.sum);
         if (WanParityCode::IsParity(s.id.chunk))
         {
-            WanGaloisRing::Element symbol{};
-            symbol[0] = static_cast<uint64_t>(s.sum);
-            std::copy(s.upper.begin(), s.upper.end(), symbol.begin() + 1);
-            h.SetSymbol(symbol);
+            h.SetSymbol(WanGaloisRing::Join(static_cast<uint64_t>(s.sum), s.upper));
         }
         auto packet = Create<Packet>(s.bytes);
         packet->AddHeader(h);

@@ -389,10 +389,7 @@ WanChunkHeader::HasSymbol() const
 WanGaloisRing::Element
 WanChunkHeader::GetSymbol() const
 {
-    WanGaloisRing::Element symbol{};
-    symbol[0] = static_cast<uint64_t>(m_value);
-    std::copy(m_upper.begin(), m_upper.end(), symbol.begin() + 1);
-    return symbol;
+    return WanGaloisRing::Join(static_cast<uint64_t>(m_value), m_upper);
 }
 
 const WanGaloisRing::Upper&

@@ -4,6 +4,7 @@
 
 #include "wan-galois-ring.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -99,6 +100,15 @@ WanGaloisRing::Sub(const Element& a, const Element& b)
         difference[i] = a[i] - b[i];
     }
     return difference;
+}
+
+WanGaloisRing::Element
+WanGaloisRing::Join(uint64_t first, const Upper& rest)
+{
+    Element out{};
+    out[0] = first;
+    std::copy(rest.begin(), rest.end(), out.begin() + 1);
+    return out;
 }
 
 WanGaloisRing::Element

@@ -59,6 +59,14 @@ class WanGaloisRing
     static Element Sub(const Element& a, const Element& b);
 
     /**
+     * @param first coefficient 0
+     * @param rest coefficients 1 to DEGREE - 1
+     * @return the element they make (what a parity chunk's header and an
+     *         FPGA slot carry as a value and its upper words)
+     */
+    static Element Join(uint64_t first, const Upper& rest);
+
+    /**
      * @param a an element
      * @param s a scalar of Z/2^64
      * @return s a (each coefficient times s, wrapping around)

@@ -30,6 +30,23 @@ NS_LOG_COMPONENT_DEFINE("WanIslandApplication");
 
 NS_OBJECT_ENSURE_REGISTERED(WanIslandApplication);
 
+namespace
+{
+
+/**
+ * @param h a DATA, REPAIR or MERGED header (or a parity chunk's)
+ * @return the senders whose contributions it holds: a sum names them, a
+ *         single chunk is its sender's
+ */
+WanSourceSet
+SendersOf(const WanChunkHeader& h)
+{
+    return h.GetKind() == WanChunkHeader::MERGED ? h.GetSourceSet()
+                                                 : WanSourceSet::Of(h.GetPosition());
+}
+
+} // namespace
+
 template <typename... Params, typename... Args>
 EventId
 WanIslandApplication::Later(Time delay,
@@ -658,8 +675,7 @@ WanIslandApplication::Parity(Ptr<const Packet> packet, const WanChunkHeader& h)
         return;
     }
     auto& decoder = DecoderOf(*state, h.GetPosition());
-    const auto sources = merged ? h.GetSourceSet() : WanSourceSet::Of(h.GetPosition());
-    if (!decoder.AddParity(group, sources, h.GetSymbol()))
+    if (!decoder.AddParity(group, SendersOf(h), h.GetSymbol()))
     {
         Drop(packet, "repeated parity", state);
         return;
@@ -804,9 +820,7 @@ WanIslandApplication::Account(Ptr<const Packet> packet,
     ++record.packetsIn;
     if (state.code.IsEnabled() && !resent)
     {
-        DecoderOf(state, h.GetPosition())
-            .NoteArrival(h.GetChunk(),
-                         merged ? h.GetSourceSet() : WanSourceSet::Of(h.GetPosition()));
+        DecoderOf(state, h.GetPosition()).NoteArrival(h.GetChunk(), SendersOf(h));
     }
     if (verdict == WanContributionLedger::Verdict::ACCEPTED)
     {

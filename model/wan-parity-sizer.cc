@@ -4,6 +4,8 @@
 
 #include "wan-parity-sizer.h"
 
+#include "wan-training-text.h"
+
 #include <cmath>
 #include <gsl/gsl_cdf.h>
 #include <stdexcept>
@@ -15,21 +17,8 @@ namespace ns3
 namespace
 {
 
-/**
- * @param q an erasure probability
- * @param what its name in the message
- * @param top whether 1 itself is allowed
- */
-void
-CheckProbability(double q, const char* what, bool top)
-{
-    if (!std::isfinite(q) || q < 0 || q > 1 || (!top && q == 1))
-    {
-        throw std::invalid_argument(std::string("parity sizing: ") + what + " " +
-                                    std::to_string(q) + " is not a probability" +
-                                    (top ? " (0 to 1)" : " (0 to below 1)"));
-    }
-}
+/// An erasure rate whose binomial tail is asked for: any probability.
+constexpr wantext::Range kErasureRate{0, 1, ""};
 
 } // namespace
 
@@ -41,7 +30,7 @@ WanParitySizer::FailureProbability(uint32_t n, uint32_t r, double q)
         throw std::invalid_argument("parity sizing: " + std::to_string(r) + " parities of " +
                                     std::to_string(n) + " chunks, need fewer parities than chunks");
     }
-    CheckProbability(q, "erasure rate", true);
+    kErasureRate.Check(q, "parity sizing: erasure rate");
     return gsl_cdf_binomial_Q(r, q, n); // P(X > r)
 }
 
@@ -54,11 +43,13 @@ WanParitySizer::Parities(uint32_t k, double q, double epsilon, uint32_t maxParit
                                     std::to_string(maxParities) +
                                     " parities at most: need at least 1 of each");
     }
-    CheckProbability(q, "erasure rate", false);
+    // Sizing for certain loss has no answer: below 1, as a packet loss rate.
+    wantext::bounds::kLossRate.Check(q, "parity sizing: erasure rate");
     if (!std::isfinite(epsilon) || epsilon <= 0 || epsilon >= 1)
     {
-        throw std::invalid_argument("parity sizing: failure probability " +
-                                    std::to_string(epsilon) + " is not above 0 and below 1");
+        throw std::invalid_argument("parity sizing: failure probability must be above 0 and "
+                                    "below 1 (got " +
+                                    wantext::Num(epsilon) + ")");
     }
     for (uint32_t r = 1; r < maxParities; ++r)
     {

@@ -452,10 +452,9 @@ class SlotParitySymbolTestCase : public WanTestCase
             {
                 if (o.id == parity)
                 {
-                    WanGaloisRing::Element e{};
-                    e[0] = static_cast<uint64_t>(o.sum);
-                    std::copy(o.upper.begin(), o.upper.end(), e.begin() + 1);
-                    got = WanGaloisRing::Add(got, e);
+                    got = WanGaloisRing::Add(
+                        got,
+                        WanGaloisRing::Join(static_cast<uint64_t>(o.sum), o.upper));
                 }
             }
         };

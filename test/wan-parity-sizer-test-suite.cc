@@ -77,13 +77,18 @@ class ParitySizerBadInputTestCase : public WanTestCase
         auto e = ErrorOf([] { WanParitySizer::FailureProbability(4, 4, 0.1); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "4 parities of 4 chunks"), true, e);
         e = ErrorOf([] { WanParitySizer::FailureProbability(4, 1, 1.5); });
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "erasure rate 1.5"), true, e);
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "erasure rate must be from 0 to 1 (got 1.5)"), true, e);
         e = ErrorOf([&] { WanParitySizer::Parities(28, nan, 1e-3, 10); });
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "is not a probability"), true, e);
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "erasure rate must be from 0 to less than 1 (got nan)"),
+                              true,
+                              e);
         e = ErrorOf([] { WanParitySizer::Parities(28, 1, 1e-3, 10); });
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "0 to below 1"), true, e);
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "from 0 to less than 1 (got 1)"), true, e);
         e = ErrorOf([] { WanParitySizer::Parities(28, 0.01, 0, 10); });
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "failure probability 0"), true, e);
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(e, "failure probability must be above 0 and below 1 (got 0)"),
+            true,
+            e);
         e = ErrorOf([] { WanParitySizer::Parities(0, 0.01, 1e-3, 10); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "0 data chunks"), true, e);
     }
