@@ -5,6 +5,8 @@
 #include "fpga-aggregator.h"
 
 #include "wan-parity-code.h"
+#include "wan-training-compat.h"
+#include "wan-training-text.h"
 
 #include "ns3/boolean.h"
 #include "ns3/inet-socket-address.h"
@@ -104,6 +106,38 @@ FpgaAggregator::GetTypeId()
                           UintegerValue(4096),
                           MakeUintegerAccessor(&FpgaAggregator::m_resendCapacity),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("DecodeBytes",
+                          "HBM that holds copies of each sender's blocks to decode its parity "
+                          "per stream before summing (taken from HbmBytes; 0: parity is "
+                          "summed like data and only the island decodes)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&FpgaAggregator::m_decodeBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("ParityBlock",
+                          "Data chunks per parity block of the islands' streams (with "
+                          "DecodeBytes; WanIslandApplication's ParityBlock)",
+                          UintegerValue(32),
+                          MakeUintegerAccessor(&FpgaAggregator::m_parityBlock),
+                          MakeUintegerChecker<uint32_t>(
+                              static_cast<uint32_t>(wantext::bounds::kParityBlock.min),
+                              static_cast<uint32_t>(wantext::bounds::kParityBlock.max)))
+            .AddAttribute("ParityChunks",
+                          "Parity chunks per block of the islands' streams (with DecodeBytes; "
+                          "WanIslandApplication's ParityChunks)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&FpgaAggregator::m_parityChunks),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("DecodeTimeout",
+                          "How long a stream block stays open for decoding after its last "
+                          "chunk arrived (with DecodeBytes)",
+                          TimeValue(MilliSeconds(500)),
+                          MakeTimeAccessor(&FpgaAggregator::m_decodeTimeout),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddTraceSource("StreamBlock",
+                            "A stream block closed (with DecodeBytes): what its sender's "
+                            "stream carried, lost and had rebuilt here",
+                            MakeTraceSourceAccessor(&FpgaAggregator::m_streamBlockTrace),
+                            "ns3::FpgaAggregator::StreamBlockTracedCallback")
             .AddTraceSource("Eviction",
                             "A slot was forwarded: round, chunk, cause, contributions",
                             MakeTraceSourceAccessor(&FpgaAggregator::m_evictionTrace),
@@ -200,6 +234,7 @@ FpgaAggregator::DoDispose()
     NS_LOG_FUNCTION(this);
     m_socket = nullptr;
     m_resendBuffer.clear();
+    m_decoder.reset();
     Application::DoDispose();
 }
 
@@ -209,9 +244,24 @@ FpgaAggregator::StartApplication()
     NS_LOG_FUNCTION(this);
     uint64_t slots = 0;
     double lifetime = 0;
+    if (m_decodeBytes > 0)
+    {
+        if (m_decodeBytes >= m_hbmBytes)
+        {
+            NS_FATAL_ERROR("FpgaAggregator: DecodeBytes (" << m_decodeBytes
+                                                           << ") must leave HBM for the slots "
+                                                              "(HbmBytes "
+                                                           << m_hbmBytes << ")");
+        }
+        m_decoder = std::make_unique<FpgaStreamDecoder>(m_parityBlock,
+                                                        m_parityChunks,
+                                                        m_decodeBytes / m_slotBytes,
+                                                        m_decodeTimeout.GetSeconds());
+        NS_LOG_INFO("per-stream decoding: " << m_decoder->GetCapacity() << " chunks");
+    }
     if (m_hbmBytes > 0)
     {
-        slots = std::max<uint64_t>(1, m_hbmBytes / m_slotBytes);
+        slots = std::max<uint64_t>(1, (m_hbmBytes - m_decodeBytes) / m_slotBytes);
         lifetime = m_timeout.GetSeconds();
     }
     else
@@ -266,6 +316,14 @@ FpgaAggregator::StopApplication()
     NS_LOG_FUNCTION(this);
     Simulator::Cancel(m_expiryEvent);
     Simulator::Cancel(m_heartbeatEvent);
+    Simulator::Cancel(m_decodeEvent);
+    if (m_decoder)
+    {
+        for (const auto& block : m_decoder->Flush())
+        {
+            m_streamBlockTrace(block);
+        }
+    }
     if (m_socket)
     {
         m_socket->Close();
@@ -311,6 +369,10 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
             m_repairRtt[from].Observe((Simulator::Now() - it->second).GetSeconds());
             m_repairs.erase(it);
             ++m_repairsIn;
+            if (!Decode(packet, header, false))
+            {
+                continue; // rebuilt here meanwhile
+            }
             const FpgaChunkId id{header.GetRound(), header.GetClique(), header.GetChunk()};
             NS_LOG_LOGIC("repair of chunk " << header.GetChunk() << " of round "
                                             << header.GetRound() << " from position "
@@ -330,7 +392,7 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
             // an input.
             NS_LOG_LOGIC("the island's own chunk, not summed");
         }
-        else
+        else if (Decode(packet, header, true))
         {
             Aggregate(packet, header);
             if (m_repairInNetwork && m_hbmBytes > 0)
@@ -444,6 +506,90 @@ FpgaAggregator::Aggregate(Ptr<const Packet> packet, const WanChunkHeader& header
     m_occupancyTrace(m_table->GetOccupancy());
     Forward(out);
     ScheduleExpiry();
+}
+
+bool
+FpgaAggregator::Decode(Ptr<const Packet> packet, const WanChunkHeader& header, bool firstHand)
+{
+    if (!m_decoder || header.GetExpected() == 0 || header.GetPosition() > header.GetExpected())
+    {
+        return true; // not decoded here (Aggregate refuses what is malformed)
+    }
+    const FpgaChunkId id{header.GetRound(), header.GetClique(), header.GetChunk()};
+    const double now = Simulator::Now().GetSeconds();
+    std::vector<FpgaStreamDecoder::Rebuilt> rebuilt;
+    if (WanParityCode::IsParity(id.chunk))
+    {
+        if (!header.HasSymbol())
+        {
+            return true;
+        }
+        rebuilt = m_decoder->AddParity(id,
+                                       header.GetPosition(),
+                                       header.GetBlockLength(),
+                                       header.GetSymbol(),
+                                       now);
+    }
+    else
+    {
+        auto added =
+            m_decoder->AddData(id, header.GetPosition(), header.GetFixedValue(), firstHand, now);
+        if (added.repeat)
+        {
+            Drop(packet, "repeated contribution");
+            return false;
+        }
+        rebuilt = std::move(added.rebuilt);
+    }
+    const uint32_t bytes = packet->GetSize() - header.GetSerializedSize();
+    for (const auto& r : rebuilt)
+    {
+        NS_LOG_LOGIC("chunk " << r.id.chunk << " of round " << r.id.round << " of position "
+                              << r.position << " rebuilt from its stream's parity");
+        // A repair asked for it is no longer awaited (one arriving is dropped).
+        m_repairs.erase({r.id.round, r.id.clique, r.id.chunk, r.position});
+        Forward(m_table->Add(r.id,
+                             r.value,
+                             bytes,
+                             header.GetExpected(),
+                             now,
+                             WanSourceSet::Of(r.position)));
+        ReleaseLate(r.id);
+    }
+    if (!rebuilt.empty())
+    {
+        m_peakOccupancy = m_table->GetPeakOccupancy();
+        m_occupancyTrace(m_table->GetOccupancy());
+        ScheduleExpiry();
+    }
+    if (!wancompat::IsPending(m_decodeEvent))
+    {
+        m_decodeEvent = Simulator::Schedule(Seconds(m_decoder->GetNextExpiry()) - Simulator::Now(),
+                                            &FpgaAggregator::ExpireStreams,
+                                            this);
+    }
+    return true;
+}
+
+void
+FpgaAggregator::ExpireStreams()
+{
+    for (const auto& block : m_decoder->Expire(Simulator::Now().GetSeconds()))
+    {
+        m_streamBlockTrace(block);
+    }
+    const double next = m_decoder->GetNextExpiry();
+    if (std::isfinite(next))
+    {
+        m_decodeEvent =
+            Simulator::Schedule(Seconds(next) - Simulator::Now(), &FpgaAggregator::ExpireStreams, this);
+    }
+}
+
+const FpgaStreamDecoder*
+FpgaAggregator::GetStreamDecoder() const
+{
+    return m_decoder.get();
 }
 
 void

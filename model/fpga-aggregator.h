@@ -6,6 +6,7 @@
 #define FPGA_AGGREGATOR_H
 
 #include "fpga-slot-table.h"
+#include "fpga-stream-decoder.h"
 #include "wan-chunk-header.h"
 #include "wan-mean-deviation.h"
 
@@ -58,6 +59,15 @@ class Packet;
  * The table has HbmBytes / SlotBytes slots and a slot lifetime of
  * SlotTimeout.  HbmBytes = 0 leaves only a line-rate window: as many slots as
  * LineRate fills in LineRateWindow, and that window as the lifetime.
+ *
+ * With DecodeBytes > 0 it decodes each sender's parity per stream before it
+ * sums (FpgaStreamDecoder, with the islands' ParityBlock and ParityChunks):
+ * DecodeBytes of the HBM hold copies of the blocks being decoded (the table
+ * has the rest), a lost contribution is rebuilt from its sender's parity
+ * and summed like the chunk it replaces, and a copy of a contribution held
+ * or rebuilt already is dropped.  The parity is then summed and forwarded as
+ * without decoding, so the island decodes what is left end to end.  Each
+ * block is reported (StreamBlock) once idle for DecodeTimeout.
  */
 class FpgaAggregator : public Application
 {
@@ -99,6 +109,8 @@ class FpgaAggregator : public Application
     Time GetSlotTimeout() const;
     /** @return true after Fail */
     bool IsFailed() const;
+    /** @return the per-stream decoder (null without DecodeBytes, or before the start) */
+    const FpgaStreamDecoder* GetStreamDecoder() const;
 
     /**
      * @brief TracedCallback signature of an eviction.
@@ -122,6 +134,11 @@ class FpgaAggregator : public Application
      * @param [in] reason why it could not be used
      */
     typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
+    /**
+     * @brief TracedCallback signature of a stream block closed.
+     * @param [in] block what its stream carried, lost and had rebuilt
+     */
+    typedef void (*StreamBlockTracedCallback)(const FpgaStreamDecoder::Block& block);
 
   protected:
     void DoDispose() override;
@@ -138,6 +155,17 @@ class FpgaAggregator : public Application
      * @param header its header
      */
     void Aggregate(Ptr<const Packet> packet, const WanChunkHeader& header);
+    /**
+     * @brief Decodes a sender's chunk per stream (with DecodeBytes): sums
+     * what its arrival rebuilds.
+     * @param packet the packet as received
+     * @param header its header (DATA or REPAIR)
+     * @param firstHand true when it came on the stream
+     * @return false when it repeats a contribution held or rebuilt (dropped)
+     */
+    bool Decode(Ptr<const Packet> packet, const WanChunkHeader& header, bool firstHand);
+    /// Reports the stream blocks idle for DecodeTimeout and re-arms the timer.
+    void ExpireStreams();
     /**
      * @brief Follows a sender's stream (in-network repair): its slots a
      * ReorderWindow or more chunks back that still lack it are asked for.
@@ -200,9 +228,15 @@ class FpgaAggregator : public Application
     DataRate m_lineRate;       //!< rate of the line-rate window
     Time m_window;             //!< line-rate window
     uint32_t m_resendCapacity; //!< resend buffer size, packets
+    uint64_t m_decodeBytes;    //!< HBM for per-stream decoding (0: none)
+    uint32_t m_parityBlock;    //!< data chunks per parity block (the islands')
+    uint32_t m_parityChunks;   //!< parity chunks per block (the islands')
+    Time m_decodeTimeout;      //!< idle time that closes a stream block
 
     Ptr<Socket> m_socket;                   //!< receives DATA and NACK, sends MERGED
     std::unique_ptr<FpgaSlotTable> m_table; //!< HBM
+    std::unique_ptr<FpgaStreamDecoder> m_decoder; //!< per-stream decoding (or null)
+    EventId m_decodeEvent;                        //!< next stream block expiry
     EventId m_expiryEvent;                  //!< next timeout check
     Time m_expiryAt;                        //!< when m_expiryEvent fires
     uint32_t m_nextSequence{0};             //!< next MERGED sequence number
@@ -234,6 +268,8 @@ class FpgaAggregator : public Application
     TracedCallback<Ptr<const Packet>> m_resendTrace;
     /// Packets that could not be used, and why.
     TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace;
+    /// Stream blocks closed.
+    TracedCallback<const FpgaStreamDecoder::Block&> m_streamBlockTrace;
     /// The most slots ever in use at once.
     TracedValue<uint64_t> m_peakOccupancy{0};
     Time m_heartbeatInterval;          //!< liveness heartbeat interval (0: none)

@@ -278,6 +278,18 @@ WanChunkHeader::GetSequence() const
 }
 
 void
+WanChunkHeader::SetBlockLength(uint32_t length)
+{
+    m_sequence = length;
+}
+
+uint32_t
+WanChunkHeader::GetBlockLength() const
+{
+    return m_sequence;
+}
+
+void
 WanChunkHeader::SetContributions(uint16_t n)
 {
     m_contributions = n;

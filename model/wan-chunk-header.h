@@ -101,6 +101,16 @@ class WanChunkHeader : public Header
     void SetSequence(uint32_t sequence);
     /** @return sequence number */
     uint32_t GetSequence() const;
+    /**
+     * @brief A sender's parity chunk names the data chunks of its block (a
+     * stream's last block may be short), in the sequence field, which only
+     * the post-aggregation hop uses; an FPGA that decodes per stream
+     * (FpgaStreamDecoder) needs it.
+     * @param length data chunks of the block
+     */
+    void SetBlockLength(uint32_t length);
+    /** @return the data chunks of a parity chunk's block (0: not given) */
+    uint32_t GetBlockLength() const;
     /** @param n contributions summed in this packet */
     void SetContributions(uint16_t n);
     /** @return contributions summed */

@@ -551,13 +551,16 @@ WanIslandApplication::MakeParity(const WanIslandRound& r,
                                  const WanParityCode& code,
                                  uint32_t chunk) const
 {
-    const auto symbol = code.Encode(WanParityCode::GroupOfParity(chunk), [&r](uint32_t c) {
+    const uint32_t group = WanParityCode::GroupOfParity(chunk);
+    const auto symbol = code.Encode(group, [&r](uint32_t c) {
         return WanContribution::ToFixed(WanContribution::Value(r.value, c));
     });
     auto h = Header(r, WanChunkHeader::DATA, chunk);
     h.SetExpected(r.peers);
     h.SetPosition(r.position);
     h.SetSymbol(symbol);
+    h.SetBlockLength(
+        static_cast<uint32_t>(code.BlockChunks(code.BlockOfGroup(group)).size()));
     auto p =
         Create<Packet>(static_cast<uint32_t>(std::min<uint64_t>(m_chunkBytes, r.payloadBytes)));
     p->AddHeader(h);

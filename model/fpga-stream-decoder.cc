@@ -1,0 +1,315 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "fpga-stream-decoder.h"
+
+#include "wan-parity-code.h"
+#include "wan-training-text.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FpgaStreamDecoder");
+
+FpgaStreamDecoder::FpgaStreamDecoder(uint32_t block,
+                                     uint32_t parities,
+                                     uint64_t capacity,
+                                     double timeoutSeconds)
+    : m_block(block),
+      m_parities(parities),
+      m_capacity(capacity),
+      m_timeout(wantext::RequirePositive(timeoutSeconds, "stream decoding timeout", "s")),
+      m_mds(block, parities)
+{
+    if (parities > block)
+    {
+        throw std::invalid_argument("stream decoding: " + std::to_string(parities) +
+                                    " parity chunks per block of " + std::to_string(block) +
+                                    " (at most one per data chunk)");
+    }
+}
+
+FpgaStreamDecoder::State&
+FpgaStreamDecoder::Open(const Key& key, double now)
+{
+    auto [it, added] = m_blocks.try_emplace(key);
+    State& s = it->second;
+    if (added)
+    {
+        s.held.assign(m_block, false);
+        s.opened = m_nextOpened++;
+    }
+    else
+    {
+        m_deadlines.erase({s.last + m_timeout, key});
+    }
+    s.last = now;
+    m_deadlines.emplace(now + m_timeout, key);
+    return s;
+}
+
+bool
+FpgaStreamDecoder::Reserve(const Key& key)
+{
+    State& self = m_blocks.at(key);
+    while (m_buffered + 1 > m_capacity)
+    {
+        if (m_holding.empty())
+        {
+            break; // nothing to take (no capacity at all)
+        }
+        auto victimKey = m_holding.begin()->second;
+        State& victim = m_blocks.at(victimKey);
+        NS_LOG_LOGIC("HBM for decoding full: block " << std::get<3>(victimKey) << " of position "
+                                                     << std::get<2>(victimKey) << " evicted");
+        Free(victimKey, victim);
+        victim.evicted = true;
+    }
+    if (m_buffered + 1 > m_capacity || self.evicted)
+    {
+        self.evicted = true;
+        return false;
+    }
+    m_holding.emplace(self.opened, key);
+    return true;
+}
+
+void
+FpgaStreamDecoder::Free(const Key& key, State& state)
+{
+    m_buffered -= state.data.size() + state.parity.size();
+    state.data.clear();
+    state.parity.clear();
+    m_holding.erase({state.opened, key});
+}
+
+FpgaStreamDecoder::Added
+FpgaStreamDecoder::AddData(const FpgaChunkId& id,
+                           uint32_t position,
+                           int64_t value,
+                           bool firstHand,
+                           double now)
+{
+    const Key key{id.round, id.clique, position, id.chunk / m_block};
+    const uint32_t offset = id.chunk % m_block;
+    State& s = Open(key, now);
+    Added added;
+    if (s.held[offset])
+    {
+        added.repeat = true;
+        return added;
+    }
+    s.held[offset] = true;
+    s.firstHand += firstHand ? 1 : 0;
+    s.highest = std::max(s.highest, offset + 1);
+    if (!s.done && !s.evicted && Reserve(key))
+    {
+        s.data.emplace(offset, value);
+        ++m_buffered;
+        m_peak = std::max(m_peak, m_buffered);
+        if (s.data.size() == m_block)
+        {
+            s.length = m_block;
+        }
+        // Complete, or the chunk that parities which came early (data
+        // reordered behind them) were one short of.
+        added.rebuilt = TryDecode(key, s);
+    }
+    return added;
+}
+
+std::vector<FpgaStreamDecoder::Rebuilt>
+FpgaStreamDecoder::AddParity(const FpgaChunkId& id,
+                             uint32_t position,
+                             uint32_t length,
+                             const WanGaloisRing::Element& symbol,
+                             double now)
+{
+    const uint32_t group = WanParityCode::GroupOfParity(id.chunk);
+    const Key key{id.round, id.clique, position, group / m_parities};
+    const uint32_t row = group % m_parities;
+    State& s = Open(key, now);
+    if (length >= 1 && length <= m_block)
+    {
+        s.length = length;
+    }
+    ++s.parities;
+    if (s.done || s.evicted || s.parity.count(row) > 0 || !Reserve(key))
+    {
+        return {};
+    }
+    s.parity.emplace(row, symbol);
+    ++m_buffered;
+    m_peak = std::max(m_peak, m_buffered);
+    return TryDecode(key, s);
+}
+
+std::vector<FpgaStreamDecoder::Rebuilt>
+FpgaStreamDecoder::TryDecode(const Key& key, State& state)
+{
+    if (state.done || state.length == 0)
+    {
+        return {};
+    }
+    std::vector<uint32_t> missing;
+    for (uint32_t i = 0; i < state.length; ++i)
+    {
+        if (!state.held[i])
+        {
+            missing.push_back(i);
+        }
+    }
+    if (missing.empty())
+    {
+        state.done = true; // every data chunk came: the copies are not needed
+        Free(key, state);
+        return {};
+    }
+    if (missing.size() > state.parity.size())
+    {
+        return {}; // not yet: more parity may come
+    }
+    // The short last block is the full block's code with its absent chunks 0.
+    const WanMdsCode::Symbol zero{WanGaloisRing::Zero()};
+    std::vector<std::optional<WanMdsCode::Symbol>> data(m_block, zero);
+    for (const auto& [offset, value] : state.data)
+    {
+        data[offset] = WanMdsCode::Symbol{
+            WanGaloisRing::Join(static_cast<uint64_t>(value), WanGaloisRing::Upper{})};
+    }
+    for (uint32_t i : missing)
+    {
+        data[i].reset();
+    }
+    std::vector<std::optional<WanMdsCode::Symbol>> parity(m_parities);
+    for (const auto& [row, symbol] : state.parity)
+    {
+        parity[row] = WanMdsCode::Symbol{symbol};
+    }
+    const auto solved = m_mds.Decode(data, parity);
+    std::vector<Rebuilt> out;
+    for (uint32_t i : missing)
+    {
+        const auto& element = solved[i].front();
+        if (std::any_of(element.begin() + 1, element.end(), [](uint64_t w) { return w != 0; }))
+        {
+            // Not a value: the copies do not fit together (a corrupted
+            // chunk).  Left to the island.
+            NS_LOG_WARN("stream block " << std::get<3>(key) << " of position " << std::get<2>(key)
+                                        << " does not decode to values");
+            state.done = true;
+            Free(key, state);
+            return {};
+        }
+        const auto [round, clique, position, block] = key;
+        out.push_back(Rebuilt{FpgaChunkId{round, clique, block * m_block + i},
+                              position,
+                              static_cast<int64_t>(element[0])});
+    }
+    for (uint32_t i : missing)
+    {
+        state.held[i] = true;
+    }
+    state.rebuilt += static_cast<uint32_t>(missing.size());
+    state.done = true;
+    Free(key, state);
+    NS_LOG_LOGIC("stream block " << std::get<3>(key) << " of position " << std::get<2>(key)
+                                 << ": " << out.size() << " chunks rebuilt");
+    return out;
+}
+
+FpgaStreamDecoder::Block
+FpgaStreamDecoder::Close(const Key& key, const State& state)
+{
+    Block b;
+    std::tie(b.round, b.clique, b.position, b.block) = key;
+    // A block none of whose parity came has an unknown length: the data
+    // seen, or a full block when a later block of the stream exists.
+    const uint32_t length = state.length > 0 ? state.length : m_block;
+    const uint32_t parities = std::min(m_parities, length);
+    b.symbols = length + parities;
+    const uint32_t arrived =
+        std::min(state.firstHand, length) + std::min(state.parities, parities);
+    b.erasures = b.symbols - arrived;
+    b.rebuilt = state.rebuilt;
+    b.short_ = b.erasures > parities;
+    b.evicted = state.evicted;
+    m_totals.blocks += 1;
+    m_totals.symbols += b.symbols;
+    m_totals.erasures += b.erasures;
+    m_totals.rebuilt += b.rebuilt;
+    m_totals.short_ += b.short_ ? 1 : 0;
+    m_totals.evicted += b.evicted ? 1 : 0;
+    return b;
+}
+
+std::vector<FpgaStreamDecoder::Block>
+FpgaStreamDecoder::Expire(double now)
+{
+    std::vector<Block> out;
+    while (!m_deadlines.empty() && m_deadlines.begin()->first <= now)
+    {
+        const Key key = m_deadlines.begin()->second;
+        m_deadlines.erase(m_deadlines.begin());
+        auto it = m_blocks.find(key);
+        Free(key, it->second);
+        out.push_back(Close(key, it->second));
+        m_blocks.erase(it);
+    }
+    return out;
+}
+
+std::vector<FpgaStreamDecoder::Block>
+FpgaStreamDecoder::Flush()
+{
+    std::vector<Block> out;
+    for (auto& [key, state] : m_blocks)
+    {
+        Free(key, state);
+        out.push_back(Close(key, state));
+    }
+    m_blocks.clear();
+    m_deadlines.clear();
+    return out;
+}
+
+double
+FpgaStreamDecoder::GetNextExpiry() const
+{
+    return m_deadlines.empty() ? std::numeric_limits<double>::infinity()
+                               : m_deadlines.begin()->first;
+}
+
+uint64_t
+FpgaStreamDecoder::GetBuffered() const
+{
+    return m_buffered;
+}
+
+uint64_t
+FpgaStreamDecoder::GetPeakBuffered() const
+{
+    return m_peak;
+}
+
+uint64_t
+FpgaStreamDecoder::GetCapacity() const
+{
+    return m_capacity;
+}
+
+const FpgaStreamDecoder::Totals&
+FpgaStreamDecoder::GetTotals() const
+{
+    return m_totals;
+}
+
+} // namespace ns3
