@@ -214,6 +214,17 @@ CliqueExperimentHelper::SetParity(uint32_t block, uint32_t parities)
 }
 
 void
+CliqueExperimentHelper::SetParityDecoding(const std::string& where)
+{
+    if (where != "island" && where != "fpga")
+    {
+        throw std::invalid_argument("parity decoding must be island or fpga (got '" +
+                                    wantext::Printable(where) + "')");
+    }
+    m_decodeAtFpga = where == "fpga";
+}
+
+void
 CliqueExperimentHelper::EnablePacketTraces(const std::string& pcapPrefix,
                                            const std::string& asciiPrefix,
                                            const std::string& selection)
@@ -407,6 +418,12 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     {
         nominal.ClearLinkFaults();
     }
+    if (m_decodeAtFpga && (m_recovery == CODED || m_recovery == CODED_EARLY) &&
+        (!m_planner.GetConfig().aggregation || m_planner.GetConfig().hbmBytes <= 0))
+    {
+        throw std::invalid_argument("parity decoding at the FPGA needs FPGA memory to hold "
+                                    "copies of the blocks (hbmBytes is 0)");
+    }
     auto plan = nominal.Plan(schedule);
     auto result = Planned(plan);
     if (!plan.feasible)
@@ -595,6 +612,14 @@ CliqueExperimentHelper::InstallFpgas(const WanNetworkHelper& net,
     // With fault detection the FPGAs tell their edge they live, at BFD's pace.
     helper.SetAttribute("HeartbeatInterval",
                         TimeValue(m_faultDetection == BFD ? m_bfdInterval : Time(0)));
+    if (m_decodeAtFpga && (m_recovery == CODED || m_recovery == CODED_EARLY))
+    {
+        helper.SetAttribute("DecodeBytes",
+                            UintegerValue(static_cast<uint64_t>(m_planner.GetConfig().hbmBytes *
+                                                                DECODE_SHARE)));
+        helper.SetAttribute("ParityBlock", UintegerValue(m_parityBlock));
+        helper.SetAttribute("ParityChunks", UintegerValue(m_parityChunks));
+    }
     ApplicationContainer apps;
     for (uint32_t c = 0; c < net.GetEdges().GetN(); ++c)
     {

@@ -204,6 +204,20 @@ class CliqueExperimentHelper : public ObjectBase
      */
     void SetParity(uint32_t block, uint32_t parities);
     /**
+     * @brief Where the coded policies' parity is decoded.
+     * @param where "island" (default): end to end, by each island over the
+     *        FPGA's sums, so a chunk is an erasure when any sender's copy is
+     *        lost; "fpga": also per sender's stream at the receiving FPGA
+     *        before it sums (FpgaStreamDecoder, in an eighth of its HBM), so
+     *        that the code faces one path's losses, then by the island for
+     *        what is left.  "fpga" needs HBM (hbmBytes > 0; Run refuses
+     *        otherwise).
+     */
+    void SetParityDecoding(const std::string& where);
+    /// Share of an FPGA's HBM that holds copies of the blocks it decodes
+    /// per stream (SetParityDecoding "fpga").
+    static constexpr double DECODE_SHARE = 0.125;
+    /**
      * @brief Writes packet traces of the runs that follow: pcap files and
      * ns-3 ASCII traces of the selected devices, named prefix-<node>-<device>
      * .pcap and .tr (see WanPacketTraceHelper::EnablePcap).  Every run writes the
@@ -374,6 +388,7 @@ class CliqueExperimentHelper : public ObjectBase
         WanIslandApplication::GetDefaultParityBlock()}; //!< data chunks per parity block (coded)
     uint32_t m_parityChunks{
         WanIslandApplication::GetDefaultParityChunks()};   //!< parity chunks per block (coded)
+    bool m_decodeAtFpga{false}; //!< parity decoded per stream at the FPGA too (SetParityDecoding)
     WanCrossTrafficHelper m_crossTraffic;                  //!< background traffic on the core links
     std::optional<std::string> m_coreQueue;                //!< core queue disc (SetCoreQueue)
     std::optional<uint32_t> m_coreQueuePackets;            //!< its size, when a FIFO

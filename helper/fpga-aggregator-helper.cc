@@ -42,6 +42,10 @@ FpgaAggregatorHelper::Create() const
         UintegerValue hbm;
         fpga->GetAttribute("HbmBytes", hbm);
         fpga->SetAttribute("HbmBytes", UintegerValue(static_cast<uint64_t>(hbm.Get() / m_scale)));
+        UintegerValue decode;
+        fpga->GetAttribute("DecodeBytes", decode);
+        fpga->SetAttribute("DecodeBytes",
+                           UintegerValue(static_cast<uint64_t>(decode.Get() / m_scale)));
         TimeValue window;
         fpga->GetAttribute("LineRateWindow", window);
         fpga->SetAttribute("LineRateWindow", TimeValue(window.Get() * m_scale));

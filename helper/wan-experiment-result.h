@@ -5,6 +5,7 @@
 #ifndef WAN_EXPERIMENT_RESULT_H
 #define WAN_EXPERIMENT_RESULT_H
 
+#include "ns3/fpga-stream-decoder.h"
 #include "ns3/wan-measured-mixing.h"
 #include "ns3/wan-round-counters.h"
 #include "ns3/wan-topology.h"
@@ -39,6 +40,8 @@ struct WanIslandRoundResult : WanRoundCounters
     std::map<uint32_t, double> mixing; //!< its row of the realised mixing matrix, per member
     std::map<uint32_t, double> mixingReceived; //!< the row it would have averaged with all it
                                                //!< received by the end (late arrivals too)
+    FpgaStreamDecoder::Totals stream; //!< its FPGA's per-stream decoding of the round's blocks
+                                      //!< (SetParityDecoding "fpga"; zeros otherwise)
 };
 
 /**

@@ -107,7 +107,7 @@ WanRoundRecorder::WatchIslands(const ApplicationContainer& apps)
 }
 
 void
-WanRoundRecorder::WatchFpga(Ptr<FpgaAggregator> fpga)
+WanRoundRecorder::WatchFpga(Ptr<FpgaAggregator> fpga, uint32_t city)
 {
     if (!fpga)
     {
@@ -124,6 +124,7 @@ WanRoundRecorder::WatchFpga(Ptr<FpgaAggregator> fpga)
     Connect(fpga, "Eviction", MakeCallback(&WanRoundRecorder::RecordEviction, this));
     Connect(fpga, "PeakOccupancy", MakeCallback(&WanRoundRecorder::RecordPeak, this));
     Connect(fpga, "Drop", MakeCallback(&WanRoundRecorder::RecordDrop, this));
+    Connect(fpga, "StreamBlock", MakeBoundCallback(&WanRoundRecorder::RecordStreamBlock, this, city));
 }
 
 void
@@ -133,7 +134,7 @@ WanRoundRecorder::WatchFpgas(const ApplicationContainer& apps)
     {
         if (auto fpga = DynamicCast<FpgaAggregator>(apps.Get(i)))
         {
-            WatchFpga(fpga);
+            WatchFpga(fpga, i);
         }
     }
 }
@@ -190,7 +191,14 @@ WanRoundRecorder::Save() const
     {
         round.push_back({k, causes});
     }
+    json streams = json::array();
+    for (const auto& [key, t] : m_streams)
+    {
+        streams.push_back(
+            {key.first, key.second, t.blocks, t.symbols, t.erasures, t.rebuilt, t.short_, t.evicted});
+    }
     return json{{"records", records},
+                {"streams", streams},
                 {"evictions", m_evictions},
                 {"round_evictions", round},
                 {"drops", m_drops},
@@ -248,6 +256,17 @@ WanRoundRecorder::Merge(const std::string& saved)
                 m_roundEvictions[Whole<uint32_t>(entry.at(0))][cause] += Whole<uint64_t>(n);
             }
         }
+        // Per-stream decoding (absent: none recorded).
+        for (const auto& s : in.value("streams", json::array()))
+        {
+            auto& t = m_streams[{Whole<uint32_t>(s.at(0)), Whole<uint32_t>(s.at(1))}];
+            t.blocks += Whole<uint64_t>(s.at(2));
+            t.symbols += Whole<uint64_t>(s.at(3));
+            t.erasures += Whole<uint64_t>(s.at(4));
+            t.rebuilt += Whole<uint64_t>(s.at(5));
+            t.short_ += Whole<uint64_t>(s.at(6));
+            t.evicted += Whole<uint64_t>(s.at(7));
+        }
         for (const auto& [reason, n] : in.at("drops").items())
         {
             m_drops[reason] += Whole<uint64_t>(n);
@@ -266,6 +285,14 @@ WanRoundRecorder::RecordEviction(uint32_t round, uint32_t, const std::string& ca
 {
     ++m_evictions[cause];
     ++m_roundEvictions[round][cause];
+}
+
+void
+WanRoundRecorder::RecordStreamBlock(WanRoundRecorder* recorder,
+                                    uint32_t city,
+                                    const FpgaStreamDecoder::Block& block)
+{
+    recorder->m_streams[{block.round, city}] += block;
 }
 
 void
@@ -394,6 +421,11 @@ WanRoundRecorder::GetIslandResult(uint32_t round, uint32_t city, double scale) c
     ir.lateChunks = rec->lateChunks;
     ir.requestedChunks = rec->requestedChunks;
     ir.givenUpChunks = rec->givenUpChunks;
+    auto stream = m_streams.find({round, city});
+    if (stream != m_streams.end())
+    {
+        ir.stream = stream->second;
+    }
     return ir;
 }
 

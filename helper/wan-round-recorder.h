@@ -28,8 +28,10 @@ namespace ns3
  * @ingroup wan-training
  * @brief Gathers a packet-level run's results from trace sources: each
  * island's record of each round (WanIslandApplication "RoundEnd"), the
- * FPGAs' evictions by cause ("Eviction") and their peak slot occupancy
- * ("PeakOccupancy"), and the packets dropped, by reason ("Drop" of both).
+ * FPGAs' evictions by cause ("Eviction"), their peak slot occupancy
+ * ("PeakOccupancy") and their per-stream decoding of each round
+ * ("StreamBlock", counted for the FPGA's island), and the packets dropped,
+ * by reason ("Drop" of both).
  *
  * Connect it before Simulator::Run and read it after; it keeps the latest
  * record of each (round, city), so a record reported again after a late
@@ -59,9 +61,15 @@ class WanRoundRecorder
     void WatchIsland(Ptr<WanIslandApplication> island);
     /** @param apps applications; every WanIslandApplication among them is recorded */
     void WatchIslands(const ApplicationContainer& apps);
-    /** @param fpga an FPGA aggregator to record */
-    void WatchFpga(Ptr<FpgaAggregator> fpga);
-    /** @param apps applications; every FpgaAggregator among them is recorded */
+    /**
+     * @param fpga an FPGA aggregator to record
+     * @param city the index of the island it serves
+     */
+    void WatchFpga(Ptr<FpgaAggregator> fpga, uint32_t city);
+    /**
+     * @param apps applications; every FpgaAggregator among them is
+     *        recorded, the i-th application serving island i
+     */
     void WatchFpgas(const ApplicationContainer& apps);
 
     /**
@@ -169,6 +177,15 @@ class WanRoundRecorder
      * @param reason why it was dropped
      */
     void RecordDrop(Ptr<const Packet> packet, const std::string& reason);
+    /**
+     * @brief Sink of "StreamBlock": counts it for the round and island.
+     * @param recorder the recorder
+     * @param city the FPGA's island
+     * @param block the block closed
+     */
+    static void RecordStreamBlock(WanRoundRecorder* recorder,
+                                  uint32_t city,
+                                  const FpgaStreamDecoder::Block& block);
 
   private:
     /**
@@ -192,6 +209,8 @@ class WanRoundRecorder
     std::map<uint32_t, std::map<std::string, uint64_t>> m_roundEvictions; //!< by round, cause
     std::map<std::string, uint64_t> m_drops;                              //!< by reason
     uint64_t m_peakSlots{0};                                              //!< at any FPGA
+    /// (round, city) -> the city's FPGA's per-stream decoding of the round
+    std::map<std::pair<uint32_t, uint32_t>, FpgaStreamDecoder::Totals> m_streams;
 };
 
 } // namespace ns3

@@ -25,6 +25,26 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FpgaAggregator");
 
+namespace
+{
+
+/// Slack on an expiry check: absorbs the rounding of times to nanoseconds.
+constexpr double kSlack = 0.5e-9;
+
+/**
+ * @param at an instant, seconds
+ * @return the delay until it, rounded up to the simulator's nanosecond so
+ *         that what expires then has expired (zero if it passed)
+ */
+Time
+Until(double at)
+{
+    return std::max(Simulator::Now(), NanoSeconds(static_cast<int64_t>(std::ceil(at * 1e9)))) -
+           Simulator::Now();
+}
+
+} // namespace
+
 NS_OBJECT_ENSURE_REGISTERED(FpgaAggregator);
 
 TypeId
@@ -564,7 +584,7 @@ FpgaAggregator::Decode(Ptr<const Packet> packet, const WanChunkHeader& header, b
     }
     if (!wancompat::IsPending(m_decodeEvent))
     {
-        m_decodeEvent = Simulator::Schedule(Seconds(m_decoder->GetNextExpiry()) - Simulator::Now(),
+        m_decodeEvent = Simulator::Schedule(Until(m_decoder->GetNextExpiry()),
                                             &FpgaAggregator::ExpireStreams,
                                             this);
     }
@@ -574,15 +594,14 @@ FpgaAggregator::Decode(Ptr<const Packet> packet, const WanChunkHeader& header, b
 void
 FpgaAggregator::ExpireStreams()
 {
-    for (const auto& block : m_decoder->Expire(Simulator::Now().GetSeconds()))
+    for (const auto& block : m_decoder->Expire(Simulator::Now().GetSeconds() + kSlack))
     {
         m_streamBlockTrace(block);
     }
     const double next = m_decoder->GetNextExpiry();
     if (std::isfinite(next))
     {
-        m_decodeEvent =
-            Simulator::Schedule(Seconds(next) - Simulator::Now(), &FpgaAggregator::ExpireStreams, this);
+        m_decodeEvent = Simulator::Schedule(Until(next), &FpgaAggregator::ExpireStreams, this);
     }
 }
 
@@ -687,8 +706,7 @@ FpgaAggregator::ScheduleExpiry()
     {
         return;
     }
-    // Round up to the simulator's nanosecond so that the slot has expired then.
-    Time at = std::max(Simulator::Now(), NanoSeconds(static_cast<int64_t>(std::ceil(next * 1e9))));
+    Time at = Simulator::Now() + Until(next);
     if (!m_expiryEvent.IsExpired() && m_expiryAt <= at)
     {
         return;
@@ -701,8 +719,7 @@ FpgaAggregator::ScheduleExpiry()
 void
 FpgaAggregator::Expire()
 {
-    // Half a nanosecond of slack absorbs the rounding of times to nanoseconds.
-    Forward(m_table->Expire(Simulator::Now().GetSeconds() + 0.5e-9));
+    Forward(m_table->Expire(Simulator::Now().GetSeconds() + kSlack));
     ScheduleExpiry();
 }
 

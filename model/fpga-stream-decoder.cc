@@ -19,6 +19,18 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FpgaStreamDecoder");
 
+FpgaStreamDecoder::Totals&
+FpgaStreamDecoder::Totals::operator+=(const Block& block)
+{
+    blocks += 1;
+    symbols += block.symbols;
+    erasures += block.erasures;
+    rebuilt += block.rebuilt;
+    short_ += block.short_ ? 1 : 0;
+    evicted += block.evicted ? 1 : 0;
+    return *this;
+}
+
 FpgaStreamDecoder::FpgaStreamDecoder(uint32_t block,
                                      uint32_t parities,
                                      uint64_t capacity,
@@ -242,12 +254,7 @@ FpgaStreamDecoder::Close(const Key& key, const State& state)
     b.rebuilt = state.rebuilt;
     b.short_ = b.erasures > parities;
     b.evicted = state.evicted;
-    m_totals.blocks += 1;
-    m_totals.symbols += b.symbols;
-    m_totals.erasures += b.erasures;
-    m_totals.rebuilt += b.rebuilt;
-    m_totals.short_ += b.short_ ? 1 : 0;
-    m_totals.evicted += b.evicted ? 1 : 0;
+    m_totals += b;
     return b;
 }
 

@@ -76,6 +76,13 @@ class FpgaStreamDecoder
         uint64_t rebuilt{0};  //!< data chunks rebuilt
         uint64_t short_{0};   //!< blocks beyond the code
         uint64_t evicted{0};  //!< blocks whose copies were evicted
+
+        /**
+         * @brief Counts one more block.
+         * @param block the block
+         * @return these counts
+         */
+        Totals& operator+=(const Block& block);
     };
 
     /**

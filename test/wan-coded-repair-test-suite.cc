@@ -245,6 +245,91 @@ class CodedBadAttributeTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief Where the parity is decoded: A's chunk 1 and C's chunk 2 (one
+ * block, one parity) are lost before B's FPGA.  Decoded by the island, over
+ * the sums, the block has two erasures (the union of the two streams'
+ * losses) and one parity: nothing is rebuilt.  Decoded per stream at the
+ * FPGA, each stream lost one chunk and its own parity rebuilds it: every
+ * sum is exact, the round ends within a chunk's time of the lossless one.  Without room in
+ * HBM for a block's copies the FPGA decodes nothing.
+ */
+class CodedAtFpgaTestCase : public WanTestCase
+{
+  public:
+    CodedAtFpgaTestCase()
+        : WanTestCase("parity decoded per stream at the FPGA: one path's losses, not the union")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        Time lossless;
+        {
+            auto o = CodedOptions(1);
+            o.decodeBytes = 100000000;
+            LineClique run(o);
+            lossless = run.islands[1]->GetRecord(0).completion;
+            const auto& totals = run.fpgas[1]->GetStreamDecoder()->GetTotals();
+            NS_TEST_EXPECT_MSG_EQ(totals.blocks, 20, "10 blocks of A's stream and of C's");
+            NS_TEST_EXPECT_MSG_EQ(totals.symbols, 220, "110 chunks each");
+            NS_TEST_EXPECT_MSG_EQ(totals.erasures, 0, "lossless");
+        }
+        // A's and C's chunks reach B's edge in turn: arrival 2 is A's chunk
+        // 1, arrival 5 C's chunk 2.
+        auto o = CodedOptions(1);
+        o.dropsAtEdgeB = {2, 5};
+        o.beforeRun = [](LineClique& run) {
+            // Not asked of the senders either: only the parity repairs.
+            run.fpgas[1]->SetAttribute("RepairInNetwork", BooleanValue(false));
+        };
+        {
+            LineClique run(o);
+            const auto rec = run.islands[1]->GetRecord(0);
+            NS_TEST_EXPECT_MSG_EQ(run.edgeDrops->m_dropped, 2, "");
+            NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 0, "two erasures over the sums, one parity");
+            NS_TEST_EXPECT_MSG_EQ(rec.erasures, 2, "the union of both streams' losses");
+            NS_TEST_EXPECT_MSG_EQ(rec.blocksShort, 1, "");
+            NS_TEST_EXPECT_MSG_EQ(rec.delivered, 198, "");
+            NS_TEST_EXPECT_MSG_EQ((run.fpgas[1]->GetStreamDecoder() == nullptr), true, "no decoder");
+        }
+        o.decodeBytes = 100000000;
+        {
+            LineClique run(o);
+            const auto rec = run.islands[1]->GetRecord(0);
+            NS_TEST_EXPECT_MSG_EQ(rec.delivered, 200, "all in");
+            NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(1), "exact");
+            NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 0, "the island had nothing left to rebuild");
+            NS_TEST_EXPECT_MSG_EQ(rec.erasures, 0, "");
+            // The two rebuilt sums leave with the block's parity, late: the
+            // access hop, as fast as the stream, stays one chunk behind.
+            const Time chunk = MicroSeconds(8);
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(rec.completion, lossless + chunk, "within a chunk's time");
+            const auto& totals = run.fpgas[1]->GetStreamDecoder()->GetTotals();
+            NS_TEST_EXPECT_MSG_EQ(totals.rebuilt, 2, "one per stream");
+            NS_TEST_EXPECT_MSG_EQ(totals.erasures, 2, "one per stream");
+            NS_TEST_EXPECT_MSG_EQ(totals.short_, 0, "");
+            NS_TEST_EXPECT_MSG_EQ(totals.evicted, 0, "");
+            // At most a block of each stream and its parity in HBM at once.
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(run.fpgas[1]->GetStreamDecoder()->GetPeakBuffered(),
+                                        22,
+                                        "copies freed as blocks complete");
+        }
+        // Room for 3 chunks: every block's copies are taken before its parity.
+        o.decodeBytes = 3 * 9000;
+        {
+            LineClique run(o);
+            const auto rec = run.islands[1]->GetRecord(0);
+            NS_TEST_EXPECT_MSG_EQ(rec.delivered, 198, "not decoded at the FPGA, nor after");
+            const auto& totals = run.fpgas[1]->GetStreamDecoder()->GetTotals();
+            NS_TEST_EXPECT_MSG_EQ(totals.rebuilt, 0, "");
+            NS_TEST_EXPECT_MSG_GT(totals.evicted, 0, "blocks evicted for lack of HBM");
+        }
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief Coded repair at packet level.
  */
 class WanCodedRepairTestSuite : public TestSuite
@@ -257,6 +342,7 @@ class WanCodedRepairTestSuite : public TestSuite
         AddTestCase(new CodedDataTestCase);
         AddTestCase(new CodedBurstTestCase);
         AddTestCase(new CodedEarlyTestCase);
+        AddTestCase(new CodedAtFpgaTestCase);
         AddTestCase(new CodedBadAttributeTestCase);
     }
 };

@@ -80,6 +80,7 @@ struct LineCliqueOptions
     std::string recovery{"accept"};  //!< the islands' Recovery
     uint32_t parityBlock{0};         //!< the islands' ParityBlock (0: no Parity)
     uint32_t parityChunks{1};        //!< the islands' ParityChunks
+    uint64_t decodeBytes{0};         //!< the FPGAs' DecodeBytes (per-stream decoding)
     std::function<void(struct LineClique&)> beforeRun; //!< called before Simulator::Run
 };
 
@@ -132,6 +133,12 @@ struct LineClique
                 auto fpga = CreateObject<FpgaAggregator>();
                 fpga->SetAttribute("Island", Ipv4AddressValue(net.GetIslandAddress(c)));
                 fpga->SetAttribute("HbmBytes", UintegerValue(1000000000));
+                if (o.decodeBytes > 0)
+                {
+                    fpga->SetAttribute("DecodeBytes", UintegerValue(o.decodeBytes));
+                    fpga->SetAttribute("ParityBlock", UintegerValue(o.parityBlock));
+                    fpga->SetAttribute("ParityChunks", UintegerValue(o.parityChunks));
+                }
                 net.GetEdges().Get(c)->AddApplication(fpga);
                 fpgas.push_back(fpga);
             }

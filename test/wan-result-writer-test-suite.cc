@@ -82,6 +82,8 @@ HandResult()
     b.expected = 5;
     b.delivered = 5;
     b.discarded = 3;
+    b.stream.erasures = 4;
+    b.stream.rebuilt = 3;
     b.givenUp = 0;
     b.mixedMs = 415.25;
     b.held = {{0, 3}, {1, 3}};
@@ -160,7 +162,9 @@ class ResultWriterJsonTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(island["held"]["A"].get<uint32_t>(), 3, "chunks held of A");
         NS_TEST_EXPECT_MSG_EQ(island["mixing"]["B"].get<double>(), 0.5, "weight of itself");
         NS_TEST_EXPECT_MSG_EQ(island["mixing_received"]["A"].get<double>(), 0.5, "received");
-        NS_TEST_EXPECT_MSG_EQ(island.size(), 29, "every counter, the outcome and the mixing");
+        NS_TEST_EXPECT_MSG_EQ(island["stream_erasures"].get<uint64_t>(), 4, "its FPGA's");
+        NS_TEST_EXPECT_MSG_EQ(island["stream_rebuilt"].get<uint64_t>(), 3, "its FPGA's");
+        NS_TEST_EXPECT_MSG_EQ(island.size(), 35, "every counter, the outcome and the mixing");
         NS_TEST_EXPECT_MSG_EQ(run["training"].size(), 0, "no training");
         NS_TEST_EXPECT_MSG_EQ(first["mixed_ms"].get<double>(), 415.25, "round averaged");
         const auto& ab = first["core_links"][0];
@@ -213,9 +217,9 @@ class ResultWriterCsvTestCase : public WanTestCase
         }
         // run: 22 scalars (the label has its column; 4 of PIM, 2 of the
         // scale), 2 evictions, 3 losses, no parameters, no route change; per
-        // round: 9 scalars, 2 evictions, 25 island scalars (the city is the
+        // round: 9 scalars, 2 evictions, 31 island scalars (the city is the
         // subject), 2 held, 2 mixing and 2 mixing_received, 2 links x 5 figures.
-        NS_TEST_EXPECT_MSG_EQ(rows, 22 + 2 + 3 + 2 * (9 + 2 + 25 + 2 + 2 + 2 + 2 * 5), "figures");
+        NS_TEST_EXPECT_MSG_EQ(rows, 22 + 2 + 3 + 2 * (9 + 2 + 31 + 2 + 2 + 2 + 2 * 5), "figures");
         for (const char* expected : {"1,\"pair, hand\",,run,,evictions.timeout,2\n",
                                      "1,\"pair, hand\",1,island,B,repeats,3\n",
                                      "1,\"pair, hand\",,run,,disagreement_measured,0.625\n",

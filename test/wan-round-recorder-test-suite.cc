@@ -37,7 +37,7 @@ class RecorderLineCliqueTestCase : public WanTestCase
             for (uint32_t c = 0; c < 3; ++c)
             {
                 recorder.WatchIsland(run.islands[c]);
-                recorder.WatchFpga(run.fpgas[c]);
+                recorder.WatchFpga(run.fpgas[c], c);
             }
         };
         LineClique run(o);
