@@ -68,6 +68,7 @@ struct Options
     int64_t maxRequests{20};
     int64_t parityBlock{WanIslandApplication::GetDefaultParityBlock()};
     int64_t parityChunks{1};
+    std::string parityDecoding{"island"};
     wantrace::PacketTraceOptions traces;
     std::string output;
     std::string packetOutput;
@@ -174,6 +175,11 @@ OptionRules(const Options& o)
          coded,
          "--recovery with coded or coded+early",
          false},
+        {"--parityDecoding",
+         o.parityDecoding != d.parityDecoding,
+         coded,
+         "--recovery with coded or coded+early",
+         false},
         {"--maxRequests",
          o.maxRequests != d.maxRequests,
          some(&CliqueExperimentHelper::Repairs),
@@ -250,6 +256,7 @@ RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter
             }
             experiment.SetParity(static_cast<uint32_t>(o.parityBlock),
                                  static_cast<uint32_t>(o.parityChunks));
+            experiment.SetParityDecoding(o.parityDecoding);
             experiment.SetRecovery(recovery);
             experiment.SetCrossTraffic(cross);
             experiment.SetCoreQueue(o.coreQueue);
@@ -434,6 +441,11 @@ Run(int argc, char* argv[])
     cmd.AddValue("parityChunks",
                  "coded: parity chunks per block (the MDS code's r: any r losses rebuilt)",
                  o.parityChunks);
+    cmd.AddValue("parityDecoding",
+                 "coded: where the parity is decoded: island (over the FPGA's sums) or fpga "
+                 "(each sender's stream at the receiving FPGA first, in half its memory; "
+                 "needs schedules with FPGA memory, NAME:GB above 0)",
+                 o.parityDecoding);
     cmd.AddValue("scale", "Time-preserving scale (D and rates / scale)", o.scale);
     cmd.AddValue("rounds", "Rounds per run (0: one period)", o.rounds);
     cmd.AddValue("maxRequests",

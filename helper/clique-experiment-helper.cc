@@ -214,14 +214,21 @@ CliqueExperimentHelper::SetParity(uint32_t block, uint32_t parities)
 }
 
 void
-CliqueExperimentHelper::SetParityDecoding(const std::string& where)
+CliqueExperimentHelper::SetParityDecoding(const std::string& where, double hbmShare)
 {
     if (where != "island" && where != "fpga")
     {
         throw std::invalid_argument("parity decoding must be island or fpga (got '" +
                                     wantext::Printable(where) + "')");
     }
+    if (!(hbmShare > 0 && hbmShare < 1))
+    {
+        throw std::invalid_argument(
+            "parity decoding's share of HBM must be above 0 and below 1 (got " +
+            wantext::Num(hbmShare) + ")");
+    }
     m_decodeAtFpga = where == "fpga";
+    m_decodeShare = hbmShare;
 }
 
 void
@@ -614,9 +621,9 @@ CliqueExperimentHelper::InstallFpgas(const WanNetworkHelper& net,
                         TimeValue(m_faultDetection == BFD ? m_bfdInterval : Time(0)));
     if (m_decodeAtFpga && (m_recovery == CODED || m_recovery == CODED_EARLY))
     {
-        helper.SetAttribute("DecodeBytes",
-                            UintegerValue(static_cast<uint64_t>(m_planner.GetConfig().hbmBytes *
-                                                                DECODE_SHARE)));
+        helper.SetAttribute(
+            "DecodeBytes",
+            UintegerValue(static_cast<uint64_t>(m_planner.GetConfig().hbmBytes * m_decodeShare)));
         helper.SetAttribute("ParityBlock", UintegerValue(m_parityBlock));
         helper.SetAttribute("ParityChunks", UintegerValue(m_parityChunks));
     }

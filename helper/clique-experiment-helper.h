@@ -208,15 +208,14 @@ class CliqueExperimentHelper : public ObjectBase
      * @param where "island" (default): end to end, by each island over the
      *        FPGA's sums, so a chunk is an erasure when any sender's copy is
      *        lost; "fpga": also per sender's stream at the receiving FPGA
-     *        before it sums (FpgaStreamDecoder, in an eighth of its HBM), so
-     *        that the code faces one path's losses, then by the island for
-     *        what is left.  "fpga" needs HBM (hbmBytes > 0; Run refuses
-     *        otherwise).
+     *        before it sums (FpgaStreamDecoder), so that the code faces one
+     *        path's losses, then by the island for what is left.  "fpga"
+     *        needs HBM (hbmBytes > 0; Run refuses otherwise).
+     * @param hbmShare with "fpga", the share of each FPGA's HBM that holds
+     *        copies of the blocks it decodes (its slot table keeps the
+     *        rest), above 0 and below 1 (default 0.5)
      */
-    void SetParityDecoding(const std::string& where);
-    /// Share of an FPGA's HBM that holds copies of the blocks it decodes
-    /// per stream (SetParityDecoding "fpga").
-    static constexpr double DECODE_SHARE = 0.125;
+    void SetParityDecoding(const std::string& where, double hbmShare = 0.5);
     /**
      * @brief Writes packet traces of the runs that follow: pcap files and
      * ns-3 ASCII traces of the selected devices, named prefix-<node>-<device>
@@ -387,8 +386,9 @@ class CliqueExperimentHelper : public ObjectBase
     uint32_t m_parityBlock{
         WanIslandApplication::GetDefaultParityBlock()}; //!< data chunks per parity block (coded)
     uint32_t m_parityChunks{
-        WanIslandApplication::GetDefaultParityChunks()};   //!< parity chunks per block (coded)
+        WanIslandApplication::GetDefaultParityChunks()}; //!< parity chunks per block (coded)
     bool m_decodeAtFpga{false}; //!< parity decoded per stream at the FPGA too (SetParityDecoding)
+    double m_decodeShare{0.5};  //!< share of HBM for the blocks decoded there
     WanCrossTrafficHelper m_crossTraffic;                  //!< background traffic on the core links
     std::optional<std::string> m_coreQueue;                //!< core queue disc (SetCoreQueue)
     std::optional<uint32_t> m_coreQueuePackets;            //!< its size, when a FIFO

@@ -124,7 +124,9 @@ WanRoundRecorder::WatchFpga(Ptr<FpgaAggregator> fpga, uint32_t city)
     Connect(fpga, "Eviction", MakeCallback(&WanRoundRecorder::RecordEviction, this));
     Connect(fpga, "PeakOccupancy", MakeCallback(&WanRoundRecorder::RecordPeak, this));
     Connect(fpga, "Drop", MakeCallback(&WanRoundRecorder::RecordDrop, this));
-    Connect(fpga, "StreamBlock", MakeBoundCallback(&WanRoundRecorder::RecordStreamBlock, this, city));
+    Connect(fpga,
+            "StreamBlock",
+            MakeBoundCallback(&WanRoundRecorder::RecordStreamBlock, this, city));
 }
 
 void
@@ -194,8 +196,14 @@ WanRoundRecorder::Save() const
     json streams = json::array();
     for (const auto& [key, t] : m_streams)
     {
-        streams.push_back(
-            {key.first, key.second, t.blocks, t.symbols, t.erasures, t.rebuilt, t.short_, t.evicted});
+        streams.push_back({key.first,
+                           key.second,
+                           t.blocks,
+                           t.symbols,
+                           t.erasures,
+                           t.rebuilt,
+                           t.short_,
+                           t.evicted});
     }
     return json{{"records", records},
                 {"streams", streams},

@@ -233,22 +233,22 @@ class FpgaAggregator : public Application
     uint32_t m_parityChunks;   //!< parity chunks per block (the islands')
     Time m_decodeTimeout;      //!< idle time that closes a stream block
 
-    Ptr<Socket> m_socket;                   //!< receives DATA and NACK, sends MERGED
-    std::unique_ptr<FpgaSlotTable> m_table; //!< HBM
+    Ptr<Socket> m_socket;                         //!< receives DATA and NACK, sends MERGED
+    std::unique_ptr<FpgaSlotTable> m_table;       //!< HBM
     std::unique_ptr<FpgaStreamDecoder> m_decoder; //!< per-stream decoding (or null)
     EventId m_decodeEvent;                        //!< next stream block expiry
-    EventId m_expiryEvent;                  //!< next timeout check
-    Time m_expiryAt;                        //!< when m_expiryEvent fires
-    uint32_t m_nextSequence{0};             //!< next MERGED sequence number
-    std::deque<Ptr<Packet>> m_resendBuffer; //!< last packets sent, oldest first
-    uint32_t m_firstBuffered{0};            //!< sequence number of the oldest
-    uint64_t m_forwarded{0};                //!< MERGED packets sent
-    uint64_t m_resent{0};                   //!< packets resent
-    uint64_t m_unanswerable{0};             //!< NACKs too late for the buffer
-    uint64_t m_queries{0};                  //!< QUERYs received
-    bool m_repairInNetwork;                 //!< ask senders for what slots lack
-    uint32_t m_reorderWindow;               //!< chunks a later arrival must lead by
-    Time m_repairTimeout;                   //!< wait for a repair, before any is measured
+    EventId m_expiryEvent;                        //!< next timeout check
+    Time m_expiryAt;                              //!< when m_expiryEvent fires
+    uint32_t m_nextSequence{0};                   //!< next MERGED sequence number
+    std::deque<Ptr<Packet>> m_resendBuffer;       //!< last packets sent, oldest first
+    uint32_t m_firstBuffered{0};                  //!< sequence number of the oldest
+    uint64_t m_forwarded{0};                      //!< MERGED packets sent
+    uint64_t m_resent{0};                         //!< packets resent
+    uint64_t m_unanswerable{0};                   //!< NACKs too late for the buffer
+    uint64_t m_queries{0};                        //!< QUERYs received
+    bool m_repairInNetwork;                       //!< ask senders for what slots lack
+    uint32_t m_reorderWindow;                     //!< chunks a later arrival must lead by
+    Time m_repairTimeout;                         //!< wait for a repair, before any is measured
     /// (round, clique, position) -> the sender's next chunk to check
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> m_streams;
     /// (round, clique, chunk, position) -> when its repair was asked for

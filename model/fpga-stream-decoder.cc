@@ -233,8 +233,8 @@ FpgaStreamDecoder::TryDecode(const Key& key, State& state)
     state.rebuilt += static_cast<uint32_t>(missing.size());
     state.done = true;
     Free(key, state);
-    NS_LOG_LOGIC("stream block " << std::get<3>(key) << " of position " << std::get<2>(key)
-                                 << ": " << out.size() << " chunks rebuilt");
+    NS_LOG_LOGIC("stream block " << std::get<3>(key) << " of position " << std::get<2>(key) << ": "
+                                 << out.size() << " chunks rebuilt");
     return out;
 }
 
@@ -248,8 +248,7 @@ FpgaStreamDecoder::Close(const Key& key, const State& state)
     const uint32_t length = state.length > 0 ? state.length : m_block;
     const uint32_t parities = std::min(m_parities, length);
     b.symbols = length + parities;
-    const uint32_t arrived =
-        std::min(state.firstHand, length) + std::min(state.parities, parities);
+    const uint32_t arrived = std::min(state.firstHand, length) + std::min(state.parities, parities);
     b.erasures = b.symbols - arrived;
     b.rebuilt = state.rebuilt;
     b.short_ = b.erasures > parities;

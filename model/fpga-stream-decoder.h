@@ -48,9 +48,9 @@ class FpgaStreamDecoder
     /// A sender's contribution this decoder rebuilt.
     struct Rebuilt
     {
-        FpgaChunkId id;        //!< the data chunk
-        uint32_t position{0};  //!< its sender
-        int64_t value{0};      //!< the sender's value, fixed point
+        FpgaChunkId id;       //!< the data chunk
+        uint32_t position{0}; //!< its sender
+        int64_t value{0};     //!< the sender's value, fixed point
     };
 
     /// One block of one stream, reported when it closes.
@@ -115,10 +115,10 @@ class FpgaStreamDecoder
      *         rebuild (a parity that came before it was one chunk short)
      */
     Added AddData(const FpgaChunkId& id,
-                 uint32_t position,
-                 int64_t value,
-                 bool firstHand,
-                 double now);
+                  uint32_t position,
+                  int64_t value,
+                  bool firstHand,
+                  double now);
     /**
      * @brief A sender's parity chunk.
      * @param id the chunk (PARITY_FLAG | group)
@@ -159,18 +159,18 @@ class FpgaStreamDecoder
     /// One block of one stream.
     struct State
     {
-        std::map<uint32_t, int64_t> data;                   //!< values held, by offset
+        std::map<uint32_t, int64_t> data;                  //!< values held, by offset
         std::map<uint32_t, WanGaloisRing::Element> parity; //!< symbols held, by row
-        std::vector<bool> held;    //!< per offset: held or rebuilt
-        uint32_t firstHand{0};     //!< data chunks that came on the stream
-        uint32_t parities{0};      //!< parity chunks that came
-        uint32_t length{0};        //!< data chunks (0: not known yet)
-        uint32_t highest{0};       //!< 1 + the highest offset seen
-        uint32_t rebuilt{0};       //!< data chunks rebuilt
-        bool done{false};          //!< complete or decoded: nothing more to do
-        bool evicted{false};       //!< its copies were taken
-        double last{0};            //!< last arrival, seconds
-        uint64_t opened{0};        //!< order of opening (the oldest is evicted first)
+        std::vector<bool> held;                            //!< per offset: held or rebuilt
+        uint32_t firstHand{0};                             //!< data chunks that came on the stream
+        uint32_t parities{0};                              //!< parity chunks that came
+        uint32_t length{0};                                //!< data chunks (0: not known yet)
+        uint32_t highest{0};                               //!< 1 + the highest offset seen
+        uint32_t rebuilt{0};                               //!< data chunks rebuilt
+        bool done{false};    //!< complete or decoded: nothing more to do
+        bool evicted{false}; //!< its copies were taken
+        double last{0};      //!< last arrival, seconds
+        uint64_t opened{0};  //!< order of opening (the oldest is evicted first)
     };
 
     /**
@@ -205,19 +205,19 @@ class FpgaStreamDecoder
      */
     Block Close(const Key& key, const State& state);
 
-    uint32_t m_block;                //!< data chunks per block
-    uint32_t m_parities;             //!< parity chunks per block
-    uint64_t m_capacity;             //!< chunks HBM holds
-    double m_timeout;                //!< idle time that closes a block
-    WanMdsCode m_mds;                //!< the code of a full block
-    std::map<Key, State> m_blocks;   //!< open blocks
+    uint32_t m_block;                             //!< data chunks per block
+    uint32_t m_parities;                          //!< parity chunks per block
+    uint64_t m_capacity;                          //!< chunks HBM holds
+    double m_timeout;                             //!< idle time that closes a block
+    WanMdsCode m_mds;                             //!< the code of a full block
+    std::map<Key, State> m_blocks;                //!< open blocks
     std::set<std::pair<uint64_t, Key>> m_holding; //!< blocks holding copies, oldest first
     /// (deadline, block), earliest first; stale entries are checked
     std::set<std::pair<double, Key>> m_deadlines;
-    uint64_t m_buffered{0};          //!< chunks held
-    uint64_t m_peak{0};              //!< most chunks held
-    uint64_t m_nextOpened{0};        //!< opening counter
-    Totals m_totals;                 //!< counts reported
+    uint64_t m_buffered{0};   //!< chunks held
+    uint64_t m_peak{0};       //!< most chunks held
+    uint64_t m_nextOpened{0}; //!< opening counter
+    Totals m_totals;          //!< counts reported
 };
 
 } // namespace ns3

@@ -559,8 +559,7 @@ WanIslandApplication::MakeParity(const WanIslandRound& r,
     h.SetExpected(r.peers);
     h.SetPosition(r.position);
     h.SetSymbol(symbol);
-    h.SetBlockLength(
-        static_cast<uint32_t>(code.BlockChunks(code.BlockOfGroup(group)).size()));
+    h.SetBlockLength(static_cast<uint32_t>(code.BlockChunks(code.BlockOfGroup(group)).size()));
     auto p =
         Create<Packet>(static_cast<uint32_t>(std::min<uint64_t>(m_chunkBytes, r.payloadBytes)));
     p->AddHeader(h);

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """Coded repair sized from measured loss, at packet level: for each schedule,
-FPGA memory and loss setting, a pilot run measures the erasure rate q the
-code faces (a chunk or parity chunk of a block lacking some sender's
-first-hand copy, at the island), the parity per block is sized from it
+FPGA memory, loss setting and place of decoding, a pilot run measures the
+erasure rate q the code faces (decoded by the island: a chunk or parity
+chunk of a block lacking some sender's first-hand copy, the union of its
+senders' losses; decoded per stream at the FPGA: one sender's chunk that
+did not reach the FPGA), the parity per block is sized from it
 (the least r with P(Binomial(k + r, q) > r) <= epsilon, WanParitySizer, q
 the worst island's rate at the upper end of its 95% interval),
 and independent runs (ns-3's RngRun) measure, with 95% confidence intervals:
@@ -38,12 +40,21 @@ from wan_training import (mean_ci, model_facts, parse_schedule_memory,  # noqa: 
 PILOT_RUN = 1000
 
 
+# What the code faced, per island, for each place of decoding: the island's
+# own decoder over the FPGA's sums, or its FPGA's per-stream decoder.
+CODE_FIELDS = {
+    "island": ("erasures", "parity_symbols", "parity_blocks", "blocks_short"),
+    "fpga": ("stream_erasures", "stream_symbols", "stream_blocks", "stream_short"),
+}
+
+
 def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, join_ms, block,
-            parities):
+            parities, decode, share):
     """One simulation, RngRun `run`, loss `loss` on every link class in bursts
     of `burst` packets on average (0: none); PIM's periodic Joins every
     join_ms; block data chunks per parity block and `parities` parities each
-    (0: the uncoded policy)."""
+    (0: the uncoded policy), decoded where `decode` says ("island" or
+    "fpga", with `share` of the FPGA's memory for the blocks' copies)."""
     from wan_training import ns, packet_run
 
     ns.RngSeedManager.SetRun(run)
@@ -56,6 +67,7 @@ def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, join_ms
     experiment.SetRounds(rounds)
     if parities > 0:
         experiment.SetParity(block, parities)
+        experiment.SetParityDecoding(decode, share)
     experiment.SetRecovery(recovery)
     if loss > 0:
         impairment = ns.WanLinkImpairment()
@@ -63,18 +75,25 @@ def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, join_ms
         impairment.burstLength = burst
         for name in model_facts()["link_classes"]:
             experiment.SetImpairment(ns.WanNetworkHelper.ParseLinkClass(name), impairment)
-    label = "%s %g GB, %s, loss %g burst %g, r %d, run %d" % (
-        schedule, hbm_gb, recovery, loss, burst, parities, run)
+    label = "%s %g GB, %s, loss %g burst %g, r %d decoded at the %s, run %d" % (
+        schedule, hbm_gb, recovery, loss, burst, parities, decode, run)
     packets = packet_run(experiment.Run(ns.CliqueScheduleBuiltins.Make(schedule, topo)), topo,
                          label, {"loss": loss, "burst": burst, "scale": scale, "run": run,
                                  "recovery": recovery, "hbm_gb": hbm_gb, "block": block,
-                                 "parities": parities, "join_ms": join_ms})
+                                 "parities": parities, "join_ms": join_ms,
+                                 "decode": decode, "decode_share": share})
     islands = [i for r in packets["rounds"] for i in r["islands"]]
+    erasures, symbols, blocks, short = CODE_FIELDS[decode]
     total = {k: sum(i[k] for i in islands)
-             for k in ("bytes_in", "parity_blocks", "parity_symbols", "erasures", "blocks_short",
-                       "given_up", "rebuilt", "requested", "parity_sent")}
+             for k in ("bytes_in", "given_up", "rebuilt", "requested", "parity_sent",
+                       "stream_rebuilt", "stream_evicted")}
+    # The blocks the code faced where it was decoded.
+    for name, field in (("erasures", erasures), ("parity_symbols", symbols),
+                        ("parity_blocks", blocks), ("blocks_short", short)):
+        total[name] = sum(i[field] for i in islands)
     row = {"schedule": schedule, "hbm_gb": hbm_gb, "recovery": recovery, "loss": loss,
-           "burst": burst, "join_ms": join_ms, "block": block, "parities": parities, "run": run,
+           "burst": burst, "join_ms": join_ms, "block": block, "parities": parities,
+           "decode": decode, "run": run,
            "pilot": run == PILOT_RUN,
            "mixed_ms": max(r["mixed_ms"] for r in packets["rounds"]),
            "exact": all(i["exact"] for i in islands)}
@@ -89,9 +108,9 @@ def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, join_ms
     per_city = {}
     for i in islands:
         c = per_city.setdefault(i["city"], [0, 0, 0])
-        c[0] += i["erasures"]
-        c[1] += i["parity_symbols"]
-        c[2] += i["parity_blocks"]
+        c[0] += i[erasures]
+        c[1] += i[symbols]
+        c[2] += i[blocks]
     rates = [(e / n, b) for e, n, b in per_city.values() if n > 0]
     row["erasure_rate_max"] = max((q for q, _ in rates), default=0.0)
     # What sizes r from a pilot: the highest rate no island's count excludes.
@@ -143,13 +162,14 @@ def summarise(rows, baselines, k, epsilon):
     groups = {}
     for r in rows:
         if not r["pilot"] and r["loss"] > 0:
-            groups.setdefault((r["schedule"], r["hbm_gb"], r["loss"], r["burst"]), []).append(r)
+            groups.setdefault((r["schedule"], r["hbm_gb"], r["loss"], r["burst"], r["decode"]),
+                              []).append(r)
     summary = []
-    for (schedule, gb, loss, burst), runs in groups.items():
+    for (schedule, gb, loss, burst, decode), runs in groups.items():
         base = baselines[(schedule, gb)]
         parities = runs[0]["parities"]
         out = {"schedule": schedule, "hbm_gb": gb, "loss": loss, "burst": burst,
-               "block": k, "parities": parities, "runs": len(runs)}
+               "decode": decode, "block": k, "parities": parities, "runs": len(runs)}
         for r in runs:
             r["inflation_percent"] = 100 * (r["mixed_ms"] / base["mixed_ms"] - 1)
             r["overhead_percent"] = 100 * (r["bytes_in"] / base["bytes_in"] - 1)
@@ -158,6 +178,8 @@ def summarise(rows, baselines, k, epsilon):
         for metric in ("erasure_rate", "erasure_rate_max", "short_share", "predicted", "inflation_percent",
                        "overhead_percent", "parity_vs_bound", "given_up"):
             out[metric], out[metric + "_ci95"] = mean_ci([r[metric] for r in runs])
+        out["rebuilt_at_fpga"] = sum(r["stream_rebuilt"] for r in runs)
+        out["evicted_at_fpga"] = sum(r["stream_evicted"] for r in runs)
         out["blocks"] = sum(r["parity_blocks"] for r in runs)
         out["blocks_short"] = sum(r["blocks_short"] for r in runs)
         # The prediction lies within the 95% (Wilson) interval of the share
@@ -180,8 +202,9 @@ def plot(summary, png_path):
 
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
     for s in summary:
-        label = "%s %g GB, %g%%%s, r %d" % (s["schedule"], s["hbm_gb"], 100 * s["loss"],
-                                          "" if s["burst"] == 1 else " bursts", s["parities"])
+        label = "%s %g GB, %g%%%s, r %d, %s" % (s["schedule"], s["hbm_gb"], 100 * s["loss"],
+                                              "" if s["burst"] == 1 else " bursts",
+                                              s["parities"], s["decode"])
         ax.errorbar(max(s["predicted"], 1e-5), max(s["short_share"], 1e-5),
                     xerr=s["predicted_ci95"], yerr=s["short_share_ci95"],
                     marker="o", capsize=3, linestyle="none", label=label)
@@ -213,6 +236,14 @@ def main(argv=None):
                         default=[1, 4], help="mean packets per loss event (1: independent)")
     parser.add_argument("--recovery", default="coded+early",
                         choices=sorted(facts["uncoded"]), help="coded policy (default coded+early)")
+    parser.add_argument("--decode", metavar="WHERE", nargs="+", choices=("island", "fpga"),
+                        default=["island", "fpga"],
+                        help="where the parity is decoded: island (over the FPGA's sums) "
+                             "and/or fpga (per sender's stream before it sums; needs FPGA "
+                             "memory, so not with 0 GB) (default both)")
+    parser.add_argument("--decodeShare", dest="share", type=float, default=0.5,
+                        help="share of the FPGA's memory for the copies of the blocks it "
+                             "decodes (default 0.5)")
     parser.add_argument("--parityBlock", dest="block", metavar="K", type=int, default=112,
                         help="data chunks per block (default 112: a stream at scale 1000, "
                              "one block)")
@@ -234,18 +265,27 @@ def main(argv=None):
                      "--joinPeriodMs above 0")
     if any(not 0 < p < 1 for p in args.loss) or any(b < 1 for b in args.bursts):
         parser.error("--lossRate must be in (0, 1) and --lossBurst at least 1")
-    if not 1 <= args.block < 256 or not 0 < args.epsilon < 1:
-        parser.error("--parityBlock must be from 1 to 255 and --epsilon in (0, 1)")
+    if not 1 <= args.block < 256 or not 0 < args.epsilon < 1 or not 0 < args.share < 1:
+        parser.error("--parityBlock must be from 1 to 255, --epsilon and --decodeShare in "
+                     "(0, 1)")
     if any(gb < 0 for _, gb in args.configs):
         parser.error("the memory must be non-negative")
     os.makedirs(args.output, exist_ok=True)
     common = (args.scale, args.rounds, args.join_ms, args.block)
     uncoded = facts["uncoded"][args.recovery]
-    settings = [(s, gb, p, b) for s, gb in args.configs for p in args.loss for b in args.bursts]
+    # Decoding at the FPGA needs memory for the blocks' copies.
+    for s, gb in args.configs:
+        if gb == 0 and "fpga" in args.decode:
+            print("parity_sweep.py: %s 0 GB not decoded at the FPGA: it has no memory for the "
+                  "blocks' copies" % s, file=sys.stderr)
+    settings = [(s, gb, p, b, d) for s, gb in args.configs for p in args.loss
+                for b in args.bursts for d in args.decode if d == "island" or gb > 0]
 
     # Stage 1: the lossless baselines (uncoded) and one pilot per setting, r = 1.
-    first = [(s, gb, 0, 0, uncoded, 1) + common + (0,) for s, gb in args.configs]
-    first += [(s, gb, p, b, args.recovery, PILOT_RUN) + common + (1,) for s, gb, p, b in settings]
+    first = [(s, gb, 0, 0, uncoded, 1) + common + (0, "island", args.share)
+             for s, gb in args.configs]
+    first += [(s, gb, p, b, args.recovery, PILOT_RUN) + common + (1, d, args.share)
+              for s, gb, p, b, d in settings]
     done = run_tasks(run_one, first, args.jobs)
     packets = [d[0] for d in done]
     rows = [d[1] for d in done]
@@ -256,14 +296,14 @@ def main(argv=None):
     sized = [size(args.block, p["erasure_rate_upper"], args.epsilon) for p in pilots]
     for p, (r, reaches) in zip(pilots, sized):
         if not reaches:
-            print("parity_sweep.py: %s %g GB at %g%%: erasure rate %.3f, a block of %d cannot "
-                  "reach %g; r capped at %d" % (p["schedule"], p["hbm_gb"], 100 * p["loss"],
-                                                p["erasure_rate_upper"], args.block, args.epsilon,
-                                                r), file=sys.stderr)
+            print("parity_sweep.py: %s %g GB at %g%%, decoded at the %s: erasure rate %.3f, a "
+                  "block of %d cannot reach %g; r capped at %d" % (
+                      p["schedule"], p["hbm_gb"], 100 * p["loss"], p["decode"],
+                      p["erasure_rate_upper"], args.block, args.epsilon, r), file=sys.stderr)
 
     # Stage 2: the measured runs at the sized r.
-    second = [(s, gb, p, b, args.recovery, run) + common + (r,)
-              for (s, gb, p, b), (r, _) in zip(settings, sized)
+    second = [(s, gb, p, b, args.recovery, run) + common + (r, d, args.share)
+              for (s, gb, p, b, d), (r, _) in zip(settings, sized)
               for run in range(1, args.runs + 1)]
     done = run_tasks(run_one, second, args.jobs)
     packets += [d[0] for d in done]
@@ -276,10 +316,10 @@ def main(argv=None):
     summary = summarise(rows, baselines, k, args.epsilon)
     paths = write_sweep(args.output, "parity-sweep", rows, summary, packets, plot)
     for s in summary:
-        print("%-10s %2g GB loss %5g burst %g  r %2d/%d  q %.4f +/- %.4f  short %.4f +/- %.4f "
+        print("%-10s %2g GB loss %5g burst %g %-6s r %2d/%d  q %.4f +/- %.4f  short %.4f +/- %.4f "
               "(predicted %.4f)  parity/bound %.2f  inflation +%.1f +/- %.1f%%  bytes +%.1f%%  "
               "exact %d/%d" % (
-                  s["schedule"], s["hbm_gb"], s["loss"], s["burst"], s["parities"], k,
+                  s["schedule"], s["hbm_gb"], s["loss"], s["burst"], s["decode"], s["parities"], k,
                   s["erasure_rate"], s["erasure_rate_ci95"], s["short_share"],
                   s["short_share_ci95"], s["predicted"], s["parity_vs_bound"],
                   s["inflation_percent"], s["inflation_percent_ci95"], s["overhead_percent"],

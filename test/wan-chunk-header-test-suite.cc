@@ -218,7 +218,8 @@ class ChunkHeaderSourceSetTestCase : public WanTestCase
 /**
  * @ingroup wan-training-tests
  * @brief A parity symbol's 8 words survive a trip through a packet: the
- * value field and 56 bytes after the sources, flagged in byte 1.
+ * value field and 56 bytes after the sources, flagged in byte 1; a sender's
+ * parity chunk carries its block's length.
  */
 class ChunkHeaderSymbolTestCase : public WanTestCase
 {
@@ -256,6 +257,21 @@ class ChunkHeaderSymbolTestCase : public WanTestCase
         WanChunkHeader cut;
         NS_TEST_EXPECT_MSG_EQ(Create<Packet>(raw.data(), 91)->PeekHeader(cut), 0, "91 bytes");
         NS_TEST_EXPECT_MSG_EQ(cut.HasSymbol(), false, "unchanged");
+        // A sender's parity chunk names its block's data chunks in the
+        // sequence field (bytes 16 to 19).
+        WanChunkHeader sent;
+        sent.SetKind(WanChunkHeader::DATA);
+        sent.SetChunk(0x80000007u);
+        sent.SetSymbol(symbol);
+        sent.SetBlockLength(56);
+        auto q = Create<Packet>(0);
+        q->AddHeader(sent);
+        q->CopyData(raw.data(), 20);
+        NS_TEST_EXPECT_MSG_EQ(int(raw[19]), 56, "the sequence field's last byte");
+        WanChunkHeader read;
+        q->RemoveHeader(read);
+        NS_TEST_EXPECT_MSG_EQ(read.GetBlockLength(), 56, "");
+        NS_TEST_EXPECT_MSG_EQ(read.GetSequence(), 56, "the same field");
     }
 };
 

@@ -291,7 +291,9 @@ class CodedAtFpgaTestCase : public WanTestCase
             NS_TEST_EXPECT_MSG_EQ(rec.erasures, 2, "the union of both streams' losses");
             NS_TEST_EXPECT_MSG_EQ(rec.blocksShort, 1, "");
             NS_TEST_EXPECT_MSG_EQ(rec.delivered, 198, "");
-            NS_TEST_EXPECT_MSG_EQ((run.fpgas[1]->GetStreamDecoder() == nullptr), true, "no decoder");
+            NS_TEST_EXPECT_MSG_EQ((run.fpgas[1]->GetStreamDecoder() == nullptr),
+                                  true,
+                                  "no decoder");
         }
         o.decodeBytes = 100000000;
         {

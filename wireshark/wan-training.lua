@@ -19,7 +19,9 @@ Wire format, network byte order.  32 fixed bytes:
       10     2  sender, its city index (wan.sender)
       12     4  chunk (wan.chunk); with the top bit set, a parity chunk of
                 group chunk - 2^31 (wan.parity)
-      16     4  sequence number of the post-aggregation hop (wan.seq)
+      16     4  sequence number of the post-aggregation hop (wan.seq); in a
+                sender's parity chunk (DATA), the data chunks of its block
+                (wan.parity.block)
       20     2  contributions summed (wan.contributions)
       22     2  contributions expected (wan.expected)
       24     8  value, a two's complement fixed-point integer with 16
@@ -73,6 +75,8 @@ local f = {
     value = ProtoField.double("wan.value", "Value"),
     value_fixed = ProtoField.int64("wan.value.fixed", "Value as sent (fixed point)", base.DEC),
     parity = ProtoField.uint32("wan.parity", "Parity group", base.DEC),
+    parity_block = ProtoField.uint32("wan.parity.block", "Data chunks of the parity block",
+                                     base.DEC),
     source_bits = ProtoField.uint16("wan.sources.bits", "Source bits", base.DEC),
     bitmap = ProtoField.bytes("wan.sources.bitmap", "Sources bitmap"),
     sources = ProtoField.string("wan.sources", "Sources (positions)"),
@@ -84,7 +88,7 @@ local f = {
 }
 wan.fields = {
     f.kind, f.flags, f.position, f.round, f.clique, f.sender, f.chunk, f.seq,
-    f.contributions, f.expected, f.value, f.value_fixed, f.parity, f.source_bits, f.bitmap, f.sources, f.source,
+    f.contributions, f.expected, f.value, f.value_fixed, f.parity, f.parity_block, f.source_bits, f.bitmap, f.sources, f.source,
     f.padding, f.symbol, f.word, f.payload,
 }
 
@@ -153,6 +157,11 @@ local function dissect_fixed(tvb, tree, values)
         end
         if name == "chunk" and range:uint() >= PARITY_FLAG then
             tree:add(f.parity, range, range:uint() - PARITY_FLAG)
+        end
+        -- A sender's parity chunk names its block's data chunks here.
+        if name == "seq" and values.chunk ~= nil and values.chunk >= PARITY_FLAG
+                and tvb(0, 1):uint() == 0 then
+            tree:add(f.parity_block, range)
         end
     end
     return true

@@ -279,7 +279,8 @@ def test_dissector_reads_every_field_and_flags_malformed_packets(tmp_path):
 def test_dissector_reads_a_parity_symbol(tmp_path):
     """A MERGED parity chunk with flag bit 0: the symbol's words 1 to 7 after
     the sources, then the payload; cut short, it is malformed; other flag
-    bits are flagged."""
+    bits are flagged; a sender's (DATA) parity chunk names its block's data
+    chunks in the sequence field."""
     pcap = tmp_path / "parity.pcap"
     head = bytearray(wan_header(1, 0, 2, 0, 0, 2 ** 31 + 5, 9, 2, 2, 1.5, sources=[0, 2]))
     head[1] = 1
@@ -287,9 +288,13 @@ def test_dissector_reads_a_parity_symbol(tmp_path):
     symbol = bytes(head) + struct.pack("!7Q", *words)
     other = bytearray(wan_header(0, 1, 1, 0, 3, 4, 0, 1, 2, 2.0))
     other[1] = 4
-    write_pcap(pcap, [(9001, symbol + bytes(50)), (9001, symbol[:60]), (9000, bytes(other))])
+    sent = bytearray(wan_header(0, 1, 2, 0, 3, 2 ** 31 + 7, 56, 0, 2, 1.5))
+    sent[1] = 1
+    sent = bytes(sent) + struct.pack("!7Q", *words)
+    write_pcap(pcap, [(9001, symbol + bytes(50)), (9001, symbol[:60]), (9000, bytes(other)),
+                      (9000, sent)])
     frames = decode(pcap, fields=FIELDS + ["wan.flags", "wan.symbol.word", "wan.parity",
-                                           "wan.payload"])
+                                           "wan.payload", "wan.parity.block"])
     first = frames[0]
     assert first["wan.flags"] == "0x01" and first["wan.parity"] == "5"
     assert first["wan.symbol.word"] == ";".join(str(w) for w in words)
@@ -298,6 +303,9 @@ def test_dissector_reads_a_parity_symbol(tmp_path):
     assert "a parity symbol needs 56 bytes after the sources, only 24" in frames[1][
         "_ws.expert.message"]
     assert "flag bits other than bit 0 set" in frames[2]["_ws.expert.message"]
+    assert first["wan.parity.block"] == ""  # a MERGED sum: the hop's sequence number
+    assert frames[3]["wan.parity"] == "7" and frames[3]["wan.parity.block"] == "56"
+    assert frames[3]["_ws.expert.message"] == ""
 
 
 def test_wan_impairments_traces_each_run(tmp_path):

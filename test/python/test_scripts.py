@@ -557,7 +557,7 @@ def binomial_tail(n, r, q):
 def test_parity_sweep_sizes_r_from_the_pilot(tmp_path):
     run_script("parity_sweep.py", "--schedule", "triangles:32", "--lossRate", "0.01",
                "--lossBurst", "1", "--runs", "1", "--parityBlock", "56", "--jobs", "2",
-               "--output", str(tmp_path))
+               "--decode", "island", "--output", str(tmp_path))
     rows = read_csv(tmp_path / "parity-sweep-runs.csv")
     assert [(r["loss"], r["pilot"], r["run"]) for r in rows] == [
         ("0", "False", "1"), ("0.01", "True", "1000"), ("0.01", "False", "1")]
@@ -592,6 +592,37 @@ def test_parity_sweep_sizes_r_from_the_pilot(tmp_path):
     summary = read_csv(tmp_path / "parity-sweep.csv")
     assert len(summary) == 1 and int(summary[0]["parities"]) == r
     assert float(summary[0]["parity_vs_bound"]) == pytest.approx(r / int(run["bound"]))
+
+
+def test_parity_sweep_decodes_per_stream_at_the_fpga(tmp_path):
+    done = subprocess.run([sys.executable, os.path.join(SCRIPTS, "parity_sweep.py"),
+                           "--schedule", "triangles:0", "triangles:32", "--lossRate", "0.01",
+                           "--lossBurst", "1", "--runs", "1", "--parityBlock", "56",
+                           "--jobs", "2", "--decode", "fpga", "--output", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    # Without memory the FPGA cannot hold a block: that setting is left out.
+    assert "triangles 0 GB not decoded at the FPGA" in done.stderr
+    rows = read_csv(tmp_path / "parity-sweep-runs.csv")
+    assert [(r["hbm_gb"], r["decode"], r["pilot"]) for r in rows] == [
+        ("0.0", "island", "False"), ("32.0", "island", "False"),
+        ("32.0", "fpga", "True"), ("32.0", "fpga", "False")]
+    pilot, run = rows[2:]
+    r = int(run["parities"])
+    q = float(pilot["erasure_rate_upper"])
+    assert r == next((s for s in range(1, 56) if binomial_tail(56 + s, s, q) <= 1e-3), 56)
+    # Each FPGA decodes its two peers' streams: 9 islands, 2 rounds, 2 peers,
+    # 2 blocks of 56 each; none evicted with half of 32 GB.
+    for row, parities in ((pilot, 1), (run, r)):
+        assert int(row["parity_blocks"]) == 9 * 2 * 2 * 2
+        assert int(row["parity_symbols"]) == 9 * 2 * 2 * 2 * (56 + parities)
+        assert 0 < int(row["erasures"]) < int(row["parity_symbols"])
+        assert int(row["stream_evicted"]) == 0
+        assert row["exact"] == "True"
+    # One path's losses, rebuilt at the FPGA: at most the data erasures.
+    assert 0 < int(run["stream_rebuilt"]) <= int(run["erasures"])
+    summary = read_csv(tmp_path / "parity-sweep.csv")
+    assert [(s["decode"], int(s["parities"])) for s in summary] == [("fpga", r)]
 
 
 def test_parity_sweep_refuses_bad_options(tmp_path):
