@@ -49,9 +49,13 @@ FpgaStreamDecoder::FpgaStreamDecoder(uint32_t block,
     }
 }
 
-FpgaStreamDecoder::State&
+FpgaStreamDecoder::State*
 FpgaStreamDecoder::Open(const Key& key, double now)
 {
+    if (m_closed.count(key) > 0)
+    {
+        return nullptr; // closed and reported: a late chunk is only summed
+    }
     auto [it, added] = m_blocks.try_emplace(key);
     State& s = it->second;
     if (added)
@@ -65,7 +69,19 @@ FpgaStreamDecoder::Open(const Key& key, double now)
     }
     s.last = now;
     m_deadlines.emplace(now + m_timeout, key);
-    return s;
+    return &s;
+}
+
+void
+FpgaStreamDecoder::Remember(const Key& key)
+{
+    m_closed.insert(key);
+    m_closedOrder.push_back(key);
+    if (m_closedOrder.size() > CLOSED_MEMORY)
+    {
+        m_closed.erase(m_closedOrder.front());
+        m_closedOrder.pop_front();
+    }
 }
 
 bool
@@ -112,8 +128,13 @@ FpgaStreamDecoder::AddData(const FpgaChunkId& id,
 {
     const Key key{id.round, id.clique, position, id.chunk / m_block};
     const uint32_t offset = id.chunk % m_block;
-    State& s = Open(key, now);
     Added added;
+    State* open = Open(key, now);
+    if (open == nullptr)
+    {
+        return added;
+    }
+    State& s = *open;
     if (s.held[offset])
     {
         added.repeat = true;
@@ -148,7 +169,12 @@ FpgaStreamDecoder::AddParity(const FpgaChunkId& id,
     const uint32_t group = WanParityCode::GroupOfParity(id.chunk);
     const Key key{id.round, id.clique, position, group / m_parities};
     const uint32_t row = group % m_parities;
-    State& s = Open(key, now);
+    State* open = Open(key, now);
+    if (open == nullptr)
+    {
+        return {};
+    }
+    State& s = *open;
     if (length >= 1 && length <= m_block)
     {
         s.length = length;
@@ -269,6 +295,7 @@ FpgaStreamDecoder::Expire(double now)
         Free(key, it->second);
         out.push_back(Close(key, it->second));
         m_blocks.erase(it);
+        Remember(key);
     }
     return out;
 }
@@ -281,6 +308,7 @@ FpgaStreamDecoder::Flush()
     {
         Free(key, state);
         out.push_back(Close(key, state));
+        Remember(key);
     }
     m_blocks.clear();
     m_deadlines.clear();

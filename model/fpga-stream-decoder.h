@@ -10,6 +10,7 @@
 #include "wan-mds-code.h"
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <set>
 #include <tuple>
@@ -37,7 +38,8 @@ namespace ns3
  * island's own decoding and repair take over).  A block is reported when no
  * chunk of it arrived for `timeout` seconds, with the chunks its stream
  * carried, those that did not arrive and what was rebuilt, so that its
- * erasure rate is one path's.
+ * erasure rate is one path's.  A chunk of a block closed lately (the last
+ * CLOSED_MEMORY blocks) is summed without being counted again.
  *
  * The block length comes with each parity chunk (WanChunkHeader's block
  * length): a stream's last block may be short.
@@ -45,6 +47,9 @@ namespace ns3
 class FpgaStreamDecoder
 {
   public:
+    /// Blocks closed whose late chunks are still recognised.
+    static constexpr size_t CLOSED_MEMORY = 65536;
+
     /// A sender's contribution this decoder rebuilt.
     struct Rebuilt
     {
@@ -176,9 +181,14 @@ class FpgaStreamDecoder
     /**
      * @param key a block
      * @param now current time, seconds
-     * @return its state, opened when new
+     * @return its state, opened when new; null when the block closed lately
      */
-    State& Open(const Key& key, double now);
+    State* Open(const Key& key, double now);
+    /**
+     * @brief Remembers a block as closed.
+     * @param key the block
+     */
+    void Remember(const Key& key);
     /**
      * @brief Makes room for one more chunk, evicting the oldest open blocks.
      * @param key the block that needs it (not evicted for itself unless it
@@ -214,10 +224,12 @@ class FpgaStreamDecoder
     std::set<std::pair<uint64_t, Key>> m_holding; //!< blocks holding copies, oldest first
     /// (deadline, block), earliest first; stale entries are checked
     std::set<std::pair<double, Key>> m_deadlines;
-    uint64_t m_buffered{0};   //!< chunks held
-    uint64_t m_peak{0};       //!< most chunks held
-    uint64_t m_nextOpened{0}; //!< opening counter
-    Totals m_totals;          //!< counts reported
+    std::set<Key> m_closed;        //!< blocks closed lately
+    std::deque<Key> m_closedOrder; //!< the same, oldest first
+    uint64_t m_buffered{0};        //!< chunks held
+    uint64_t m_peak{0};            //!< most chunks held
+    uint64_t m_nextOpened{0};      //!< opening counter
+    Totals m_totals;               //!< counts reported
 };
 
 } // namespace ns3

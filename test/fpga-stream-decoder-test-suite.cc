@@ -135,6 +135,10 @@ class StreamDecoderRebuildTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(blocks[0].erasures, 2, "");
         NS_TEST_EXPECT_MSG_EQ(blocks[0].rebuilt, 2, "");
         NS_TEST_EXPECT_MSG_EQ(blocks[0].short_, false, "");
+        // A copy of that block's chunk after it closed is summed, not counted.
+        auto late = d.AddData(Id(2), 2, s.values[2], true, 0.9);
+        NS_TEST_EXPECT_MSG_EQ(late.repeat, false, "");
+        NS_TEST_EXPECT_MSG_EQ(late.rebuilt.size(), 0, "");
         blocks = d.Flush();
         NS_TEST_ASSERT_MSG_EQ(blocks.size(), 2, "block 1 of position 2, block 0 of position 0");
         const auto& totals = d.GetTotals();

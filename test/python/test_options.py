@@ -114,6 +114,7 @@ IMPAIRMENTS = {
     "recovery": ("rerequest", {}, None),
     "parityBlock": ("16", CODED, {}),
     "parityChunks": ("2", CODED, {}),
+    "parityDecoding": ("fpga", dict(CODED, schedule="pairs:32"), {}),
     "scale": ("5000", {}, None),
     "rounds": ("2", {}, None),
     "maxRequests": ("1", {"recovery": "rerequest", "lossRate": "0.2"}, {}),
