@@ -130,7 +130,8 @@ CliqueExperimentHelper::GetInstanceTypeId() const
 }
 
 CliqueExperimentHelper::CliqueExperimentHelper(const WanTopology& topo, const PlannerConfig& config)
-    : m_planner(topo, config)
+    : m_planner(topo, config),
+      m_parity(config)
 {
     ConstructSelf(AttributeConstructionList()); // the attributes' defaults
 }
@@ -207,28 +208,13 @@ CliqueExperimentHelper::RepairPolicy(const std::string& policy)
 void
 CliqueExperimentHelper::SetParity(uint32_t block, uint32_t parities)
 {
-    wantext::bounds::kParityBlock.Check(block, "parity block");
-    WanParityCode(block, block, parities); // refuses a bad layout, with its values
-    m_parityBlock = block;
-    m_parityChunks = parities;
+    m_parity.SetLayout(block, parities);
 }
 
 void
 CliqueExperimentHelper::SetParityDecoding(const std::string& where, double hbmShare)
 {
-    if (where != "island" && where != "fpga")
-    {
-        throw std::invalid_argument("parity decoding must be island or fpga (got '" +
-                                    wantext::Printable(where) + "')");
-    }
-    if (!(hbmShare > 0 && hbmShare < 1))
-    {
-        throw std::invalid_argument(
-            "parity decoding's share of HBM must be above 0 and below 1 (got " +
-            wantext::Num(hbmShare) + ")");
-    }
-    m_decodeAtFpga = where == "fpga";
-    m_decodeShare = hbmShare;
+    m_parity.SetDecoding(where, hbmShare);
 }
 
 void
@@ -425,12 +411,6 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     {
         nominal.ClearLinkFaults();
     }
-    if (m_decodeAtFpga && (m_recovery == CODED || m_recovery == CODED_EARLY) &&
-        (!m_planner.GetConfig().aggregation || m_planner.GetConfig().hbmBytes <= 0))
-    {
-        throw std::invalid_argument("parity decoding at the FPGA needs FPGA memory to hold "
-                                    "copies of the blocks (hbmBytes is 0)");
-    }
     auto plan = nominal.Plan(schedule);
     auto result = Planned(plan);
     if (!plan.feasible)
@@ -571,9 +551,7 @@ CliqueExperimentHelper::InstallIslands(const WanNetworkHelper& net) const
 {
     auto helper = m_islands;
     helper.SetAttribute("Recovery", EnumValue(RepairOf(m_recovery)));
-    helper.SetAttribute("Parity", BooleanValue(m_recovery == CODED || m_recovery == CODED_EARLY));
-    helper.SetAttribute("ParityBlock", UintegerValue(m_parityBlock));
-    helper.SetAttribute("ParityChunks", UintegerValue(m_parityChunks));
+    m_parity.ConfigureIslands(helper, m_recovery == CODED || m_recovery == CODED_EARLY);
     helper.SetAttribute("AverageAtDeadline", BooleanValue(m_averageAtDeadline));
     ApplicationContainer apps;
     for (uint32_t c = 0; c < net.GetIslands().GetN(); ++c)
@@ -619,14 +597,7 @@ CliqueExperimentHelper::InstallFpgas(const WanNetworkHelper& net,
     // With fault detection the FPGAs tell their edge they live, at BFD's pace.
     helper.SetAttribute("HeartbeatInterval",
                         TimeValue(m_faultDetection == BFD ? m_bfdInterval : Time(0)));
-    if (m_decodeAtFpga && (m_recovery == CODED || m_recovery == CODED_EARLY))
-    {
-        helper.SetAttribute(
-            "DecodeBytes",
-            UintegerValue(static_cast<uint64_t>(m_planner.GetConfig().hbmBytes * m_decodeShare)));
-        helper.SetAttribute("ParityBlock", UintegerValue(m_parityBlock));
-        helper.SetAttribute("ParityChunks", UintegerValue(m_parityChunks));
-    }
+    m_parity.ConfigureFpgas(helper, m_recovery == CODED || m_recovery == CODED_EARLY);
     ApplicationContainer apps;
     for (uint32_t c = 0; c < net.GetEdges().GetN(); ++c)
     {

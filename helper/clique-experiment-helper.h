@@ -10,6 +10,7 @@
 #include "wan-island-helper.h"
 #include "wan-network-helper.h"
 #include "wan-packet-trace-helper.h"
+#include "wan-parity-policy.h"
 
 #include "ns3/application-container.h"
 #include "ns3/clique-schedule.h"
@@ -199,7 +200,7 @@ class CliqueExperimentHelper : public ObjectBase
 
     /**
      * @brief The parity layout of the coded policies (WanParityCode).
-     * @param block data chunks per block, 1 to 1000000 (default: the island's ParityBlock, 32)
+     * @param block data chunks per block, 1 to 255 (default: the island's ParityBlock, 32)
      * @param parities parity chunks per block, 1 to block (default 1)
      */
     void SetParity(uint32_t block, uint32_t parities);
@@ -210,7 +211,7 @@ class CliqueExperimentHelper : public ObjectBase
      *        lost; "fpga": also per sender's stream at the receiving FPGA
      *        before it sums (FpgaStreamDecoder), so that the code faces one
      *        path's losses, then by the island for what is left.  "fpga"
-     *        needs HBM (hbmBytes > 0; Run refuses otherwise).
+     *        needs HBM (hbmBytes > 0; refused otherwise).
      * @param hbmShare with "fpga", the share of each FPGA's HBM that holds
      *        copies of the blocks it decodes (its slot table keeps the
      *        rest), above 0 and below 1 (default 0.5)
@@ -383,12 +384,7 @@ class CliqueExperimentHelper : public ObjectBase
     std::vector<uint32_t> m_rankOf;       //!< per city its rank, in a distributed run (Run)
     Time m_bfdInterval{WanBfdApplication::GetDefaultInterval()};         //!< BFD interval
     uint32_t m_bfdMultiplier{WanBfdApplication::GetDefaultMultiplier()}; //!< BFD detect multiplier
-    uint32_t m_parityBlock{
-        WanIslandApplication::GetDefaultParityBlock()}; //!< data chunks per parity block (coded)
-    uint32_t m_parityChunks{
-        WanIslandApplication::GetDefaultParityChunks()}; //!< parity chunks per block (coded)
-    bool m_decodeAtFpga{false}; //!< parity decoded per stream at the FPGA too (SetParityDecoding)
-    double m_decodeShare{0.5};  //!< share of HBM for the blocks decoded there
+    WanParityPolicy m_parity; //!< the coded policies' parity (SetParity, SetParityDecoding)
     WanCrossTrafficHelper m_crossTraffic;                  //!< background traffic on the core links
     std::optional<std::string> m_coreQueue;                //!< core queue disc (SetCoreQueue)
     std::optional<uint32_t> m_coreQueuePackets;            //!< its size, when a FIFO

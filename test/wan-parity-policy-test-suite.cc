@@ -1,0 +1,100 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-training-test-utils.h"
+
+#include "ns3/boolean.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+#include "ns3/wan-parity-policy.h"
+
+using namespace ns3;
+using namespace ns3::wantest;
+
+/**
+ * @ingroup wan-training-tests
+ * @brief The parity's layout and place of decoding reach the islands and the
+ * FPGAs; bad values, and decoding at an FPGA without memory, are refused.
+ */
+class ParityPolicyTestCase : public WanTestCase
+{
+  public:
+    ParityPolicyTestCase()
+        : WanTestCase("parity policy: layout and decoding to islands and FPGAs, refusals")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        PlannerConfig config;
+        config.hbmBytes = 32e9;
+        WanParityPolicy policy(config);
+        policy.SetLayout(56, 7);
+        policy.SetDecoding("fpga", 0.25);
+        NS_TEST_EXPECT_MSG_EQ(policy.DecodesAtFpga(), true, "");
+        WanIslandHelper islands;
+        policy.ConfigureIslands(islands, true);
+        auto island = islands.Create();
+        UintegerValue u;
+        BooleanValue b;
+        island->GetAttribute("Parity", b);
+        NS_TEST_EXPECT_MSG_EQ(b.Get(), true, "");
+        island->GetAttribute("ParityBlock", u);
+        NS_TEST_EXPECT_MSG_EQ(u.Get(), 56, "");
+        island->GetAttribute("ParityChunks", u);
+        NS_TEST_EXPECT_MSG_EQ(u.Get(), 7, "");
+        FpgaAggregatorHelper fpgas;
+        fpgas.SetScale(1000);
+        policy.ConfigureFpgas(fpgas, true);
+        auto fpga = fpgas.Create();
+        fpga->GetAttribute("DecodeBytes", u);
+        NS_TEST_EXPECT_MSG_EQ(u.Get(), 8000000, "a quarter of 32 GB, scaled by 1000");
+        fpga->GetAttribute("ParityChunks", u);
+        NS_TEST_EXPECT_MSG_EQ(u.Get(), 7, "");
+        // Not coded: no parity, no decoding.
+        FpgaAggregatorHelper plain;
+        policy.ConfigureFpgas(plain, false);
+        plain.Create()->GetAttribute("DecodeBytes", u);
+        NS_TEST_EXPECT_MSG_EQ(u.Get(), 0, "");
+        policy.SetDecoding("island", 0.5);
+        FpgaAggregatorHelper island2;
+        policy.ConfigureFpgas(island2, true);
+        island2.Create()->GetAttribute("DecodeBytes", u);
+        NS_TEST_EXPECT_MSG_EQ(u.Get(), 0, "decoded at the island only");
+
+        std::string e = ErrorOf([&] { policy.SetDecoding("switch", 0.5); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "must be island or fpga (got 'switch')"), true, e);
+        e = ErrorOf([&] { policy.SetDecoding("fpga", 1); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "above 0 and below 1 (got 1)"), true, e);
+        e = ErrorOf([&] { policy.SetLayout(300, 1); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "parity block"), true, e);
+        e = ErrorOf([&] { policy.SetLayout(4, 5); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "5 parity chunks per block of 4"), true, e);
+        PlannerConfig none;
+        none.hbmBytes = 0;
+        WanParityPolicy bare(none);
+        e = ErrorOf([&] { bare.SetDecoding("fpga", 0.5); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "needs FPGA memory"), true, e);
+        bare.SetDecoding("island", 0.5); // always possible
+        NS_TEST_EXPECT_MSG_EQ(bare.DecodesAtFpga(), false, "");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief The wan-training-parity-policy test suite.
+ */
+class WanParityPolicyTestSuite : public TestSuite
+{
+  public:
+    WanParityPolicyTestSuite()
+        : TestSuite("wan-training-parity-policy", Type::UNIT)
+    {
+        AddTestCase(new ParityPolicyTestCase);
+    }
+};
+
+/// The suite's instance.
+static WanParityPolicyTestSuite g_wanParityPolicyTestSuite;
