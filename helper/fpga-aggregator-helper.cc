@@ -39,13 +39,12 @@ FpgaAggregatorHelper::Create() const
     auto fpga = m_factory.Create<FpgaAggregator>();
     if (m_scale != 1)
     {
-        UintegerValue hbm;
-        fpga->GetAttribute("HbmBytes", hbm);
-        fpga->SetAttribute("HbmBytes", UintegerValue(static_cast<uint64_t>(hbm.Get() / m_scale)));
-        UintegerValue decode;
-        fpga->GetAttribute("DecodeBytes", decode);
-        fpga->SetAttribute("DecodeBytes",
-                           UintegerValue(static_cast<uint64_t>(decode.Get() / m_scale)));
+        for (const char* memory : {"HbmBytes", "DecodeBytes"})
+        {
+            UintegerValue bytes;
+            fpga->GetAttribute(memory, bytes);
+            fpga->SetAttribute(memory, UintegerValue(static_cast<uint64_t>(bytes.Get() / m_scale)));
+        }
         TimeValue window;
         fpga->GetAttribute("LineRateWindow", window);
         fpga->SetAttribute("LineRateWindow", TimeValue(window.Get() * m_scale));

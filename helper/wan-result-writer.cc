@@ -51,7 +51,7 @@ MsJson(double ms)
 json
 IslandJson(const WanIslandRoundResult& i, const std::vector<std::string>& codes)
 {
-    return json{{"city", codes.at(i.city)},
+    json island{{"city", codes.at(i.city)},
                 {"completion_ms", MsJson(i.completionMs)},
                 {"exact", i.exact},
                 {"bytes_in", i.bytesIn},
@@ -76,16 +76,16 @@ IslandJson(const WanIslandRoundResult& i, const std::vector<std::string>& codes)
                 {"parity_symbols", i.paritySymbols},
                 {"erasures", i.erasures},
                 {"blocks_short", i.blocksShort},
-                {"stream_blocks", i.stream.blocks},
-                {"stream_symbols", i.stream.symbols},
-                {"stream_erasures", i.stream.erasures},
-                {"stream_rebuilt", i.stream.rebuilt},
-                {"stream_short", i.stream.short_},
-                {"stream_evicted", i.stream.evicted},
                 {"mixed_ms", MsJson(i.mixedMs)},
                 {"held", ByCode(i.held, codes)},
                 {"mixing", ByCode(i.mixing, codes)},
                 {"mixing_received", ByCode(i.mixingReceived, codes)}};
+    // Its FPGA's per-stream decoding: stream_blocks ... stream_evicted.
+    for (const auto& [name, field] : FpgaStreamDecoder::Totals::Fields())
+    {
+        island[std::string("stream_") + name] = i.stream.*field;
+    }
+    return island;
 }
 
 /// @return the value of a key in a map, or zero when it has none

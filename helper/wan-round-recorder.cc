@@ -196,14 +196,12 @@ WanRoundRecorder::Save() const
     json streams = json::array();
     for (const auto& [key, t] : m_streams)
     {
-        streams.push_back({key.first,
-                           key.second,
-                           t.blocks,
-                           t.symbols,
-                           t.erasures,
-                           t.rebuilt,
-                           t.short_,
-                           t.evicted});
+        json counts = json::object();
+        for (const auto& [name, field] : FpgaStreamDecoder::Totals::Fields())
+        {
+            counts[name] = t.*field;
+        }
+        streams.push_back({key.first, key.second, counts});
     }
     return json{{"records", records},
                 {"streams", streams},
@@ -268,12 +266,10 @@ WanRoundRecorder::Merge(const std::string& saved)
         for (const auto& s : in.value("streams", json::array()))
         {
             auto& t = m_streams[{Whole<uint32_t>(s.at(0)), Whole<uint32_t>(s.at(1))}];
-            t.blocks += Whole<uint64_t>(s.at(2));
-            t.symbols += Whole<uint64_t>(s.at(3));
-            t.erasures += Whole<uint64_t>(s.at(4));
-            t.rebuilt += Whole<uint64_t>(s.at(5));
-            t.short_ += Whole<uint64_t>(s.at(6));
-            t.evicted += Whole<uint64_t>(s.at(7));
+            for (const auto& [name, field] : FpgaStreamDecoder::Totals::Fields())
+            {
+                t.*field += Whole<uint64_t>(s.at(2).at(name));
+            }
         }
         for (const auto& [reason, n] : in.at("drops").items())
         {

@@ -503,25 +503,49 @@ FpgaAggregator::Repairing(const FpgaChunkId& id) const
 void
 FpgaAggregator::Aggregate(Ptr<const Packet> packet, const WanChunkHeader& header)
 {
+    if (const char* why = Unusable(header))
+    {
+        Drop(packet, why);
+        return;
+    }
+    Sum(FpgaChunkId{header.GetRound(), header.GetClique(), header.GetChunk()},
+        header.GetFixedValue(),
+        packet->GetSize() - header.GetSerializedSize(),
+        header.GetExpected(),
+        header.GetPosition(),
+        header.GetUpper());
+}
+
+const char*
+FpgaAggregator::Unusable(const WanChunkHeader& header)
+{
     if (header.GetExpected() == 0)
     {
-        Drop(packet, "no contributions expected");
-        return;
+        return "no contributions expected";
     }
     // The clique has expected + 1 members, at positions 0 to expected.
     if (header.GetPosition() > header.GetExpected())
     {
-        Drop(packet, "bad sources");
-        return;
+        return "bad sources";
     }
-    FpgaChunkId id{header.GetRound(), header.GetClique(), header.GetChunk()};
+    return nullptr;
+}
+
+void
+FpgaAggregator::Sum(const FpgaChunkId& id,
+                    int64_t value,
+                    uint32_t bytes,
+                    uint32_t expected,
+                    uint32_t position,
+                    const WanGaloisRing::Upper& upper)
+{
     auto out = m_table->Add(id,
-                            header.GetFixedValue(),
-                            packet->GetSize() - header.GetSerializedSize(),
-                            header.GetExpected(),
+                            value,
+                            bytes,
+                            expected,
                             Simulator::Now().GetSeconds(),
-                            WanSourceSet::Of(header.GetPosition()),
-                            header.GetUpper());
+                            WanSourceSet::Of(position),
+                            upper);
     m_peakOccupancy = m_table->GetPeakOccupancy();
     m_occupancyTrace(m_table->GetOccupancy());
     Forward(out);
@@ -531,7 +555,7 @@ FpgaAggregator::Aggregate(Ptr<const Packet> packet, const WanChunkHeader& header
 bool
 FpgaAggregator::Decode(Ptr<const Packet> packet, const WanChunkHeader& header, bool firstHand)
 {
-    if (!m_decoder || header.GetExpected() == 0 || header.GetPosition() > header.GetExpected())
+    if (!m_decoder || Unusable(header) != nullptr)
     {
         return true; // not decoded here (Aggregate refuses what is malformed)
     }
@@ -568,19 +592,8 @@ FpgaAggregator::Decode(Ptr<const Packet> packet, const WanChunkHeader& header, b
                               << r.position << " rebuilt from its stream's parity");
         // A repair asked for it is no longer awaited (one arriving is dropped).
         m_repairs.erase({r.id.round, r.id.clique, r.id.chunk, r.position});
-        Forward(m_table->Add(r.id,
-                             r.value,
-                             bytes,
-                             header.GetExpected(),
-                             now,
-                             WanSourceSet::Of(r.position)));
+        Sum(r.id, r.value, bytes, header.GetExpected(), r.position);
         ReleaseLate(r.id);
-    }
-    if (!rebuilt.empty())
-    {
-        m_peakOccupancy = m_table->GetPeakOccupancy();
-        m_occupancyTrace(m_table->GetOccupancy());
-        ScheduleExpiry();
     }
     if (!wancompat::IsPending(m_decodeEvent))
     {

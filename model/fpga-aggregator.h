@@ -156,6 +156,27 @@ class FpgaAggregator : public Application
      */
     void Aggregate(Ptr<const Packet> packet, const WanChunkHeader& header);
     /**
+     * @param header a sender's chunk (DATA or REPAIR)
+     * @return why it cannot be summed, or nullptr when it can
+     */
+    static const char* Unusable(const WanChunkHeader& header);
+    /**
+     * @brief Sums one sender's contribution into the slot table and
+     * forwards what that releases.
+     * @param id the chunk
+     * @param value the contribution, fixed point
+     * @param bytes the chunk's size
+     * @param expected contributions that complete it
+     * @param position the sender
+     * @param upper a parity symbol's words 1 to 7 (zeros for data)
+     */
+    void Sum(const FpgaChunkId& id,
+             int64_t value,
+             uint32_t bytes,
+             uint32_t expected,
+             uint32_t position,
+             const WanGaloisRing::Upper& upper = WanGaloisRing::Upper{});
+    /**
      * @brief Decodes a sender's chunk per stream (with DecodeBytes): sums
      * what its arrival rebuilds.
      * @param packet the packet as received

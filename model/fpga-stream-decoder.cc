@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
-#include <stdexcept>
 
 namespace ns3
 {
@@ -31,22 +30,26 @@ FpgaStreamDecoder::Totals::operator+=(const Block& block)
     return *this;
 }
 
+const std::vector<FpgaStreamDecoder::Totals::Field>&
+FpgaStreamDecoder::Totals::Fields()
+{
+    static const std::vector<Field> fields{{"blocks", &Totals::blocks},
+                                           {"symbols", &Totals::symbols},
+                                           {"erasures", &Totals::erasures},
+                                           {"rebuilt", &Totals::rebuilt},
+                                           {"short", &Totals::short_},
+                                           {"evicted", &Totals::evicted}};
+    return fields;
+}
+
 FpgaStreamDecoder::FpgaStreamDecoder(uint32_t block,
                                      uint32_t parities,
                                      uint64_t capacity,
                                      double timeoutSeconds)
-    : m_block(block),
-      m_parities(parities),
+    : m_code(block, block, parities), // refuses a bad layout, with its values
       m_capacity(capacity),
-      m_timeout(wantext::RequirePositive(timeoutSeconds, "stream decoding timeout", "s")),
-      m_mds(block, parities)
+      m_timeout(wantext::RequirePositive(timeoutSeconds, "stream decoding timeout", "s"))
 {
-    if (parities > block)
-    {
-        throw std::invalid_argument("stream decoding: " + std::to_string(parities) +
-                                    " parity chunks per block of " + std::to_string(block) +
-                                    " (at most one per data chunk)");
-    }
 }
 
 FpgaStreamDecoder::State*
@@ -60,7 +63,7 @@ FpgaStreamDecoder::Open(const Key& key, double now)
     State& s = it->second;
     if (added)
     {
-        s.held.assign(m_block, false);
+        s.held.assign(m_code.GetBlock(), false);
         s.opened = m_nextOpened++;
     }
     else
@@ -126,8 +129,8 @@ FpgaStreamDecoder::AddData(const FpgaChunkId& id,
                            bool firstHand,
                            double now)
 {
-    const Key key{id.round, id.clique, position, id.chunk / m_block};
-    const uint32_t offset = id.chunk % m_block;
+    const Key key{id.round, id.clique, position, m_code.BlockOf(id.chunk)};
+    const uint32_t offset = id.chunk % m_code.GetBlock();
     Added added;
     State* open = Open(key, now);
     if (open == nullptr)
@@ -142,15 +145,14 @@ FpgaStreamDecoder::AddData(const FpgaChunkId& id,
     }
     s.held[offset] = true;
     s.firstHand += firstHand ? 1 : 0;
-    s.highest = std::max(s.highest, offset + 1);
     if (!s.done && !s.evicted && Reserve(key))
     {
         s.data.emplace(offset, value);
         ++m_buffered;
         m_peak = std::max(m_peak, m_buffered);
-        if (s.data.size() == m_block)
+        if (s.data.size() == m_code.GetBlock())
         {
-            s.length = m_block;
+            s.length = m_code.GetBlock();
         }
         // Complete, or the chunk that parities which came early (data
         // reordered behind them) were one short of.
@@ -167,15 +169,15 @@ FpgaStreamDecoder::AddParity(const FpgaChunkId& id,
                              double now)
 {
     const uint32_t group = WanParityCode::GroupOfParity(id.chunk);
-    const Key key{id.round, id.clique, position, group / m_parities};
-    const uint32_t row = group % m_parities;
+    const Key key{id.round, id.clique, position, m_code.BlockOfGroup(group)};
+    const uint32_t row = m_code.RowOf(group);
     State* open = Open(key, now);
     if (open == nullptr)
     {
         return {};
     }
     State& s = *open;
-    if (length >= 1 && length <= m_block)
+    if (length >= 1 && length <= m_code.GetBlock())
     {
         s.length = length;
     }
@@ -217,7 +219,7 @@ FpgaStreamDecoder::TryDecode(const Key& key, State& state)
     }
     // The short last block is the full block's code with its absent chunks 0.
     const WanMdsCode::Symbol zero{WanGaloisRing::Zero()};
-    std::vector<std::optional<WanMdsCode::Symbol>> data(m_block, zero);
+    std::vector<std::optional<WanMdsCode::Symbol>> data(m_code.GetBlock(), zero);
     for (const auto& [offset, value] : state.data)
     {
         data[offset] = WanMdsCode::Symbol{
@@ -227,17 +229,17 @@ FpgaStreamDecoder::TryDecode(const Key& key, State& state)
     {
         data[i].reset();
     }
-    std::vector<std::optional<WanMdsCode::Symbol>> parity(m_parities);
+    std::vector<std::optional<WanMdsCode::Symbol>> parity(m_code.GetParities());
     for (const auto& [row, symbol] : state.parity)
     {
         parity[row] = WanMdsCode::Symbol{symbol};
     }
-    const auto solved = m_mds.Decode(data, parity);
+    const auto solved = m_code.GetMds().Decode(data, parity);
     std::vector<Rebuilt> out;
     for (uint32_t i : missing)
     {
         const auto& element = solved[i].front();
-        if (std::any_of(element.begin() + 1, element.end(), [](uint64_t w) { return w != 0; }))
+        if (!WanGaloisRing::IsInteger(element))
         {
             // Not a value: the copies do not fit together (a corrupted
             // chunk).  Left to the island.
@@ -248,7 +250,7 @@ FpgaStreamDecoder::TryDecode(const Key& key, State& state)
             return {};
         }
         const auto [round, clique, position, block] = key;
-        out.push_back(Rebuilt{FpgaChunkId{round, clique, block * m_block + i},
+        out.push_back(Rebuilt{FpgaChunkId{round, clique, block * m_code.GetBlock() + i},
                               position,
                               static_cast<int64_t>(element[0])});
     }
@@ -269,10 +271,10 @@ FpgaStreamDecoder::Close(const Key& key, const State& state)
 {
     Block b;
     std::tie(b.round, b.clique, b.position, b.block) = key;
-    // A block none of whose parity came has an unknown length: the data
-    // seen, or a full block when a later block of the stream exists.
-    const uint32_t length = state.length > 0 ? state.length : m_block;
-    const uint32_t parities = std::min(m_parities, length);
+    // A block none of whose parity came and whose data did not all come has
+    // an unknown length: it counts as a full block.
+    const uint32_t length = state.length > 0 ? state.length : m_code.GetBlock();
+    const uint32_t parities = std::min(m_code.GetParities(), length);
     b.symbols = length + parities;
     const uint32_t arrived = std::min(state.firstHand, length) + std::min(state.parities, parities);
     b.erasures = b.symbols - arrived;

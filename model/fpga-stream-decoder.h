@@ -7,13 +7,14 @@
 
 #include "fpga-slot-table.h"
 #include "wan-galois-ring.h"
-#include "wan-mds-code.h"
+#include "wan-parity-code.h"
 
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <set>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -88,6 +89,11 @@ class FpgaStreamDecoder
          * @return these counts
          */
         Totals& operator+=(const Block& block);
+
+        /// A count: its name and member.
+        using Field = std::pair<const char*, uint64_t Totals::*>;
+        /** @return every count, in declaration order ("blocks" to "evicted") */
+        static const std::vector<Field>& Fields();
     };
 
     /**
@@ -170,7 +176,6 @@ class FpgaStreamDecoder
         uint32_t firstHand{0};                             //!< data chunks that came on the stream
         uint32_t parities{0};                              //!< parity chunks that came
         uint32_t length{0};                                //!< data chunks (0: not known yet)
-        uint32_t highest{0};                               //!< 1 + the highest offset seen
         uint32_t rebuilt{0};                               //!< data chunks rebuilt
         bool done{false};    //!< complete or decoded: nothing more to do
         bool evicted{false}; //!< its copies were taken
@@ -190,9 +195,9 @@ class FpgaStreamDecoder
      */
     void Remember(const Key& key);
     /**
-     * @brief Makes room for one more chunk, evicting the oldest open blocks.
-     * @param key the block that needs it (not evicted for itself unless it
-     *        is the only one)
+     * @brief Makes room for one more chunk, evicting the oldest open blocks
+     * (the block itself, when it is the oldest).
+     * @param key the block that needs it
      * @return false when the block itself lost its copies
      */
     bool Reserve(const Key& key);
@@ -215,14 +220,12 @@ class FpgaStreamDecoder
      */
     Block Close(const Key& key, const State& state);
 
-    uint32_t m_block;                             //!< data chunks per block
-    uint32_t m_parities;                          //!< parity chunks per block
+    WanParityCode m_code;                         //!< a full block's layout and code
     uint64_t m_capacity;                          //!< chunks HBM holds
     double m_timeout;                             //!< idle time that closes a block
-    WanMdsCode m_mds;                             //!< the code of a full block
     std::map<Key, State> m_blocks;                //!< open blocks
     std::set<std::pair<uint64_t, Key>> m_holding; //!< blocks holding copies, oldest first
-    /// (deadline, block), earliest first; stale entries are checked
+    /// (deadline, block) of each open block, earliest first
     std::set<std::pair<double, Key>> m_deadlines;
     std::set<Key> m_closed;        //!< blocks closed lately
     std::deque<Key> m_closedOrder; //!< the same, oldest first

@@ -111,6 +111,12 @@ WanGaloisRing::Join(uint64_t first, const Upper& rest)
     return out;
 }
 
+bool
+WanGaloisRing::IsInteger(const Element& a)
+{
+    return std::all_of(a.begin() + 1, a.end(), [](uint64_t w) { return w == 0; });
+}
+
 WanGaloisRing::Element
 WanGaloisRing::Scale(const Element& a, uint64_t s)
 {

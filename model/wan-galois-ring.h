@@ -65,6 +65,12 @@ class WanGaloisRing
      *         FPGA slot carry as a value and its upper words)
      */
     static Element Join(uint64_t first, const Upper& rest);
+    /**
+     * @param a an element
+     * @return true when its coefficients 1 to DEGREE - 1 are zero: it is an
+     *         integer of Z/2^64 (a chunk's value), not a wider symbol
+     */
+    static bool IsInteger(const Element& a);
 
     /**
      * @param a an element

@@ -194,12 +194,9 @@ WanParityDecoder::Solve(uint32_t block, const std::vector<uint32_t>& rows, const
     for (auto& l : lacking)
     {
         const auto& symbol = solved[l.chunk - begin].front();
-        for (uint32_t t = 1; t < WanGaloisRing::DEGREE; ++t)
+        if (!WanGaloisRing::IsInteger(symbol))
         {
-            if (symbol[t] != 0)
-            {
-                return {}; // not a value: the sums do not fit together
-            }
+            return {}; // not a value: the sums do not fit together
         }
         l.value = static_cast<int64_t>(symbol[0]);
     }

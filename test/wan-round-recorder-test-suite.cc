@@ -180,7 +180,8 @@ class RecorderMixedAtTestCase : public WanTestCase
  * @ingroup wan-training-tests
  * @brief A distributed run's bookkeeping: what one recorder saved, merged
  * into another that holds the other islands, gives the records, mixing
- * times, evictions (summed), drops and peak (the larger) of both.
+ * times, evictions (summed), drops, peak (the larger) and FPGA stream
+ * blocks of both.
  */
 class RecorderMergeTestCase : public WanTestCase
 {
@@ -215,6 +216,14 @@ class RecorderMergeTestCase : public WanTestCase
         rank0.RecordPeak(0, 5);
         rank1.RecordPeak(0, 9);
         rank1.RecordDrop(nullptr, "malformed");
+        FpgaStreamDecoder::Block block;
+        block.round = 3;
+        block.symbols = 10;
+        block.erasures = 3;
+        block.rebuilt = 2;
+        block.short_ = true;
+        WanRoundRecorder::RecordStreamBlock(&rank1, 5, block);
+        WanRoundRecorder::RecordStreamBlock(&rank1, 5, block);
         rank0.Merge(rank1.Save());
         const auto* merged = rank0.Find(3, 5);
         NS_TEST_ASSERT_MSG_NE(merged, nullptr, "rank 1's island");
@@ -230,6 +239,14 @@ class RecorderMergeTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(rank0.GetEvictions(4).at("timeout"), 1, "per round");
         NS_TEST_EXPECT_MSG_EQ(rank0.GetPeakSlots(), 9, "the larger peak");
         NS_TEST_EXPECT_MSG_EQ(rank0.GetDrops().at("malformed"), 1, "drops");
+        const auto stream = rank0.GetIslandResult(3, 5, 1).stream;
+        NS_TEST_EXPECT_MSG_EQ(stream.blocks, 2, "its FPGA's stream blocks");
+        NS_TEST_EXPECT_MSG_EQ(stream.symbols, 20, "");
+        NS_TEST_EXPECT_MSG_EQ(stream.erasures, 6, "");
+        NS_TEST_EXPECT_MSG_EQ(stream.rebuilt, 4, "");
+        NS_TEST_EXPECT_MSG_EQ(stream.short_, 2, "");
+        NS_TEST_EXPECT_MSG_EQ(stream.evicted, 0, "");
+        NS_TEST_EXPECT_MSG_EQ(rank0.GetIslandResult(3, 0, 1).stream.blocks, 0, "none for island 0");
         NS_TEST_EXPECT_MSG_EQ(
             Mentions(ErrorOf([&]() { rank0.Merge("{}"); }), "not a saved round recorder"),
             true,
