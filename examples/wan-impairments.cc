@@ -69,6 +69,7 @@ struct Options
     int64_t parityBlock{WanIslandApplication::GetDefaultParityBlock()};
     int64_t parityChunks{1};
     std::string parityDecoding{"island"};
+    double paritySizing{0};
     wantrace::PacketTraceOptions traces;
     std::string output;
     std::string packetOutput;
@@ -180,6 +181,11 @@ OptionRules(const Options& o)
          coded,
          "--recovery with coded or coded+early",
          false},
+        {"--paritySizing",
+         o.paritySizing != d.paritySizing,
+         coded && o.parityDecoding == "fpga",
+         "--recovery with coded or coded+early and --parityDecoding=fpga",
+         false},
         {"--maxRequests",
          o.maxRequests != d.maxRequests,
          some(&CliqueExperimentHelper::Repairs),
@@ -257,6 +263,7 @@ RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter
             experiment.SetParity(static_cast<uint32_t>(o.parityBlock),
                                  static_cast<uint32_t>(o.parityChunks));
             experiment.SetParityDecoding(o.parityDecoding);
+            experiment.SetParitySizing(o.paritySizing);
             experiment.SetRecovery(recovery);
             experiment.SetCrossTraffic(cross);
             experiment.SetCoreQueue(o.coreQueue);
@@ -446,6 +453,11 @@ Run(int argc, char* argv[])
                  "(each sender's stream at the receiving FPGA first, in half its memory; "
                  "needs schedules with FPGA memory, NAME:GB above 0)",
                  o.parityDecoding);
+    cmd.AddValue("paritySizing",
+                 "coded, decoded at the fpga: size each round's parity per stream from the "
+                 "loss the FPGAs report, for this block failure probability (0: every "
+                 "stream sends --parityChunks; sized, --parityChunks is the most it sends)",
+                 o.paritySizing);
     cmd.AddValue("scale", "Time-preserving scale (D and rates / scale)", o.scale);
     cmd.AddValue("rounds", "Rounds per run (0: one period)", o.rounds);
     cmd.AddValue("maxRequests",

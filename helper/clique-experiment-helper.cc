@@ -178,7 +178,6 @@ CliqueExperimentHelper::RecoveryOf(const std::string& policy)
 WanIslandApplication::Recovery
 CliqueExperimentHelper::RepairOf(Recovery policy)
 {
-    // "coded" and "coded+early": parity chunks over a repair policy.
     return policy == ACCEPT
                ? WanIslandApplication::ACCEPT
                : (policy == REREQUEST || policy == CODED ? WanIslandApplication::REREQUEST
@@ -215,6 +214,12 @@ void
 CliqueExperimentHelper::SetParityDecoding(const std::string& where, double hbmShare)
 {
     m_parity.SetDecoding(where, hbmShare);
+}
+
+void
+CliqueExperimentHelper::SetParitySizing(double epsilon, uint32_t window)
+{
+    m_parity.SetSizing(epsilon, window);
 }
 
 void
@@ -457,10 +462,8 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     WanRoundRecorder recorder; // connected before the run: it listens to trace sources
     recorder.WatchIslands(islands);
     recorder.WatchFpgas(fpgas);
-    // Simulate.
     WanExperimentSimulation simulation(plan, m_progressSeconds);
     simulation.Run(RepairRoom(islands), m_faultDetection == BFD);
-    // Collect.
     result.routeChanges = replanner.GetRouteChanges();
     replanner.CountControl(result);
     if (pim)
@@ -493,9 +496,8 @@ CliqueExperimentHelper::GatherToRoot(WanRoundRecorder& recorder,
                                      WanPimMembership* pim,
                                      WanExperimentResult& result)
 {
-    // Route changes: every rank saw them all; FPGA failures and tree times:
-    // each rank its own (a tree is built and moved by its last router, on
-    // any rank).
+    // Route changes: every rank saw them all; FPGA failures and tree times: each
+    // rank its own (a tree is built and moved by its last router, on any rank).
     recorder.GatherToRoot();
     coreLinks.GatherToRoot();
     replanner.GatherToRoot();
@@ -557,8 +559,7 @@ CliqueExperimentHelper::InstallIslands(const WanNetworkHelper& net) const
     for (uint32_t c = 0; c < net.GetIslands().GetN(); ++c)
     {
         helper.SetAttribute("Fpga", Ipv4AddressValue(net.GetEdgeAddress(c)));
-        // Without FPGA memory an early repair must not delay a stream (see the
-        // island); repairs at the deadline go at once, as they always did.
+        // Without FPGA memory an early repair must not delay a stream (see the island).
         helper.SetAttribute("RepairWhileStreaming",
                             BooleanValue(RepairOf(m_recovery) != WanIslandApplication::EARLY ||
                                          !(m_planner.GetConfig().aggregation &&
@@ -588,8 +589,7 @@ CliqueExperimentHelper::InstallFpgas(const WanNetworkHelper& net,
     helper.SetAttribute("SlotTimeout", TimeValue(Seconds(plan.slotTimeout)));
     helper.SetAttribute("HbmBytes",
                         UintegerValue(static_cast<uint64_t>(m_planner.GetConfig().hbmBytes)));
-    // The window and the line rate (hence the slots) the planner checks the
-    // packet-level skew against.
+    // The window and line rate (hence slots) the planner checks the skew against.
     helper.SetAttribute("LineRateWindow", TimeValue(Seconds(m_planner.GetConfig().lineRateWindow)));
     helper.SetAttribute(
         "LineRate",

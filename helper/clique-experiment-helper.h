@@ -218,6 +218,19 @@ class CliqueExperimentHelper : public ObjectBase
      */
     void SetParityDecoding(const std::string& where, double hbmShare = 0.5);
     /**
+     * @brief Sizes the coded policies' parity per round and stream from the
+     * loss measured where it is decoded (call after SetParityDecoding
+     * "fpga"): each FPGA REPORTs every block's losses to the stream's
+     * sender, which sends the least parity rows that keep a block's failure
+     * probability at epsilon for its worst receiver's rate over the last
+     * `window` rounds (WanLossEstimator); SetParity's parities are the most
+     * it sends (all of them until reports come).
+     * @param epsilon the block failure probability, above 0 and at most 0.5
+     *        (0: not sized)
+     * @param window rounds of reports counted, at least 1
+     */
+    void SetParitySizing(double epsilon, uint32_t window = 2);
+    /**
      * @brief Writes packet traces of the runs that follow: pcap files and
      * ns-3 ASCII traces of the selected devices, named prefix-<node>-<device>
      * .pcap and .tr (see WanPacketTraceHelper::EnablePcap).  Every run writes the

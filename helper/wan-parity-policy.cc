@@ -5,6 +5,7 @@
 #include "wan-parity-policy.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-island-application.h"
 #include "ns3/wan-parity-code.h"
@@ -51,8 +52,37 @@ WanParityPolicy::SetDecoding(const std::string& where, double hbmShare)
         throw std::invalid_argument("parity decoding at the FPGA needs FPGA memory to hold "
                                     "copies of the blocks (hbmBytes is 0)");
     }
+    if (where != "fpga" && m_epsilon > 0)
+    {
+        throw std::invalid_argument("parity sized from measured loss needs parity decoding at "
+                                    "the FPGA (got '" +
+                                    wantext::Printable(where) + "')");
+    }
     m_decodeAtFpga = where == "fpga";
     m_share = hbmShare;
+}
+
+void
+WanParityPolicy::SetSizing(double epsilon, uint32_t window)
+{
+    if (!(epsilon >= 0 && epsilon <= 0.5))
+    {
+        throw std::invalid_argument(
+            "parity sizing's failure probability must be above 0 and at most 0.5 (got " +
+            wantext::Num(epsilon) + "; 0: not sized)");
+    }
+    if (window == 0)
+    {
+        throw std::invalid_argument("parity sizing's window must be at least 1 round (got 0)");
+    }
+    if (epsilon > 0 && !m_decodeAtFpga)
+    {
+        throw std::invalid_argument("parity sized from measured loss needs parity decoding at "
+                                    "the FPGA first (SetParityDecoding \"fpga\"): the FPGAs "
+                                    "measure each stream's loss");
+    }
+    m_epsilon = epsilon;
+    m_window = window;
 }
 
 void
@@ -61,6 +91,12 @@ WanParityPolicy::ConfigureIslands(WanIslandHelper& islands, bool coded) const
     islands.SetAttribute("Parity", BooleanValue(coded));
     islands.SetAttribute("ParityBlock", UintegerValue(m_block));
     islands.SetAttribute("ParityChunks", UintegerValue(m_parities));
+    islands.SetAttribute("ParitySizing", BooleanValue(coded && m_epsilon > 0));
+    if (m_epsilon > 0)
+    {
+        islands.SetAttribute("ParityEpsilon", DoubleValue(m_epsilon));
+        islands.SetAttribute("ParityWindow", UintegerValue(m_window));
+    }
 }
 
 void
@@ -73,6 +109,7 @@ WanParityPolicy::ConfigureFpgas(FpgaAggregatorHelper& fpgas, bool coded) const
     fpgas.SetAttribute("DecodeBytes", UintegerValue(static_cast<uint64_t>(m_hbmBytes * m_share)));
     fpgas.SetAttribute("ParityBlock", UintegerValue(m_block));
     fpgas.SetAttribute("ParityChunks", UintegerValue(m_parities));
+    fpgas.SetAttribute("ReportLoss", BooleanValue(m_epsilon > 0));
 }
 
 uint32_t

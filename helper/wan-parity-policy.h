@@ -24,7 +24,10 @@ namespace ns3
  *
  * Decoded at the island (the default), each island decodes over its FPGA's
  * sums; at the FPGA, each FPGA also decodes every sender's stream before it
- * sums (FpgaStreamDecoder), in a share of its HBM.
+ * sums (FpgaStreamDecoder), in a share of its HBM.  Decoded at the FPGA,
+ * the parity may also be sized per round and stream from what the FPGAs
+ * measure (SetSizing): the FPGAs REPORT each block's losses to its sender,
+ * the layout's parities are then the most a stream sends.
  */
 class WanParityPolicy
 {
@@ -49,6 +52,16 @@ class WanParityPolicy
      *         or "fpga" when the FPGAs have no HBM
      */
     void SetDecoding(const std::string& where, double hbmShare);
+    /**
+     * @param epsilon the block failure probability each round's parity is
+     *        sized for, above 0 and at most 0.5 (0: not sized, every stream
+     *        sends the layout's parities)
+     * @param window rounds of reports counted, at least 1
+     * @throws std::invalid_argument for values out of range, or sizing
+     *         without decoding at the FPGA (the receivers that measure one
+     *         stream's loss)
+     */
+    void SetSizing(double epsilon, uint32_t window);
 
     /**
      * @brief Gives the islands the layout.
@@ -78,6 +91,8 @@ class WanParityPolicy
     uint32_t m_parities;        //!< parity chunks per block
     bool m_decodeAtFpga{false}; //!< decoded per stream at the FPGA too
     double m_share{0.5};        //!< share of HBM for that
+    double m_epsilon{0};        //!< sized for this failure probability (0: not sized)
+    uint32_t m_window{2};       //!< rounds of reports counted
 };
 
 } // namespace ns3

@@ -76,6 +76,8 @@ IslandJson(const WanIslandRoundResult& i, const std::vector<std::string>& codes)
                 {"parity_symbols", i.paritySymbols},
                 {"erasures", i.erasures},
                 {"blocks_short", i.blocksShort},
+                {"parity_rows", i.parityRows},
+                {"loss_reports", i.lossReports},
                 {"mixed_ms", MsJson(i.mixedMs)},
                 {"held", ByCode(i.held, codes)},
                 {"mixing", ByCode(i.mixing, codes)},

@@ -153,6 +153,14 @@ FpgaAggregator::GetTypeId()
                           TimeValue(MilliSeconds(500)),
                           MakeTimeAccessor(&FpgaAggregator::m_decodeTimeout),
                           MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("ReportLoss",
+                          "Tell each stream's sender, with a REPORT per block, how many of "
+                          "the block's data chunks had arrived when its first parity did "
+                          "(with DecodeBytes; the sender sizes its parity from it, "
+                          "WanIslandApplication's ParitySizing)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FpgaAggregator::m_reportLoss),
+                          MakeBooleanChecker())
             .AddTraceSource("StreamBlock",
                             "A stream block closed (with DecodeBytes): what its sender's "
                             "stream carried, lost and had rebuilt here",
@@ -234,6 +242,12 @@ uint64_t
 FpgaAggregator::GetRepairRequests() const
 {
     return m_repairRequests;
+}
+
+uint64_t
+FpgaAggregator::GetLossReports() const
+{
+    return m_lossReports;
 }
 
 uint64_t
@@ -389,7 +403,7 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
             m_repairRtt[from].Observe((Simulator::Now() - it->second).GetSeconds());
             m_repairs.erase(it);
             ++m_repairsIn;
-            if (!Decode(packet, header, false))
+            if (!Decode(packet, header, false, from))
             {
                 continue; // rebuilt here meanwhile
             }
@@ -412,7 +426,7 @@ FpgaAggregator::HandleRead(Ptr<Socket> socket)
             // an input.
             NS_LOG_LOGIC("the island's own chunk, not summed");
         }
-        else if (Decode(packet, header, true))
+        else if (Decode(packet, header, true, from))
         {
             Aggregate(packet, header);
             if (m_repairInNetwork && m_hbmBytes > 0)
@@ -553,7 +567,10 @@ FpgaAggregator::Sum(const FpgaChunkId& id,
 }
 
 bool
-FpgaAggregator::Decode(Ptr<const Packet> packet, const WanChunkHeader& header, bool firstHand)
+FpgaAggregator::Decode(Ptr<const Packet> packet,
+                       const WanChunkHeader& header,
+                       bool firstHand,
+                       const Address& from)
 {
     if (!m_decoder || Unusable(header) != nullptr)
     {
@@ -572,7 +589,9 @@ FpgaAggregator::Decode(Ptr<const Packet> packet, const WanChunkHeader& header, b
                                        header.GetPosition(),
                                        header.GetBlockLength(),
                                        header.GetSymbol(),
-                                       now);
+                                       now,
+                                       header.GetBlockRows());
+        ReportLosses(from);
     }
     else
     {
@@ -602,6 +621,33 @@ FpgaAggregator::Decode(Ptr<const Packet> packet, const WanChunkHeader& header, b
                                             this);
     }
     return true;
+}
+
+void
+FpgaAggregator::ReportLosses(const Address& to)
+{
+    for (const auto& loss : m_decoder->TakeLosses())
+    {
+        if (!m_reportLoss)
+        {
+            continue;
+        }
+        WanChunkHeader h;
+        h.SetKind(WanChunkHeader::REPORT);
+        h.SetRound(loss.round);
+        h.SetClique(static_cast<uint16_t>(loss.clique));
+        h.SetPosition(static_cast<uint16_t>(loss.position));
+        h.SetChunk(loss.block);
+        h.SetExpected(static_cast<uint16_t>(loss.chunks));
+        h.SetContributions(static_cast<uint16_t>(loss.arrived));
+        auto packet = Create<Packet>(0);
+        packet->AddHeader(h);
+        NS_LOG_LOGIC("block " << loss.block << " of round " << loss.round << " from position "
+                              << loss.position << ": " << loss.arrived << " of " << loss.chunks
+                              << " data chunks came, reported");
+        ++m_lossReports;
+        m_socket->SendTo(packet, 0, to);
+    }
 }
 
 void

@@ -92,6 +92,8 @@ class FpgaAggregator : public Application
     uint64_t GetQueries() const;
     /** @return REQUESTs this FPGA sent to senders for contributions its slots lacked */
     uint64_t GetRepairRequests() const;
+    /** @return REPORTs this FPGA sent to senders (ReportLoss) */
+    uint64_t GetLossReports() const;
     /** @return REPAIRs it received and summed */
     uint64_t GetRepairsIn() const;
     /**
@@ -182,9 +184,19 @@ class FpgaAggregator : public Application
      * @param packet the packet as received
      * @param header its header (DATA or REPAIR)
      * @param firstHand true when it came on the stream
+     * @param from where it came from (where a REPORT goes)
      * @return false when it repeats a contribution held or rebuilt (dropped)
      */
-    bool Decode(Ptr<const Packet> packet, const WanChunkHeader& header, bool firstHand);
+    bool Decode(Ptr<const Packet> packet,
+                const WanChunkHeader& header,
+                bool firstHand,
+                const Address& from);
+    /**
+     * @brief Sends the losses the stream decoder measured to the stream's
+     * sender (with ReportLoss; dropped otherwise).
+     * @param to the sender, where its chunks came from
+     */
+    void ReportLosses(const Address& to);
     /// Reports the stream blocks idle for DecodeTimeout and re-arms the timer.
     void ExpireStreams();
     /**
@@ -253,6 +265,8 @@ class FpgaAggregator : public Application
     uint32_t m_parityBlock;    //!< data chunks per parity block (the islands')
     uint32_t m_parityChunks;   //!< parity chunks per block (the islands')
     Time m_decodeTimeout;      //!< idle time that closes a stream block
+    bool m_reportLoss;         //!< REPORT each block's loss to its sender
+    uint64_t m_lossReports{0}; //!< REPORTs sent
 
     Ptr<Socket> m_socket;                         //!< receives DATA and NACK, sends MERGED
     std::unique_ptr<FpgaSlotTable> m_table;       //!< HBM

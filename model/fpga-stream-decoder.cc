@@ -166,7 +166,8 @@ FpgaStreamDecoder::AddParity(const FpgaChunkId& id,
                              uint32_t position,
                              uint32_t length,
                              const WanGaloisRing::Element& symbol,
-                             double now)
+                             double now,
+                             uint32_t rows)
 {
     const uint32_t group = WanParityCode::GroupOfParity(id.chunk);
     const Key key{id.round, id.clique, position, m_code.BlockOfGroup(group)};
@@ -181,7 +182,20 @@ FpgaStreamDecoder::AddParity(const FpgaChunkId& id,
     {
         s.length = length;
     }
-    ++s.parities;
+    if (rows >= 1 && rows <= m_code.GetParities())
+    {
+        s.rows = rows;
+    }
+    if (++s.parities == 1)
+    {
+        const uint32_t chunks = s.length > 0 ? s.length : m_code.GetBlock();
+        m_losses.push_back(Loss{id.round,
+                                id.clique,
+                                position,
+                                std::get<3>(key),
+                                chunks,
+                                std::min(s.firstHand, chunks)});
+    }
     if (s.done || s.evicted || s.parity.count(row) > 0 || !Reserve(key))
     {
         return {};
@@ -274,7 +288,7 @@ FpgaStreamDecoder::Close(const Key& key, const State& state)
     // A block none of whose parity came and whose data did not all come has
     // an unknown length: it counts as a full block.
     const uint32_t length = state.length > 0 ? state.length : m_code.GetBlock();
-    const uint32_t parities = std::min(m_code.GetParities(), length);
+    const uint32_t parities = std::min(state.rows > 0 ? state.rows : m_code.GetParities(), length);
     b.symbols = length + parities;
     const uint32_t arrived = std::min(state.firstHand, length) + std::min(state.parities, parities);
     b.erasures = b.symbols - arrived;
@@ -283,6 +297,14 @@ FpgaStreamDecoder::Close(const Key& key, const State& state)
     b.evicted = state.evicted;
     m_totals += b;
     return b;
+}
+
+std::vector<FpgaStreamDecoder::Loss>
+FpgaStreamDecoder::TakeLosses()
+{
+    std::vector<Loss> out;
+    out.swap(m_losses);
+    return out;
 }
 
 std::vector<FpgaStreamDecoder::Block>

@@ -73,6 +73,19 @@ class FpgaStreamDecoder
         bool evicted{false};  //!< its copies were taken for another block first
     };
 
+    /// What a block of a stream lost, measured when its first parity came
+    /// (the data chunks then still missing are the ones its parity must
+    /// rebuild): what the FPGA reports to the stream's sender.
+    struct Loss
+    {
+        uint32_t round{0};    //!< its round
+        uint32_t clique{0};   //!< its clique
+        uint32_t position{0}; //!< its sender
+        uint32_t block{0};    //!< its block in the stream
+        uint32_t chunks{0};   //!< its data chunks
+        uint32_t arrived{0};  //!< of which arrived first hand by then
+    };
+
     /// Counts over every block reported.
     struct Totals
     {
@@ -137,13 +150,22 @@ class FpgaStreamDecoder
      * @param length data chunks of its block (1 to block)
      * @param symbol its parity symbol
      * @param now current time, seconds
+     * @param rows parity rows the stream sends after the block (0: the
+     *        code's), for the block's count of symbols
      * @return the contributions it rebuilds (to be summed), ascending
      */
     std::vector<Rebuilt> AddParity(const FpgaChunkId& id,
                                    uint32_t position,
                                    uint32_t length,
                                    const WanGaloisRing::Element& symbol,
-                                   double now);
+                                   double now,
+                                   uint32_t rows = 0);
+    /**
+     * @return what each block whose first parity came since the last call
+     *         lost, in order of arrival (the measurements a stream's sender
+     *         sizes its parity from); emptied by the call
+     */
+    std::vector<Loss> TakeLosses();
     /**
      * @param now current time, seconds
      * @return the blocks idle for the timeout, closed, oldest first
@@ -176,6 +198,7 @@ class FpgaStreamDecoder
         uint32_t firstHand{0};                             //!< data chunks that came on the stream
         uint32_t parities{0};                              //!< parity chunks that came
         uint32_t length{0};                                //!< data chunks (0: not known yet)
+        uint32_t rows{0};                                  //!< parity rows sent (0: not known)
         uint32_t rebuilt{0};                               //!< data chunks rebuilt
         bool done{false};    //!< complete or decoded: nothing more to do
         bool evicted{false}; //!< its copies were taken
@@ -233,6 +256,7 @@ class FpgaStreamDecoder
     uint64_t m_peak{0};            //!< most chunks held
     uint64_t m_nextOpened{0};      //!< opening counter
     Totals m_totals;               //!< counts reported
+    std::vector<Loss> m_losses;    //!< measured, not yet taken
 };
 
 } // namespace ns3

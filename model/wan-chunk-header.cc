@@ -133,7 +133,7 @@ WanChunkHeader::Deserialize(Buffer::Iterator start)
     }
     WanChunkHeader h;
     const uint8_t kind = i.ReadU8();
-    if (kind > QUERY)
+    if (kind > REPORT)
     {
         return 0;
     }
@@ -278,15 +278,27 @@ WanChunkHeader::GetSequence() const
 }
 
 void
-WanChunkHeader::SetBlockLength(uint32_t length)
+WanChunkHeader::SetBlockLength(uint16_t length)
 {
-    m_sequence = length;
+    m_sequence = (m_sequence & 0xffff0000u) | length;
 }
 
-uint32_t
+uint16_t
 WanChunkHeader::GetBlockLength() const
 {
-    return m_sequence;
+    return static_cast<uint16_t>(m_sequence & 0xffffu);
+}
+
+void
+WanChunkHeader::SetBlockRows(uint16_t rows)
+{
+    m_sequence = (m_sequence & 0xffffu) | (static_cast<uint32_t>(rows) << 16);
+}
+
+uint16_t
+WanChunkHeader::GetBlockRows() const
+{
+    return static_cast<uint16_t>(m_sequence >> 16);
 }
 
 void

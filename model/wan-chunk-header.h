@@ -34,6 +34,11 @@ namespace ns3
  * value: its first word is the value field, flag bit 0 of the byte after
  * the kind says that its other 7 words follow the sources, 56 bytes more.
  *
+ * A REPORT (an FPGA to a sender, WanLossEstimator) names the stream's round,
+ * clique and position, the block in the chunk field, the block's data
+ * chunks in the expected field and those that had arrived when its first
+ * parity did in the contributions field.
+ *
  * Deserialize refuses what is not such a header (an unknown kind, or fewer
  * bytes than the header needs): it returns 0 and leaves the header as it was.
  */
@@ -52,7 +57,10 @@ class WanChunkHeader : public Header
         NACK = 2,    //!< the island asks the FPGA to resend a sequence number
         REQUEST = 3, //!< an island asks a peer to resend one chunk to it
         REPAIR = 4,  //!< the peer's chunk, resent to the island that asked
-        QUERY = 5    //!< an island asks its FPGA for one chunk it lacks (release or resend)
+        QUERY = 5,   //!< an island asks its FPGA for one chunk it lacks (release or resend)
+        REPORT = 6   //!< an FPGA tells a sender what one block of its stream lost: the
+                     //!< stream's position, the block (chunk field), its data chunks
+                     //!< (expected) and those that arrived (contributions)
     };
 
     /**
@@ -103,14 +111,23 @@ class WanChunkHeader : public Header
     uint32_t GetSequence() const;
     /**
      * @brief A sender's parity chunk names the data chunks of its block (a
-     * stream's last block may be short), in the sequence field, which only
-     * the post-aggregation hop uses; an FPGA that decodes per stream
-     * (FpgaStreamDecoder) needs it.
+     * stream's last block may be short), in the low 16 bits of the sequence
+     * field, which only the post-aggregation hop uses; an FPGA that decodes
+     * per stream (FpgaStreamDecoder) needs it.
      * @param length data chunks of the block
      */
-    void SetBlockLength(uint32_t length);
+    void SetBlockLength(uint16_t length);
     /** @return the data chunks of a parity chunk's block (0: not given) */
-    uint32_t GetBlockLength() const;
+    uint16_t GetBlockLength() const;
+    /**
+     * @brief A sender's parity chunk names the parity rows its stream sends
+     * after the block (sized per round, WanLossEstimator), in the high 16
+     * bits of the sequence field.
+     * @param rows parity chunks sent after the block
+     */
+    void SetBlockRows(uint16_t rows);
+    /** @return the parity rows sent after a parity chunk's block (0: not given) */
+    uint16_t GetBlockRows() const;
     /** @param n contributions summed in this packet */
     void SetContributions(uint16_t n);
     /** @return contributions summed */

@@ -181,6 +181,34 @@ WanIslandApplication::GetTypeId()
                           UintegerValue(1),
                           MakeUintegerAccessor(&WanIslandApplication::m_parityChunks),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ParitySizing",
+                          "Size each round's parity from the loss its receivers measured "
+                          "(with Parity): the FPGAs that decode the stream REPORT, per block, "
+                          "the data chunks that had not arrived when its first parity did; "
+                          "a round sends the least rows that keep a block's failure "
+                          "probability at ParityEpsilon for the worst receiver's rate over "
+                          "the last ParityWindow rounds (WanLossEstimator), at most "
+                          "ParityChunks, the code's rows (all of them until reports come)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&WanIslandApplication::m_paritySizing),
+                          MakeBooleanChecker())
+            .AddAttribute("ParityEpsilon",
+                          "Block failure probability a sized parity allows (ParitySizing)",
+                          DoubleValue(1e-3),
+                          MakeDoubleAccessor(&WanIslandApplication::m_parityEpsilon),
+                          MakeDoubleChecker<double>(1e-12, 0.5))
+            .AddAttribute("ParityWindow",
+                          "Rounds before a round whose loss reports size its parity "
+                          "(ParitySizing)",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&WanIslandApplication::m_parityWindow),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ParityConfidence",
+                          "Confidence of the Wilson interval whose upper end is a receiver's "
+                          "rate (ParitySizing)",
+                          DoubleValue(0.95),
+                          MakeDoubleAccessor(&WanIslandApplication::m_parityConfidence),
+                          MakeDoubleChecker<double>(0.5, 0.999999))
             .AddTraceSource("RoundComplete",
                             "All peers' contributions of a round arrived",
                             MakeTraceSourceAccessor(&WanIslandApplication::m_roundCompleteTrace),
@@ -199,6 +227,12 @@ WanIslandApplication::GetTypeId()
                             "A packet was received",
                             MakeTraceSourceAccessor(&WanIslandApplication::m_rxTrace),
                             "ns3::Packet::TracedCallback")
+            .AddTraceSource("ParitySized",
+                            "A round's parity rows were sized (ParitySizing): the round, the "
+                            "rows per block and the rate they were sized for (-1: no report "
+                            "yet, every row of the code)",
+                            MakeTraceSourceAccessor(&WanIslandApplication::m_paritySizedTrace),
+                            "ns3::WanIslandApplication::ParitySizedTracedCallback")
             .AddTraceSource("Drop",
                             "A packet that could not be used, and why",
                             MakeTraceSourceAccessor(&WanIslandApplication::m_dropTrace),
@@ -397,6 +431,10 @@ WanIslandApplication::StartApplication()
     m_dataSocket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_dataPort));
     m_dataSocket->SetRecvCallback(MakeCallback(&WanIslandApplication::HandleRead, this));
     m_tracker.SetMaxNacks(m_maxNacks);
+    if (m_paritySizing && ParityBlockInUse() > 0)
+    {
+        m_loss.emplace(m_parityWindow, m_parityConfidence);
+    }
     for (uint32_t k = 0; k < m_rounds.size(); ++k)
     {
         PrepareRound(k);
@@ -559,7 +597,9 @@ WanIslandApplication::MakeParity(const WanIslandRound& r,
     h.SetExpected(r.peers);
     h.SetPosition(r.position);
     h.SetSymbol(symbol);
-    h.SetBlockLength(static_cast<uint32_t>(code.BlockChunks(code.BlockOfGroup(group)).size()));
+    const uint32_t block = code.BlockOfGroup(group);
+    h.SetBlockLength(static_cast<uint16_t>(code.BlockSize(block)));
+    h.SetBlockRows(static_cast<uint16_t>(code.BlockParities(block)));
     auto p =
         Create<Packet>(static_cast<uint32_t>(std::min<uint64_t>(m_chunkBytes, r.payloadBytes)));
     p->AddHeader(h);
@@ -567,10 +607,65 @@ WanIslandApplication::MakeParity(const WanIslandRound& r,
 }
 
 void
+WanIslandApplication::Reported(Ptr<const Packet> packet,
+                               const WanChunkHeader& h,
+                               const Address& from)
+{
+    if (!m_loss)
+    {
+        Drop(packet, "unexpected kind", nullptr);
+        return;
+    }
+    RoundState* state = Planned(packet, h);
+    if (state == nullptr)
+    {
+        return;
+    }
+    if (h.GetPosition() != state->plan.position || h.GetExpected() == 0 ||
+        h.GetContributions() > h.GetExpected())
+    {
+        Drop(packet, "bad report", state);
+        return;
+    }
+    const auto receiver =
+        m_reporters.emplace(from, static_cast<uint32_t>(m_reporters.size())).first->second;
+    m_loss->AddReport(h.GetRound(),
+                      receiver,
+                      h.GetExpected(),
+                      h.GetExpected() - h.GetContributions());
+    ++state->record.lossReports;
+}
+
+void
+WanIslandApplication::SizeParity(RoundState& state)
+{
+    const auto& r = state.plan;
+    uint32_t rows = m_parityChunks;
+    double rate = -1;
+    if (const auto estimate = m_loss->GetEstimate(r.round))
+    {
+        rate = estimate->rate;
+        rows = *m_loss->Parities(r.round, m_parityBlock, m_parityEpsilon, m_parityChunks);
+    }
+    state.code = WanParityCode(state.chunks, m_parityBlock, m_parityChunks, rows);
+    NS_LOG_INFO("round " << r.round << ": " << rows << " parity rows per block, for a rate of "
+                         << rate);
+    m_paritySizedTrace(r.round, rows, rate);
+}
+
+void
 WanIslandApplication::SendChunk(uint32_t index, uint32_t slot)
 {
     auto& state = m_rounds[index];
     const auto& r = state.plan;
+    if (slot == 0)
+    {
+        if (m_loss)
+        {
+            SizeParity(state);
+        }
+        state.record.parityRows = state.code.GetSent();
+    }
     const uint32_t chunk = state.code.SlotChunk(slot);
     const bool parity = WanParityCode::IsParity(chunk);
     for (const auto& to : r.destinations)
@@ -616,6 +711,9 @@ WanIslandApplication::HandleRead(Ptr<Socket> socket)
             break;
         case WanChunkHeader::QUERY:
             Answered(packet, h);
+            break;
+        case WanChunkHeader::REPORT:
+            Reported(packet, h, from);
             break;
         default:
             Receive(packet, h);
@@ -1140,7 +1238,7 @@ WanIslandApplication::ParityWait(const RoundState& state, uint32_t chunk) const
         return Time(0);
     }
     return state.early->GetParityWait(code.BlockEnd(group),
-                                      code.GetParities(),
+                                      code.GetSent(),
                                       PacketSeconds(state.plan),
                                       state.plan.start,
                                       Simulator::Now());

@@ -8,6 +8,7 @@
 #include "wan-chunk-header.h"
 #include "wan-contribution-ledger.h"
 #include "wan-early-recovery.h"
+#include "wan-loss-estimator.h"
 #include "wan-parity-code.h"
 #include "wan-parity-decoder.h"
 #include "wan-recovery-round-trips.h"
@@ -231,6 +232,13 @@ class WanIslandApplication : public Application
      * @param [in] reason why it could not be used
      */
     typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
+    /**
+     * @brief TracedCallback signature of a round's parity sized.
+     * @param [in] round the round number
+     * @param [in] rows parity rows per block
+     * @param [in] rate the erasure rate they were sized for (-1: no report)
+     */
+    typedef void (*ParitySizedTracedCallback)(uint32_t round, uint32_t rows, double rate);
 
   protected:
     void DoDispose() override;
@@ -448,6 +456,20 @@ class WanIslandApplication : public Application
      * @param h its header
      */
     void Answered(Ptr<const Packet> packet, const WanChunkHeader& h);
+    /**
+     * @brief Takes an FPGA's REPORT of what a block of this island's stream
+     * lost (with ParitySizing; dropped otherwise).
+     * @param packet the report
+     * @param h its header
+     * @param from the FPGA (one receiver)
+     */
+    void Reported(Ptr<const Packet> packet, const WanChunkHeader& h, const Address& from);
+    /**
+     * @brief Sizes a round's parity rows from the reports so far, as it
+     * starts to send (ParitySizing).
+     * @param state the round
+     */
+    void SizeParity(RoundState& state);
     /// @return when the streams this island has begun to send have sent their last chunk
     Time StreamsEnd() const;
     /// Sends the next queued repair and arms the pacer.
@@ -533,7 +555,13 @@ class WanIslandApplication : public Application
     bool m_repairWhileStreaming; //!< repairs may interleave with this island's streams
     bool m_parity;               //!< parity chunks are sent (coded repair)
     uint32_t m_parityBlock;      //!< data chunks per parity block (with m_parity)
-    uint32_t m_parityChunks;     //!< parity chunks per block
+    uint32_t m_parityChunks;     //!< parity chunks per block (the code's rows)
+    bool m_paritySizing;         //!< rows per round from the receivers' reports
+    double m_parityEpsilon;      //!< block failure probability allowed
+    uint32_t m_parityWindow;     //!< rounds of reports counted
+    double m_parityConfidence;   //!< of a receiver's rate interval
+    std::optional<WanLossEstimator> m_loss;  //!< the reports (with ParitySizing)
+    std::map<Address, uint32_t> m_reporters; //!< each receiver that reported, numbered
 
     Ptr<Socket> m_socket;                      //!< sends everything, receives MERGED and REPAIR
     Ptr<Socket> m_dataSocket;                  //!< receives peers' DATA (no FPGA)
@@ -557,6 +585,8 @@ class WanIslandApplication : public Application
     TracedCallback<Ptr<const Packet>> m_rxTrace;
     /// A packet could not be used.
     TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace;
+    /// Traced callback: a round's parity sized (round, rows, rate).
+    TracedCallback<uint32_t, uint32_t, double> m_paritySizedTrace;
 };
 
 } // namespace ns3

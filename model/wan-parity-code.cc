@@ -11,10 +11,11 @@
 namespace ns3
 {
 
-WanParityCode::WanParityCode(uint32_t chunks, uint32_t block, uint32_t parities)
+WanParityCode::WanParityCode(uint32_t chunks, uint32_t block, uint32_t parities, uint32_t sent)
     : m_chunks(chunks),
       m_block(block),
-      m_parities(block > 0 ? parities : 0)
+      m_parities(block > 0 ? parities : 0),
+      m_sent(block > 0 ? (sent == 0 ? parities : sent) : 0)
 {
     if (chunks >= PARITY_FLAG)
     {
@@ -28,6 +29,12 @@ WanParityCode::WanParityCode(uint32_t chunks, uint32_t block, uint32_t parities)
             "parity code: " + std::to_string(parities) + " parity chunks per block of " +
             std::to_string(block) + ", need 1 to " + std::to_string(block) + " and at most " +
             std::to_string(MAX_LENGTH) + " chunks with the block (the MDS code's length)");
+    }
+    if (m_sent > m_parities)
+    {
+        throw std::invalid_argument("parity code: " + std::to_string(sent) +
+                                    " parity chunks sent per block, at most the code's " +
+                                    std::to_string(parities));
     }
     if (block > 0)
     {
@@ -60,6 +67,12 @@ WanParityCode::GetParities() const
 }
 
 uint32_t
+WanParityCode::GetSent() const
+{
+    return m_sent;
+}
+
+uint32_t
 WanParityCode::GetGroups() const
 {
     return m_block == 0 ? 0 : (m_chunks + m_block - 1) / m_block * m_parities;
@@ -73,7 +86,7 @@ WanParityCode::GetParityChunks() const
         return 0;
     }
     const uint32_t rest = m_chunks % m_block;
-    return m_chunks / m_block * m_parities + std::min(rest, m_parities);
+    return m_chunks / m_block * m_sent + std::min(rest, m_sent);
 }
 
 uint32_t
@@ -89,7 +102,7 @@ WanParityCode::SlotChunk(uint32_t slot) const
     {
         return slot;
     }
-    const uint32_t span = m_block + m_parities;
+    const uint32_t span = m_block + m_sent;
     const uint32_t full = m_chunks / m_block;
     uint32_t block = slot / span;
     uint32_t offset = slot % span;
@@ -111,7 +124,7 @@ WanParityCode::SlotChunk(uint32_t slot) const
 uint32_t
 WanParityCode::SlotOf(uint32_t chunk) const
 {
-    return m_block == 0 ? chunk : chunk + chunk / m_block * m_parities;
+    return m_block == 0 ? chunk : chunk + chunk / m_block * m_sent;
 }
 
 uint32_t
@@ -156,11 +169,17 @@ WanParityCode::BlockChunks(uint32_t block) const
 }
 
 uint32_t
-WanParityCode::BlockParities(uint32_t block) const
+WanParityCode::BlockSize(uint32_t block) const
 {
     const uint64_t begin = static_cast<uint64_t>(block) * m_block;
-    const uint64_t size = begin >= m_chunks ? 0 : std::min<uint64_t>(m_block, m_chunks - begin);
-    return static_cast<uint32_t>(std::min<uint64_t>(size, m_parities));
+    return begin >= m_chunks ? 0
+                             : static_cast<uint32_t>(std::min<uint64_t>(m_block, m_chunks - begin));
+}
+
+uint32_t
+WanParityCode::BlockParities(uint32_t block) const
+{
+    return std::min(BlockSize(block), m_sent);
 }
 
 uint32_t
@@ -172,7 +191,7 @@ WanParityCode::LastGroup(uint32_t block) const
 std::vector<uint32_t>
 WanParityCode::GroupChunks(uint32_t group) const
 {
-    if (m_block == 0 || RowOf(group) >= BlockParities(BlockOfGroup(group)))
+    if (m_block == 0 || RowOf(group) >= std::min(BlockSize(BlockOfGroup(group)), m_parities))
     {
         return {}; // an unused group of the short last block
     }

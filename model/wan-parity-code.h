@@ -39,6 +39,12 @@ namespace ns3
  * it like any chunk, while order-based loss detection skips it.  A block
  * and its parities span at most 256 chunks (the code's length limit).
  *
+ * A stream may send fewer parity rows than the code has (`sent`, sized
+ * per round from the loss its receivers measured, WanLossEstimator): the
+ * groups keep their numbers (b x parities + j), the stream carries rows 0
+ * to sent - 1 of each block, and a receiver rebuilds with whatever rows
+ * came, since a row's coefficients do not depend on how many are sent.
+ *
  * Without parity (the default-constructed code, or block 0) the stream is
  * the data chunks in order.
  */
@@ -57,11 +63,13 @@ class WanParityCode
     /**
      * @param chunks data chunks per state, below PARITY_FLAG
      * @param block data chunks per block (0: no parity)
-     * @param parities parity chunks per block, 1 to block, and block +
-     *        parities at most MAX_LENGTH (ignored when block is 0)
+     * @param parities the code's parity rows per block, 1 to block, and
+     *        block + parities at most MAX_LENGTH (ignored when block is 0)
+     * @param sent parity rows the stream carries per block, 1 to parities
+     *        (0: all of them)
      * @throws std::invalid_argument naming the bad value
      */
-    WanParityCode(uint32_t chunks, uint32_t block, uint32_t parities);
+    WanParityCode(uint32_t chunks, uint32_t block, uint32_t parities, uint32_t sent = 0);
 
     /** @return true when the stream carries parity chunks */
     bool IsEnabled() const;
@@ -69,11 +77,13 @@ class WanParityCode
     uint32_t GetChunks() const;
     /** @return data chunks per block (0: no parity) */
     uint32_t GetBlock() const;
-    /** @return parity chunks per full block */
+    /** @return the code's parity rows per full block (groups are numbered by it) */
     uint32_t GetParities() const;
+    /** @return parity rows the stream carries per full block */
+    uint32_t GetSent() const;
     /** @return parity groups, empty ones of a short last block included */
     uint32_t GetGroups() const;
-    /** @return parity chunks on the stream (non-empty groups) */
+    /** @return parity chunks on the stream (rows sent of non-empty groups) */
     uint32_t GetParityChunks() const;
     /** @return send slots: data chunks plus parity chunks */
     uint32_t GetStreamLength() const;
@@ -111,9 +121,14 @@ class WanParityCode
     std::vector<uint32_t> BlockChunks(uint32_t block) const;
     /**
      * @param block a block
-     * @return the parity chunks sent after it (min(parities, its size))
+     * @return the parity chunks sent after it (min(sent, its size))
      */
     uint32_t BlockParities(uint32_t block) const;
+    /**
+     * @param block a block
+     * @return its data chunks (fewer than the block for the last one)
+     */
+    uint32_t BlockSize(uint32_t block) const;
     /**
      * @param block a block
      * @return its last parity group, the last chunk of it on the stream
@@ -156,7 +171,8 @@ class WanParityCode
   private:
     uint32_t m_chunks{0};                    //!< data chunks
     uint32_t m_block{0};                     //!< data chunks per block (0: none)
-    uint32_t m_parities{0};                  //!< parity chunks per full block
+    uint32_t m_parities{0};                  //!< the code's parity rows per full block
+    uint32_t m_sent{0};                      //!< parity rows sent per full block
     std::shared_ptr<const WanMdsCode> m_mds; //!< the code (shared by copies)
 };
 

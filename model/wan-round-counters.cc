@@ -31,7 +31,9 @@ WanRoundCounters::Fields()
                                            {"parityBlocks", &WanRoundCounters::parityBlocks},
                                            {"paritySymbols", &WanRoundCounters::paritySymbols},
                                            {"erasures", &WanRoundCounters::erasures},
-                                           {"blocksShort", &WanRoundCounters::blocksShort}};
+                                           {"blocksShort", &WanRoundCounters::blocksShort},
+                                           {"parityRows", &WanRoundCounters::parityRows},
+                                           {"lossReports", &WanRoundCounters::lossReports}};
     return fields;
 }
 

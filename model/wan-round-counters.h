@@ -46,6 +46,8 @@ struct WanRoundCounters
     uint64_t paritySymbols{0};   //!< their chunks, data and parity
     uint64_t erasures{0};        //!< of which some sender's first-hand copy was lost
     uint64_t blocksShort{0};     //!< blocks with more erasures than parity chunks
+    uint64_t parityRows{0};      //!< parity rows its stream sent per block (ParitySizing)
+    uint64_t lossReports{0};     //!< REPORTs its stream's receivers sent back
 
     /**
      * @brief Adds every counter of another count to this one.

@@ -177,7 +177,7 @@ Range::Text() const
     const std::string u = *unit ? std::string(" ") + unit : "";
     if (minOpen)
     {
-        return "above " + Num(min) + " and at most " + Num(max) + u;
+        return "above " + Num(min) + (maxOpen ? " and below " : " and at most ") + Num(max) + u;
     }
     return "from " + Num(min) + (maxOpen ? " to less than " : " to ") + Num(max) + u;
 }

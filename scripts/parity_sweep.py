@@ -49,12 +49,14 @@ CODE_FIELDS = {
 
 
 def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, join_ms, block,
-            parities, decode, share):
+            parities, decode, share, sizing=0):
     """One simulation, RngRun `run`, loss `loss` on every link class in bursts
     of `burst` packets on average (0: none); PIM's periodic Joins every
     join_ms; block data chunks per parity block and `parities` parities each
     (0: the uncoded policy), decoded where `decode` says ("island" or
-    "fpga", with `share` of the FPGA's memory for the blocks' copies)."""
+    "fpga", with `share` of the FPGA's memory for the blocks' copies); with
+    `sizing` (a block failure probability, decoded at the FPGA) each stream
+    sizes its rows per round from the FPGAs' reports, `parities` the most."""
     from wan_training import ns, packet_run
 
     ns.RngSeedManager.SetRun(run)
@@ -68,6 +70,7 @@ def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, join_ms
     if parities > 0:
         experiment.SetParity(block, parities)
         experiment.SetParityDecoding(decode, share)
+        experiment.SetParitySizing(sizing)
     experiment.SetRecovery(recovery)
     if loss > 0:
         impairment = ns.WanLinkImpairment()
@@ -81,7 +84,7 @@ def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, join_ms
                          label, {"loss": loss, "burst": burst, "scale": scale, "run": run,
                                  "recovery": recovery, "hbm_gb": hbm_gb, "block": block,
                                  "parities": parities, "join_ms": join_ms,
-                                 "decode": decode, "decode_share": share})
+                                 "decode": decode, "decode_share": share, "sizing": sizing})
     islands = [i for r in packets["rounds"] for i in r["islands"]]
     erasures, symbols, blocks, short = CODE_FIELDS[decode]
     total = {k: sum(i[k] for i in islands)
@@ -93,9 +96,13 @@ def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, join_ms
         total[name] = sum(i[field] for i in islands)
     row = {"schedule": schedule, "hbm_gb": hbm_gb, "recovery": recovery, "loss": loss,
            "burst": burst, "join_ms": join_ms, "block": block, "parities": parities,
-           "decode": decode, "run": run,
+           "decode": decode, "sizing": sizing, "run": run,
            "pilot": run == PILOT_RUN,
            "mixed_ms": max(r["mixed_ms"] for r in packets["rounds"]),
+           # Rounds after the first: sized from reports (in band).
+           "mixed_ms_sized": max((r["mixed_ms"] for r in packets["rounds"][1:]), default=0),
+           "rows_sized": mean_ci([i["parity_rows"] for r in packets["rounds"][1:]
+                                  for i in r["islands"]] or [0])[0],
            "exact": all(i["exact"] for i in islands)}
     row.update(total)
     row["erasure_rate"] = (total["erasures"] / total["parity_symbols"]
@@ -164,19 +171,21 @@ def summarise(rows, baselines, k, epsilon):
         if not r["pilot"] and r["loss"] > 0:
             groups.setdefault((r["schedule"], r["hbm_gb"], r["loss"], r["burst"], r["decode"]),
                               []).append(r)
+    # Sized in band, the rounds after the first (sized from reports) count.
+    mixed = "mixed_ms_sized" if any(r["sizing"] for r in rows) else "mixed_ms"
     summary = []
     for (schedule, gb, loss, burst, decode), runs in groups.items():
         base = baselines[(schedule, gb)]
-        parities = runs[0]["parities"]
+        parities = runs[0]["rows_sized"] if runs[0]["sizing"] else runs[0]["parities"]
         out = {"schedule": schedule, "hbm_gb": gb, "loss": loss, "burst": burst,
                "decode": decode, "block": k, "parities": parities, "runs": len(runs)}
         for r in runs:
-            r["inflation_percent"] = 100 * (r["mixed_ms"] / base["mixed_ms"] - 1)
+            r["inflation_percent"] = 100 * (r[mixed] / base[mixed] - 1)
             r["overhead_percent"] = 100 * (r["bytes_in"] / base["bytes_in"] - 1)
             # The parity the measured rate needed, against what was sent.
-            r["parity_vs_bound"] = parities / max(r["bound"], 1)
+            r["parity_vs_bound"] = (r["rows_sized"] if r["sizing"] else parities) / max(r["bound"], 1)
         for metric in ("erasure_rate", "erasure_rate_max", "short_share", "predicted", "inflation_percent",
-                       "overhead_percent", "parity_vs_bound", "given_up"):
+                       "overhead_percent", "parity_vs_bound", "given_up", "rows_sized"):
             out[metric], out[metric + "_ci95"] = mean_ci([r[metric] for r in runs])
         out["rebuilt_at_fpga"] = sum(r["stream_rebuilt"] for r in runs)
         out["evicted_at_fpga"] = sum(r["stream_evicted"] for r in runs)
@@ -249,6 +258,13 @@ def main(argv=None):
                              "one block)")
     parser.add_argument("--epsilon", type=float, default=1e-3,
                         help="block failure probability the parity is sized for (default 1e-3)")
+    parser.add_argument("--sizing", action="store_true",
+                        help="size each stream's parity per round in band, from the loss the "
+                             "FPGAs report (decoded at the FPGA; no pilot; --maxParities the "
+                             "most, sent in the first round; inflation over the later rounds)")
+    parser.add_argument("--maxParities", dest="max_parities", type=int, default=40,
+                        help="with --sizing: the code's rows, the most a stream sends "
+                             "(default 40)")
     parser.add_argument("--joinPeriodMs", dest="join_ms", type=float, default=50,
                         help="PIM's t_periodic, ms (default 50: a lost triggered Join is "
                              "repeated within the round; RFC 7761's 60000 leaves the receiver "
@@ -268,6 +284,10 @@ def main(argv=None):
     if not 1 <= args.block < 256 or not 0 < args.epsilon < 1 or not 0 < args.share < 1:
         parser.error("--parityBlock must be from 1 to 255, --epsilon and --decodeShare in "
                      "(0, 1)")
+    if args.sizing and (args.decode != ["fpga"] or args.rounds < 2 or
+                        not 1 <= args.max_parities <= min(args.block, 256 - args.block)):
+        parser.error("--sizing needs --decode fpga, --rounds of at least 2 and --maxParities "
+                     "from 1 to min(parityBlock, 256 - parityBlock)")
     if any(gb < 0 for _, gb in args.configs):
         parser.error("the memory must be non-negative")
     os.makedirs(args.output, exist_ok=True)
@@ -285,7 +305,7 @@ def main(argv=None):
     first = [(s, gb, 0, 0, uncoded, 1) + common + (0, "island", args.share)
              for s, gb in args.configs]
     first += [(s, gb, p, b, args.recovery, PILOT_RUN) + common + (1, d, args.share)
-              for s, gb, p, b, d in settings]
+              for s, gb, p, b, d in settings if not args.sizing]
     done = run_tasks(run_one, first, args.jobs)
     packets = [d[0] for d in done]
     rows = [d[1] for d in done]
@@ -294,6 +314,8 @@ def main(argv=None):
     # Every island must reach epsilon: the worst island's rate, at the upper
     # end of its 95% interval (a pilot's count is small), sizes r.
     sized = [size(args.block, p["erasure_rate_upper"], args.epsilon) for p in pilots]
+    if args.sizing:  # no pilot: the streams size their rows in band
+        sized = [(args.max_parities, True)] * len(settings)
     for p, (r, reaches) in zip(pilots, sized):
         if not reaches:
             print("parity_sweep.py: %s %g GB at %g%%, decoded at the %s: erasure rate %.3f, a "
@@ -302,7 +324,8 @@ def main(argv=None):
                       p["erasure_rate_upper"], args.block, args.epsilon, r), file=sys.stderr)
 
     # Stage 2: the measured runs at the sized r.
-    second = [(s, gb, p, b, args.recovery, run) + common + (r, d, args.share)
+    second = [(s, gb, p, b, args.recovery, run) + common +
+              (r, d, args.share, args.epsilon if args.sizing else 0)
               for (s, gb, p, b, d), (r, _) in zip(settings, sized)
               for run in range(1, args.runs + 1)]
     done = run_tasks(run_one, second, args.jobs)

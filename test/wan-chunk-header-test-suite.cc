@@ -257,21 +257,25 @@ class ChunkHeaderSymbolTestCase : public WanTestCase
         WanChunkHeader cut;
         NS_TEST_EXPECT_MSG_EQ(Create<Packet>(raw.data(), 91)->PeekHeader(cut), 0, "91 bytes");
         NS_TEST_EXPECT_MSG_EQ(cut.HasSymbol(), false, "unchanged");
-        // A sender's parity chunk names its block's data chunks in the
-        // sequence field (bytes 16 to 19).
+        // A sender's parity chunk names the rows sent after its block and
+        // the block's data chunks in the sequence field (bytes 16-17, 18-19).
         WanChunkHeader sent;
         sent.SetKind(WanChunkHeader::DATA);
         sent.SetChunk(0x80000007u);
         sent.SetSymbol(symbol);
         sent.SetBlockLength(56);
+        sent.SetBlockRows(19);
         auto q = Create<Packet>(0);
         q->AddHeader(sent);
         q->CopyData(raw.data(), 20);
         NS_TEST_EXPECT_MSG_EQ(int(raw[19]), 56, "the sequence field's last byte");
+        NS_TEST_EXPECT_MSG_EQ(int(raw[17]), 19, "its second byte");
+        NS_TEST_EXPECT_MSG_EQ(int(raw[16]) + int(raw[18]), 0, "");
         WanChunkHeader read;
         q->RemoveHeader(read);
         NS_TEST_EXPECT_MSG_EQ(read.GetBlockLength(), 56, "");
-        NS_TEST_EXPECT_MSG_EQ(read.GetSequence(), 56, "the same field");
+        NS_TEST_EXPECT_MSG_EQ(read.GetBlockRows(), 19, "");
+        NS_TEST_EXPECT_MSG_EQ(read.GetSequence(), 19u * 65536 + 56, "the same field");
     }
 };
 
@@ -291,13 +295,13 @@ class ChunkHeaderRejectTestCase : public WanTestCase
   private:
     void DoCheck() override
     {
-        for (uint8_t kind : {0, 1, 2, 3, 4, 5})
+        for (uint8_t kind : {0, 1, 2, 3, 4, 5, 6})
         {
             WanChunkHeader h;
             NS_TEST_EXPECT_MSG_EQ(RawHeader(kind)->PeekHeader(h), 36, "kind " << int(kind));
             NS_TEST_EXPECT_MSG_EQ(h.GetKind(), kind, "kind read");
         }
-        for (uint8_t kind : {6, 200, 255})
+        for (uint8_t kind : {7, 200, 255})
         {
             WanChunkHeader h;
             h.SetRound(77);

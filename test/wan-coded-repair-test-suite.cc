@@ -332,6 +332,89 @@ class CodedAtFpgaTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief Parity sized per round and stream from the FPGAs' reports: round
+ * 0 sends the code's 4 rows per block of 10; B's FPGA loses A's chunk 1
+ * and C's chunk 2 and reports them, so that round 1 sends the least rows
+ * for each stream's worst receiver (epsilon 1e-2): A and C 3 (1 of 100,
+ * Wilson upper bound 5.45%), B 2 (0 of 100, 3.70%).
+ */
+class CodedSizedTestCase : public WanTestCase
+{
+  public:
+    CodedSizedTestCase()
+        : WanTestCase("parity sized per round and stream from the loss the FPGAs report")
+    {
+    }
+
+  private:
+    /// ParitySized: keeps (rows, rate) in `out`.
+    static void Sized(std::vector<std::pair<uint32_t, double>>* out,
+                      uint32_t /* round */,
+                      uint32_t rows,
+                      double rate)
+    {
+        out->emplace_back(rows, rate);
+    }
+
+    void DoCheck() override
+    {
+        auto o = CodedOptions(4);
+        o.decodeBytes = 100000000;
+        o.paritySizing = 1e-2;
+        o.rounds = 2;
+        o.dropsAtEdgeB = {2, 5};
+        // Per island: (rows, rate) as each round started.
+        std::vector<std::vector<std::pair<uint32_t, double>>> sized(3);
+        o.beforeRun = [&](LineClique& run) {
+            for (uint32_t c = 0; c < 3; ++c)
+            {
+                run.fpgas[c]->SetAttribute("RepairInNetwork", BooleanValue(false));
+                run.islands[c]->TraceConnectWithoutContext("ParitySized",
+                                                           MakeBoundCallback(&Sized, &sized[c]));
+            }
+        };
+        LineClique run(o);
+        NS_TEST_EXPECT_MSG_EQ(run.edgeDrops->m_dropped, 2, "");
+        const std::vector<uint32_t> rows{3, 2, 3}; // A, B, C in round 1
+        for (uint32_t c = 0; c < 3; ++c)
+        {
+            NS_TEST_ASSERT_MSG_EQ(sized[c].size(), 2, "sized as each round starts");
+            NS_TEST_EXPECT_MSG_EQ(sized[c][0].first, 4, "no report yet: every row");
+            NS_TEST_EXPECT_MSG_EQ(sized[c][0].second, -1, "no rate");
+            NS_TEST_EXPECT_MSG_EQ(sized[c][1].first, rows[c], "island " << c);
+            const auto first = run.islands[c]->GetRecord(0);
+            const auto second = run.islands[c]->GetRecord(1);
+            NS_TEST_EXPECT_MSG_EQ(first.parityRows, 4, "");
+            NS_TEST_EXPECT_MSG_EQ(second.parityRows, rows[c], "");
+            NS_TEST_EXPECT_MSG_EQ(first.paritySent, 40, "10 blocks x 4");
+            NS_TEST_EXPECT_MSG_EQ(second.paritySent, 10 * rows[c], "10 blocks x rows");
+            // Each of the two receivers' FPGAs reports each of 10 blocks.
+            NS_TEST_EXPECT_MSG_EQ(first.lossReports, 20, "");
+            NS_TEST_EXPECT_MSG_EQ(second.lossReports, 20, "");
+            for (uint32_t k = 0; k < 2; ++k)
+            {
+                const auto rec = run.islands[c]->GetRecord(k);
+                NS_TEST_EXPECT_MSG_EQ(rec.delivered, 200, "round " << k);
+                NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(c), "exact");
+            }
+        }
+        // The worst receiver's upper bound: 1 of 100 for A and C, 0 for B.
+        const double z = 1.959963984540054;
+        NS_TEST_EXPECT_MSG_EQ_TOL(sized[0][1].second, 0.05448619617870529, 1e-12, "A");
+        NS_TEST_EXPECT_MSG_EQ_TOL(sized[1][1].second, z * z / (100 + z * z), 1e-12, "B");
+        NS_TEST_EXPECT_MSG_EQ_TOL(sized[2][1].second, 0.05448619617870529, 1e-12, "C");
+        // B's FPGA rebuilt both losses from the streams' parity.
+        const auto& totals = run.fpgas[1]->GetStreamDecoder()->GetTotals();
+        NS_TEST_EXPECT_MSG_EQ(totals.rebuilt, 2, "");
+        NS_TEST_EXPECT_MSG_EQ(totals.blocks, 40, "10 blocks of A's and C's streams, 2 rounds");
+        // Round 1's blocks carried their streams' rows: 10 + 3 symbols each.
+        NS_TEST_EXPECT_MSG_EQ(totals.symbols, 20 * 14 + 20 * 13, "");
+        NS_TEST_EXPECT_MSG_EQ(run.fpgas[1]->GetLossReports(), 40, "one per block it decoded");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief Coded repair at packet level.
  */
 class WanCodedRepairTestSuite : public TestSuite
@@ -345,6 +428,7 @@ class WanCodedRepairTestSuite : public TestSuite
         AddTestCase(new CodedBurstTestCase);
         AddTestCase(new CodedEarlyTestCase);
         AddTestCase(new CodedAtFpgaTestCase);
+        AddTestCase(new CodedSizedTestCase);
         AddTestCase(new CodedBadAttributeTestCase);
     }
 };

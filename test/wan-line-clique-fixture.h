@@ -8,6 +8,7 @@
 #include "wan-training-test-utils.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/error-model.h"
 #include "ns3/fpga-aggregator.h"
 #include "ns3/inet-socket-address.h"
@@ -81,6 +82,8 @@ struct LineCliqueOptions
     uint32_t parityBlock{0};         //!< the islands' ParityBlock (0: no Parity)
     uint32_t parityChunks{1};        //!< the islands' ParityChunks
     uint64_t decodeBytes{0};         //!< the FPGAs' DecodeBytes (per-stream decoding)
+    double paritySizing{0};          //!< the islands' ParityEpsilon with ParitySizing (0: off)
+    uint32_t rounds{1};              //!< rounds, 100 ms apart from 0.1 s
     std::function<void(struct LineClique&)> beforeRun; //!< called before Simulator::Run
 };
 
@@ -125,7 +128,18 @@ struct LineClique
                 app->SetAttribute("ParityBlock", UintegerValue(o.parityBlock));
             }
             app->SetAttribute("ParityChunks", UintegerValue(o.parityChunks));
-            app->AddRound(Round(app, c, group, o));
+            app->SetAttribute("ParitySizing", BooleanValue(o.paritySizing > 0));
+            if (o.paritySizing > 0)
+            {
+                app->SetAttribute("ParityEpsilon", DoubleValue(o.paritySizing));
+            }
+            for (uint32_t k = 0; k < o.rounds; ++k)
+            {
+                auto r = Round(app, c, group, o);
+                r.round = k;
+                r.start += MilliSeconds(100 * k);
+                app->AddRound(r);
+            }
             net.GetIslands().Get(c)->AddApplication(app);
             islands.push_back(app);
             if (o.aggregation)
@@ -138,6 +152,7 @@ struct LineClique
                     fpga->SetAttribute("DecodeBytes", UintegerValue(o.decodeBytes));
                     fpga->SetAttribute("ParityBlock", UintegerValue(o.parityBlock));
                     fpga->SetAttribute("ParityChunks", UintegerValue(o.parityChunks));
+                    fpga->SetAttribute("ReportLoss", BooleanValue(o.paritySizing > 0));
                 }
                 net.GetEdges().Get(c)->AddApplication(fpga);
                 fpgas.push_back(fpga);

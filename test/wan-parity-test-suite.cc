@@ -85,6 +85,34 @@ class ParityLayoutTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(seen.size(), 3 * 8 + 2 * 2, "3 per chunk, 2 in the short block");
         NS_TEST_EXPECT_MSG_EQ(seen.count(9), 2, "chunk 9 in two parities");
 
+        // A code of 3 rows sending 2: groups keep their numbers (b x 3 + j).
+        // 0 1 2 3 g0 g1 | 4 5 6 7 g3 g4 | 8 9 g6 g7
+        WanParityCode sent(10, 4, 3, 2);
+        const std::vector<uint32_t>
+            sentStream{0, 1, 2, 3, P | 0, P | 1, 4, 5, 6, 7, P | 3, P | 4, 8, 9, P | 6, P | 7};
+        NS_TEST_ASSERT_MSG_EQ(sent.GetStreamLength(), sentStream.size(), "16 slots");
+        for (uint32_t s = 0; s < sentStream.size(); ++s)
+        {
+            NS_TEST_EXPECT_MSG_EQ(sent.SlotChunk(s), sentStream[s], "slot " << s);
+        }
+        NS_TEST_EXPECT_MSG_EQ(sent.SlotOf(8), 12, "after two blocks of 4 + 2");
+        NS_TEST_EXPECT_MSG_EQ(sent.GetParities(), 3, "the code's rows");
+        NS_TEST_EXPECT_MSG_EQ(sent.GetSent(), 2, "rows sent");
+        NS_TEST_EXPECT_MSG_EQ(sent.GetGroups(), 9, "numbered as the code's");
+        NS_TEST_EXPECT_MSG_EQ(sent.GetParityChunks(), 6, "2 + 2 + 2");
+        NS_TEST_EXPECT_MSG_EQ(sent.BlockParities(1), 2, "");
+        NS_TEST_EXPECT_MSG_EQ(sent.LastGroup(1), 4, "block 1's last row sent");
+        NS_TEST_EXPECT_MSG_EQ(sent.GroupChunks(5).size(), 4, "row 2 exists, unsent");
+        // A row's parity does not depend on how many rows are sent.
+        auto value = [](uint32_t c) { return int64_t(c) * 1000 - 3; };
+        NS_TEST_EXPECT_MSG_EQ((sent.Encode(4, value) == three.Encode(4, value)), true, "row 1");
+        NS_TEST_EXPECT_MSG_EQ(WanParityCode(10, 4, 3, 0).GetSent(), 3, "0: every row");
+        auto sentError = wantest::ErrorOf([] { WanParityCode(10, 4, 3, 4); });
+        NS_TEST_EXPECT_MSG_EQ(
+            wantest::Mentions(sentError, "4 parity chunks sent per block, at most the code's 3"),
+            true,
+            sentError);
+
         // No parity: the stream is the data.
         WanParityCode none(5, 0, 0);
         NS_TEST_EXPECT_MSG_EQ(none.IsEnabled(), false, "off");

@@ -164,7 +164,7 @@ class ResultWriterJsonTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(island["mixing_received"]["A"].get<double>(), 0.5, "received");
         NS_TEST_EXPECT_MSG_EQ(island["stream_erasures"].get<uint64_t>(), 4, "its FPGA's");
         NS_TEST_EXPECT_MSG_EQ(island["stream_rebuilt"].get<uint64_t>(), 3, "its FPGA's");
-        NS_TEST_EXPECT_MSG_EQ(island.size(), 35, "every counter, the outcome and the mixing");
+        NS_TEST_EXPECT_MSG_EQ(island.size(), 37, "every counter, the outcome and the mixing");
         NS_TEST_EXPECT_MSG_EQ(run["training"].size(), 0, "no training");
         NS_TEST_EXPECT_MSG_EQ(first["mixed_ms"].get<double>(), 415.25, "round averaged");
         const auto& ab = first["core_links"][0];
@@ -217,9 +217,9 @@ class ResultWriterCsvTestCase : public WanTestCase
         }
         // run: 22 scalars (the label has its column; 4 of PIM, 2 of the
         // scale), 2 evictions, 3 losses, no parameters, no route change; per
-        // round: 9 scalars, 2 evictions, 31 island scalars (the city is the
+        // round: 9 scalars, 2 evictions, 33 island scalars (the city is the
         // subject), 2 held, 2 mixing and 2 mixing_received, 2 links x 5 figures.
-        NS_TEST_EXPECT_MSG_EQ(rows, 22 + 2 + 3 + 2 * (9 + 2 + 31 + 2 + 2 + 2 + 2 * 5), "figures");
+        NS_TEST_EXPECT_MSG_EQ(rows, 22 + 2 + 3 + 2 * (9 + 2 + 33 + 2 + 2 + 2 + 2 * 5), "figures");
         for (const char* expected : {"1,\"pair, hand\",,run,,evictions.timeout,2\n",
                                      "1,\"pair, hand\",1,island,B,repeats,3\n",
                                      "1,\"pair, hand\",,run,,disagreement_measured,0.625\n",

@@ -9,7 +9,9 @@ Wire format, network byte order.  32 fixed bytes:
 
   offset  size  field (filter name)
        0     1  kind (wan.kind): 0 DATA, 1 MERGED, 2 NACK, 3 REQUEST, 4 REPAIR,
-                5 QUERY
+                5 QUERY, 6 REPORT (an FPGA tells a sender what a block of its
+                stream lost: block in wan.chunk, data chunks in wan.expected,
+                those that arrived in wan.contributions)
        1     1  flags (wan.flags): bit 0 set, a parity symbol follows the
                 sources; the other bits 0
        2     2  position of the sender in its clique (wan.position); in a
@@ -20,8 +22,9 @@ Wire format, network byte order.  32 fixed bytes:
       12     4  chunk (wan.chunk); with the top bit set, a parity chunk of
                 group chunk - 2^31 (wan.parity)
       16     4  sequence number of the post-aggregation hop (wan.seq); in a
-                sender's parity chunk (DATA), the data chunks of its block
-                (wan.parity.block)
+                sender's parity chunk (DATA), the parity rows sent after its
+                block (bytes 16-17, wan.parity.rows) and the data chunks of
+                the block (bytes 18-19, wan.parity.block)
       20     2  contributions summed (wan.contributions)
       22     2  contributions expected (wan.expected)
       24     8  value, a two's complement fixed-point integer with 16
@@ -52,6 +55,7 @@ local wan = Proto("wan", "WAN training chunk header (wan-training)")
 -- The kinds, as WanChunkHeader::Kind.
 local KINDS = {
     [0] = "DATA", [1] = "MERGED", [2] = "NACK", [3] = "REQUEST", [4] = "REPAIR", [5] = "QUERY",
+    [6] = "REPORT",
 }
 local FRACTION = 2 ^ 16 -- the value's fixed point (WanContribution::FRACTION_BITS)
 local PARITY_FLAG = 2 ^ 31 -- a parity chunk's index (WanParityCode::PARITY_FLAG)
@@ -75,7 +79,9 @@ local f = {
     value = ProtoField.double("wan.value", "Value"),
     value_fixed = ProtoField.int64("wan.value.fixed", "Value as sent (fixed point)", base.DEC),
     parity = ProtoField.uint32("wan.parity", "Parity group", base.DEC),
-    parity_block = ProtoField.uint32("wan.parity.block", "Data chunks of the parity block",
+    parity_rows = ProtoField.uint16("wan.parity.rows", "Parity rows sent after the block",
+                                    base.DEC),
+    parity_block = ProtoField.uint16("wan.parity.block", "Data chunks of the parity block",
                                      base.DEC),
     source_bits = ProtoField.uint16("wan.sources.bits", "Source bits", base.DEC),
     bitmap = ProtoField.bytes("wan.sources.bitmap", "Sources bitmap"),
@@ -88,7 +94,7 @@ local f = {
 }
 wan.fields = {
     f.kind, f.flags, f.position, f.round, f.clique, f.sender, f.chunk, f.seq,
-    f.contributions, f.expected, f.value, f.value_fixed, f.parity, f.parity_block, f.source_bits, f.bitmap, f.sources, f.source,
+    f.contributions, f.expected, f.value, f.value_fixed, f.parity, f.parity_rows, f.parity_block, f.source_bits, f.bitmap, f.sources, f.source,
     f.padding, f.symbol, f.word, f.payload,
 }
 
@@ -125,6 +131,7 @@ local SUMMARY = {
     REQUEST = { "round", "clique", "sender", "chunk", "position" },
     REPAIR = { "round", "clique", "sender", "position", "chunk", "value" },
     QUERY = { "round", "clique", "sender", "position", "chunk" },
+    REPORT = { "round", "clique", "position", "chunk", "expected", "contributions" },
 }
 
 -- A number as text: integers without a fraction, others to full precision.
@@ -161,7 +168,8 @@ local function dissect_fixed(tvb, tree, values)
         -- A sender's parity chunk names its block's data chunks here.
         if name == "seq" and values.chunk ~= nil and values.chunk >= PARITY_FLAG
                 and tvb(0, 1):uint() == 0 then
-            tree:add(f.parity_block, range)
+            tree:add(f.parity_rows, tvb(offset, 2))
+            tree:add(f.parity_block, tvb(offset + 2, 2))
         end
     end
     return true

@@ -115,6 +115,8 @@ IMPAIRMENTS = {
     "parityBlock": ("16", CODED, {}),
     "parityChunks": ("2", CODED, {}),
     "parityDecoding": ("fpga", dict(CODED, schedule="pairs:32"), {}),
+    "paritySizing": ("0.001", dict(CODED, schedule="pairs:32", parityDecoding="fpga",
+                                    parityChunks="8", rounds="2"), {}),
     "scale": ("5000", {}, None),
     "rounds": ("2", {}, None),
     "maxRequests": ("1", {"recovery": "rerequest", "lossRate": "0.2"}, {}),

@@ -625,6 +625,36 @@ def test_parity_sweep_decodes_per_stream_at_the_fpga(tmp_path):
     assert [(s["decode"], int(s["parities"])) for s in summary] == [("fpga", r)]
 
 
+def test_parity_sweep_sizes_each_stream_in_band(tmp_path):
+    run_script("parity_sweep.py", "--schedule", "triangles:32", "--lossRate", "0.01",
+               "--lossBurst", "1", "--runs", "1", "--parityBlock", "56", "--rounds", "3",
+               "--decode", "fpga", "--sizing", "--maxParities", "30", "--jobs", "2",
+               "--output", str(tmp_path))
+    rows = read_csv(tmp_path / "parity-sweep-runs.csv")
+    # No pilot: the lossless baseline and the sized run.
+    assert [(r["decode"], r["pilot"], float(r["sizing"])) for r in rows] == [
+        ("island", "False", 0.0), ("fpga", "False", 0.001)]
+    run = rows[1]
+    assert run["exact"] == "True"
+    packets = json.load(open(tmp_path / "parity-sweep-packets.json"))
+    runs = packets if isinstance(packets, list) else packets["runs"]
+    rounds = runs[1]["rounds"]
+    rows_of = [{i["city"]: i["parity_rows"] for i in rd["islands"]} for rd in rounds]
+    # Round 0 sends every row of the code; later rounds what the reports size.
+    assert set(rows_of[0].values()) == {30}
+    later = [r for rd in rows_of[1:] for r in rd.values()]
+    assert all(1 <= r < 30 for r in later), later
+    # Each of a stream's two receivers' FPGAs reports each of its 2 blocks.
+    reports = [i["loss_reports"] for rd in rounds for i in rd["islands"]]
+    assert all(0 <= n <= 4 for n in reports) and sum(reports) > 0.9 * 4 * len(reports)
+    # The FPGAs count each block with the rows its stream sent: 2 receivers
+    # x 2 blocks x (56 + rows) per stream and round, exactly.
+    symbols = sum(2 * 2 * (56 + r) for rd in rows_of for r in rd.values())
+    assert int(run["parity_symbols"]) == symbols
+    summary = read_csv(tmp_path / "parity-sweep.csv")
+    assert float(summary[0]["parities"]) == pytest.approx(sum(later) / len(later))
+
+
 def test_parity_sweep_refuses_bad_options(tmp_path):
     done = subprocess.run([sys.executable, os.path.join(SCRIPTS, "parity_sweep.py"),
                            "--parityBlock", "256", "--output", str(tmp_path)],

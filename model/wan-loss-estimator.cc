@@ -1,0 +1,105 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-loss-estimator.h"
+
+#include "wan-parity-sizer.h"
+#include "wan-training-text.h"
+
+#include <algorithm>
+#include <cmath>
+#include <gsl/gsl_cdf.h>
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// The confidence of the interval: a probability strictly between 0 and 1.
+constexpr wantext::Range kConfidence{0, 1, "", true, true};
+
+} // namespace
+
+WanLossEstimator::WanLossEstimator(uint32_t window, double confidence)
+    : m_window(window)
+{
+    if (window == 0)
+    {
+        throw std::invalid_argument("loss estimate: a window of 0 rounds, need at least 1");
+    }
+    kConfidence.Check(confidence, "loss estimate: confidence");
+    m_z = gsl_cdf_ugaussian_Pinv(0.5 + confidence / 2);
+}
+
+void
+WanLossEstimator::AddReport(uint32_t round, uint32_t receiver, uint32_t chunks, uint32_t erasures)
+{
+    if (erasures > chunks)
+    {
+        throw std::invalid_argument("loss estimate: " + std::to_string(erasures) + " erasures of " +
+                                    std::to_string(chunks) + " chunks");
+    }
+    auto& counts = m_reports[{round, receiver}];
+    counts.first += chunks;
+    counts.second += erasures;
+}
+
+std::optional<WanLossEstimator::Estimate>
+WanLossEstimator::GetEstimate(uint32_t round) const
+{
+    const uint32_t first = round > m_window ? round - m_window : 0;
+    std::map<uint32_t, std::pair<uint64_t, uint64_t>> perReceiver;
+    for (auto it = m_reports.lower_bound({first, 0});
+         it != m_reports.end() && it->first.first < round;
+         ++it)
+    {
+        auto& sum = perReceiver[it->first.second];
+        sum.first += it->second.first;
+        sum.second += it->second.second;
+    }
+    std::optional<Estimate> estimate;
+    for (const auto& [receiver, counts] : perReceiver)
+    {
+        if (counts.first == 0)
+        {
+            continue;
+        }
+        if (!estimate)
+        {
+            estimate.emplace();
+        }
+        estimate->rate = std::max(estimate->rate, WilsonUpper(counts.second, counts.first, m_z));
+        ++estimate->receivers;
+        estimate->chunks += counts.first;
+        estimate->erasures += counts.second;
+    }
+    return estimate;
+}
+
+std::optional<uint32_t>
+WanLossEstimator::Parities(uint32_t round, uint32_t k, double epsilon, uint32_t maxParities) const
+{
+    const auto estimate = GetEstimate(round);
+    if (!estimate)
+    {
+        return std::nullopt;
+    }
+    return WanParitySizer::Parities(k, estimate->rate, epsilon, maxParities);
+}
+
+double
+WanLossEstimator::WilsonUpper(uint64_t erasures, uint64_t chunks, double z)
+{
+    const double n = static_cast<double>(chunks);
+    const double p = static_cast<double>(erasures) / n;
+    const double z2 = z * z;
+    const double centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+    const double half = z / (1 + z2 / n) * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n));
+    return std::min(centre + half, 1 - 1e-9);
+}
+
+} // namespace ns3

@@ -1,0 +1,99 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_LOSS_ESTIMATOR_H
+#define WAN_LOSS_ESTIMATOR_H
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <utility>
+
+namespace ns3
+{
+
+/**
+ * @ingroup wan-training
+ * @brief A sender's estimate of the erasure rate its stream meets, from what
+ * its receivers measured and carried back, and the parity that sizes it.
+ *
+ * Each report names a round, the receiver that measured it and, for one
+ * block of the stream, how many data chunks it carried and how many of them
+ * had not arrived when the block's first parity did (WanChunkHeader's
+ * REPORT).  For a new round, the estimate takes each receiver's reports of
+ * the last `window` rounds before it (those that have come back), the upper
+ * end of the Wilson score interval of its rate at the given confidence, and
+ * the worst receiver (the parity must rebuild the blocks of every receiver
+ * of the stream); the parity is then the least r with P(Binomial(k + r, q)
+ * > r) <= epsilon (WanParitySizer), as WebRTC sizes its forward error
+ * correction from the loss its receivers report.
+ */
+class WanLossEstimator
+{
+  public:
+    /// The estimate for a round.
+    struct Estimate
+    {
+        double rate{0};        //!< the worst receiver's upper rate
+        uint32_t receivers{0}; //!< receivers that reported in the window
+        uint64_t chunks{0};    //!< data chunks reported on, all receivers
+        uint64_t erasures{0};  //!< of which missing
+    };
+
+    /**
+     * @param window rounds before a round whose reports count, at least 1
+     * @param confidence of the Wilson interval, above 0 and below 1
+     * @throws std::invalid_argument naming the bad value
+     */
+    WanLossEstimator(uint32_t window, double confidence);
+
+    /**
+     * @brief A receiver's measurement of one block of the stream.
+     * @param round the round of the block
+     * @param receiver who measured it (any key, one per receiver)
+     * @param chunks data chunks of the block
+     * @param erasures of which missing, at most chunks (std::invalid_argument
+     *        otherwise)
+     */
+    void AddReport(uint32_t round, uint32_t receiver, uint32_t chunks, uint32_t erasures);
+
+    /**
+     * @param round the round to size
+     * @return the estimate from the reports of rounds round - window to
+     *         round - 1; nothing when none came back
+     */
+    std::optional<Estimate> GetEstimate(uint32_t round) const;
+
+    /**
+     * @param round the round to size
+     * @param k data chunks per block
+     * @param epsilon the block failure probability allowed
+     * @param maxParities most parities allowed
+     * @return the least r that reaches epsilon for GetEstimate(round)'s rate
+     *         (maxParities when none does); nothing without reports
+     */
+    std::optional<uint32_t> Parities(uint32_t round,
+                                     uint32_t k,
+                                     double epsilon,
+                                     uint32_t maxParities) const;
+
+    /**
+     * @param erasures chunks missing
+     * @param chunks chunks
+     * @param z the normal quantile of the confidence
+     * @return the upper end of the Wilson score interval of erasures /
+     *         chunks, below 1
+     */
+    static double WilsonUpper(uint64_t erasures, uint64_t chunks, double z);
+
+  private:
+    uint32_t m_window; //!< rounds counted
+    double m_z;        //!< normal quantile of the confidence
+    /// (round, receiver) -> (chunks, erasures)
+    std::map<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint64_t>> m_reports;
+};
+
+} // namespace ns3
+
+#endif /* WAN_LOSS_ESTIMATOR_H */
