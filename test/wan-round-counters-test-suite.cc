@@ -29,11 +29,12 @@ class RoundCountersSumTestCase : public WanTestCase
         // Each counter a distinct power of two in a; b is a three times.
         using C = WanRoundCounters;
         const std::vector<uint64_t C::*> counters = {
-            &C::bytesIn,         &C::bytesOut,   &C::packetsIn, &C::partialSums,  &C::nacks,
-            &C::retransmissions, &C::expected,   &C::delivered, &C::late,         &C::requested,
-            &C::requests,        &C::recovered,  &C::givenUp,   &C::discarded,    &C::repairsSent,
-            &C::dropped,         &C::paritySent, &C::rebuilt,   &C::parityBlocks, &C::paritySymbols,
-            &C::erasures,        &C::blocksShort};
+            &C::bytesIn,    &C::bytesOut,        &C::packetsIn,    &C::partialSums,
+            &C::nacks,      &C::retransmissions, &C::expected,     &C::delivered,
+            &C::late,       &C::requested,       &C::requests,     &C::recovered,
+            &C::givenUp,    &C::discarded,       &C::repairsSent,  &C::dropped,
+            &C::paritySent, &C::rebuilt,         &C::parityBlocks, &C::paritySymbols,
+            &C::erasures,   &C::blocksShort,     &C::parityRows,   &C::lossReports};
         NS_TEST_ASSERT_MSG_EQ(counters.size() * sizeof(uint64_t), sizeof(C), "every counter");
         // Fields() names each counter once, in this order.
         NS_TEST_ASSERT_MSG_EQ(C::Fields().size(), counters.size(), "every counter named");

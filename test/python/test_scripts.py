@@ -643,7 +643,9 @@ def test_parity_sweep_sizes_each_stream_in_band(tmp_path):
     # Round 0 sends every row of the code; later rounds what the reports size.
     assert set(rows_of[0].values()) == {30}
     later = [r for rd in rows_of[1:] for r in rd.values()]
-    assert all(1 <= r < 30 for r in later), later
+    # (the worst receiver's upper bound from 2 blocks a round may still ask
+    # for all of them)
+    assert all(1 <= r <= 30 for r in later) and sum(r < 30 for r in later) > len(later) / 2, later
     # Each of a stream's two receivers' FPGAs reports each of its 2 blocks.
     reports = [i["loss_reports"] for rd in rounds for i in rd["islands"]]
     assert all(0 <= n <= 4 for n in reports) and sum(reports) > 0.9 * 4 * len(reports)
