@@ -217,9 +217,9 @@ CliqueExperimentHelper::SetParityDecoding(const std::string& where, double hbmSh
 }
 
 void
-CliqueExperimentHelper::SetParitySizing(double epsilon, uint32_t window)
+CliqueExperimentHelper::SetParitySizing(double epsilon, uint32_t window, double confidence)
 {
-    m_parity.SetSizing(epsilon, window);
+    m_parity.SetSizing(epsilon, window, confidence);
 }
 
 void

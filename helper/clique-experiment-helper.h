@@ -228,8 +228,10 @@ class CliqueExperimentHelper : public ObjectBase
      * @param epsilon the block failure probability, above 0 and at most 0.5
      *        (0: not sized)
      * @param window rounds of reports counted, at least 1
+     * @param confidence of each receiver's Wilson interval, whose upper end
+     *        is its rate: 0 (the rate it measured) to below 1
      */
-    void SetParitySizing(double epsilon, uint32_t window = 2);
+    void SetParitySizing(double epsilon, uint32_t window = 2, double confidence = 0.95);
     /**
      * @brief Writes packet traces of the runs that follow: pcap files and
      * ns-3 ASCII traces of the selected devices, named prefix-<node>-<device>

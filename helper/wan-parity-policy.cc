@@ -63,8 +63,14 @@ WanParityPolicy::SetDecoding(const std::string& where, double hbmShare)
 }
 
 void
-WanParityPolicy::SetSizing(double epsilon, uint32_t window)
+WanParityPolicy::SetSizing(double epsilon, uint32_t window, double confidence)
 {
+    if (!(confidence >= 0 && confidence < 1))
+    {
+        throw std::invalid_argument(
+            "parity sizing's confidence must be from 0 to less than 1 (got " +
+            wantext::Num(confidence) + ")");
+    }
     if (!(epsilon >= 0 && epsilon <= 0.5))
     {
         throw std::invalid_argument(
@@ -83,6 +89,7 @@ WanParityPolicy::SetSizing(double epsilon, uint32_t window)
     }
     m_epsilon = epsilon;
     m_window = window;
+    m_confidence = confidence;
 }
 
 void
@@ -96,6 +103,7 @@ WanParityPolicy::ConfigureIslands(WanIslandHelper& islands, bool coded) const
     {
         islands.SetAttribute("ParityEpsilon", DoubleValue(m_epsilon));
         islands.SetAttribute("ParityWindow", UintegerValue(m_window));
+        islands.SetAttribute("ParityConfidence", DoubleValue(m_confidence));
     }
 }
 

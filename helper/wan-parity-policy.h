@@ -57,11 +57,13 @@ class WanParityPolicy
      *        sized for, above 0 and at most 0.5 (0: not sized, every stream
      *        sends the layout's parities)
      * @param window rounds of reports counted, at least 1
+     * @param confidence of each receiver's Wilson interval, whose upper end
+     *        is its rate, 0 (the measured rate) to below 1
      * @throws std::invalid_argument for values out of range, or sizing
      *         without decoding at the FPGA (the receivers that measure one
      *         stream's loss)
      */
-    void SetSizing(double epsilon, uint32_t window);
+    void SetSizing(double epsilon, uint32_t window, double confidence);
 
     /**
      * @brief Gives the islands the layout.
@@ -93,6 +95,7 @@ class WanParityPolicy
     double m_share{0.5};        //!< share of HBM for that
     double m_epsilon{0};        //!< sized for this failure probability (0: not sized)
     uint32_t m_window{2};       //!< rounds of reports counted
+    double m_confidence{0.95};  //!< of each receiver's rate interval
 };
 
 } // namespace ns3

@@ -5,6 +5,7 @@
 #include "wan-island-application.h"
 
 #include "wan-contribution.h"
+#include "wan-parity-sizer.h"
 #include "wan-training-compat.h"
 #include "wan-training-text.h"
 
@@ -205,10 +206,10 @@ WanIslandApplication::GetTypeId()
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("ParityConfidence",
                           "Confidence of the Wilson interval whose upper end is a receiver's "
-                          "rate (ParitySizing)",
+                          "rate (ParitySizing; 0: the rate it measured, no margin)",
                           DoubleValue(0.95),
                           MakeDoubleAccessor(&WanIslandApplication::m_parityConfidence),
-                          MakeDoubleChecker<double>(0.5, 0.999999))
+                          MakeDoubleChecker<double>(0, 0.999999))
             .AddTraceSource("RoundComplete",
                             "All peers' contributions of a round arrived",
                             MakeTraceSourceAccessor(&WanIslandApplication::m_roundCompleteTrace),
@@ -645,7 +646,7 @@ WanIslandApplication::SizeParity(RoundState& state)
     if (const auto estimate = m_loss->GetEstimate(r.round))
     {
         rate = estimate->rate;
-        rows = *m_loss->Parities(r.round, m_parityBlock, m_parityEpsilon, m_parityChunks);
+        rows = WanParitySizer::Parities(m_parityBlock, rate, m_parityEpsilon, m_parityChunks);
     }
     state.code = WanParityCode(state.chunks, m_parityBlock, m_parityChunks, rows);
     NS_LOG_INFO("round " << r.round << ": " << rows << " parity rows per block, for a rate of "

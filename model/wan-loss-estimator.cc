@@ -4,7 +4,6 @@
 
 #include "wan-loss-estimator.h"
 
-#include "wan-parity-sizer.h"
 #include "wan-training-text.h"
 
 #include <algorithm>
@@ -19,8 +18,8 @@ namespace ns3
 namespace
 {
 
-/// The confidence of the interval: a probability strictly between 0 and 1.
-constexpr wantext::Range kConfidence{0, 1, "", true, true};
+/// The confidence of the interval: 0 (the measured rate itself) to below 1.
+constexpr wantext::Range kConfidence{0, 1, "", false, true};
 
 } // namespace
 
@@ -78,17 +77,6 @@ WanLossEstimator::GetEstimate(uint32_t round) const
         estimate->erasures += counts.second;
     }
     return estimate;
-}
-
-std::optional<uint32_t>
-WanLossEstimator::Parities(uint32_t round, uint32_t k, double epsilon, uint32_t maxParities) const
-{
-    const auto estimate = GetEstimate(round);
-    if (!estimate)
-    {
-        return std::nullopt;
-    }
-    return WanParitySizer::Parities(k, estimate->rate, epsilon, maxParities);
 }
 
 double

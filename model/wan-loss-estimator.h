@@ -16,17 +16,18 @@ namespace ns3
 /**
  * @ingroup wan-training
  * @brief A sender's estimate of the erasure rate its stream meets, from what
- * its receivers measured and carried back, and the parity that sizes it.
+ * its receivers measured and carried back.
  *
  * Each report names a round, the receiver that measured it and, for one
  * block of the stream, how many data chunks it carried and how many of them
  * had not arrived when the block's first parity did (WanChunkHeader's
  * REPORT).  For a new round, the estimate takes each receiver's reports of
  * the last `window` rounds before it (those that have come back), the upper
- * end of the Wilson score interval of its rate at the given confidence, and
- * the worst receiver (the parity must rebuild the blocks of every receiver
- * of the stream); the parity is then the least r with P(Binomial(k + r, q)
- * > r) <= epsilon (WanParitySizer), as WebRTC sizes its forward error
+ * end of the Wilson score interval of its rate at the given confidence (at
+ * confidence 0, the measured rate itself), and the worst receiver (the
+ * parity must rebuild the blocks of every receiver of the stream).  The
+ * island sizes its parity for that rate (WanParitySizer: the least r with
+ * P(Binomial(k + r, q) > r) <= epsilon), as WebRTC sizes its forward error
  * correction from the loss its receivers report.
  */
 class WanLossEstimator
@@ -43,7 +44,8 @@ class WanLossEstimator
 
     /**
      * @param window rounds before a round whose reports count, at least 1
-     * @param confidence of the Wilson interval, above 0 and below 1
+     * @param confidence of the Wilson interval, 0 to below 1 (0: the
+     *        measured rate itself, no margin)
      * @throws std::invalid_argument naming the bad value
      */
     WanLossEstimator(uint32_t window, double confidence);
@@ -64,19 +66,6 @@ class WanLossEstimator
      *         round - 1; nothing when none came back
      */
     std::optional<Estimate> GetEstimate(uint32_t round) const;
-
-    /**
-     * @param round the round to size
-     * @param k data chunks per block
-     * @param epsilon the block failure probability allowed
-     * @param maxParities most parities allowed
-     * @return the least r that reaches epsilon for GetEstimate(round)'s rate
-     *         (maxParities when none does); nothing without reports
-     */
-    std::optional<uint32_t> Parities(uint32_t round,
-                                     uint32_t k,
-                                     double epsilon,
-                                     uint32_t maxParities) const;
 
     /**
      * @param erasures chunks missing

@@ -49,7 +49,7 @@ CODE_FIELDS = {
 
 
 def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, join_ms, block,
-            parities, decode, share, sizing=0):
+            parities, decode, share, sizing=0, window=2, confidence=0.95):
     """One simulation, RngRun `run`, loss `loss` on every link class in bursts
     of `burst` packets on average (0: none); PIM's periodic Joins every
     join_ms; block data chunks per parity block and `parities` parities each
@@ -70,7 +70,7 @@ def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, join_ms
     if parities > 0:
         experiment.SetParity(block, parities)
         experiment.SetParityDecoding(decode, share)
-        experiment.SetParitySizing(sizing)
+        experiment.SetParitySizing(sizing, window, confidence)
     experiment.SetRecovery(recovery)
     if loss > 0:
         impairment = ns.WanLinkImpairment()
@@ -84,7 +84,8 @@ def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, join_ms
                          label, {"loss": loss, "burst": burst, "scale": scale, "run": run,
                                  "recovery": recovery, "hbm_gb": hbm_gb, "block": block,
                                  "parities": parities, "join_ms": join_ms,
-                                 "decode": decode, "decode_share": share, "sizing": sizing})
+                                 "decode": decode, "decode_share": share, "sizing": sizing,
+                                 "window": window, "confidence": confidence})
     islands = [i for r in packets["rounds"] for i in r["islands"]]
     erasures, symbols, blocks, short = CODE_FIELDS[decode]
     total = {k: sum(i[k] for i in islands)
@@ -96,11 +97,14 @@ def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, join_ms
         total[name] = sum(i[field] for i in islands)
     row = {"schedule": schedule, "hbm_gb": hbm_gb, "recovery": recovery, "loss": loss,
            "burst": burst, "join_ms": join_ms, "block": block, "parities": parities,
-           "decode": decode, "sizing": sizing, "run": run,
+           "decode": decode, "sizing": sizing, "window": window, "confidence": confidence,
+           "run": run,
            "pilot": run == PILOT_RUN,
            "mixed_ms": max(r["mixed_ms"] for r in packets["rounds"]),
            # Rounds after the first: sized from reports (in band).
            "mixed_ms_sized": max((r["mixed_ms"] for r in packets["rounds"][1:]), default=0),
+           "bytes_in_sized": sum(i["bytes_in"] for r in packets["rounds"][1:]
+                                 for i in r["islands"]),
            "rows_sized": mean_ci([i["parity_rows"] for r in packets["rounds"][1:]
                                   for i in r["islands"]] or [0])[0],
            "exact": all(i["exact"] for i in islands)}
@@ -123,9 +127,11 @@ def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, join_ms
     # What sizes r from a pilot: the highest rate no island's count excludes.
     row["erasure_rate_upper"] = max((wilson_upper(e, n) for e, n, _ in per_city.values()
                                      if n > 0), default=0.0)
-    row["predicted"] = (sum(b * failure(block + parities, parities, q) for q, b in rates) /
+    # Sized in band, the rows the streams sent on average after the first round.
+    rows = round(row["rows_sized"]) if sizing else parities
+    row["predicted"] = (sum(b * failure(block + rows, rows, q) for q, b in rates) /
                         total["parity_blocks"]
-                        if parities > 0 and total["parity_blocks"] else None)
+                        if rows > 0 and total["parity_blocks"] else None)
     # Filled in by main and summarise, for the measured runs.
     row.update(dict.fromkeys(("bound", "inflation_percent", "overhead_percent",
                               "parity_vs_bound")))
@@ -172,16 +178,18 @@ def summarise(rows, baselines, k, epsilon):
             groups.setdefault((r["schedule"], r["hbm_gb"], r["loss"], r["burst"], r["decode"]),
                               []).append(r)
     # Sized in band, the rounds after the first (sized from reports) count.
-    mixed = "mixed_ms_sized" if any(r["sizing"] for r in rows) else "mixed_ms"
+    mixed, bytes_in = (("mixed_ms_sized", "bytes_in_sized") if any(r["sizing"] for r in rows)
+                       else ("mixed_ms", "bytes_in"))
     summary = []
     for (schedule, gb, loss, burst, decode), runs in groups.items():
         base = baselines[(schedule, gb)]
-        parities = runs[0]["rows_sized"] if runs[0]["sizing"] else runs[0]["parities"]
+        parities = (sum(r["rows_sized"] for r in runs) / len(runs) if runs[0]["sizing"]
+                    else runs[0]["parities"])
         out = {"schedule": schedule, "hbm_gb": gb, "loss": loss, "burst": burst,
                "decode": decode, "block": k, "parities": parities, "runs": len(runs)}
         for r in runs:
             r["inflation_percent"] = 100 * (r[mixed] / base[mixed] - 1)
-            r["overhead_percent"] = 100 * (r["bytes_in"] / base["bytes_in"] - 1)
+            r["overhead_percent"] = 100 * (r[bytes_in] / base[bytes_in] - 1)
             # The parity the measured rate needed, against what was sent.
             r["parity_vs_bound"] = (r["rows_sized"] if r["sizing"] else parities) / max(r["bound"], 1)
         for metric in ("erasure_rate", "erasure_rate_max", "short_share", "predicted", "inflation_percent",
@@ -261,10 +269,16 @@ def main(argv=None):
     parser.add_argument("--sizing", action="store_true",
                         help="size each stream's parity per round in band, from the loss the "
                              "FPGAs report (decoded at the FPGA; no pilot; --maxParities the "
-                             "most, sent in the first round; inflation over the later rounds)")
+                             "most, sent in the first round; inflation and bytes over the later "
+                             "rounds)")
     parser.add_argument("--maxParities", dest="max_parities", type=int, default=40,
                         help="with --sizing: the code's rows, the most a stream sends "
                              "(default 40)")
+    parser.add_argument("--window", type=int, default=2,
+                        help="with --sizing: rounds of reports counted (default 2)")
+    parser.add_argument("--confidence", type=float, default=0.95,
+                        help="with --sizing: confidence of each receiver's Wilson interval, "
+                             "whose upper end is its rate (0: the measured rate; default 0.95)")
     parser.add_argument("--joinPeriodMs", dest="join_ms", type=float, default=50,
                         help="PIM's t_periodic, ms (default 50: a lost triggered Join is "
                              "repeated within the round; RFC 7761's 60000 leaves the receiver "
@@ -288,6 +302,8 @@ def main(argv=None):
                         not 1 <= args.max_parities <= min(args.block, 256 - args.block)):
         parser.error("--sizing needs --decode fpga, --rounds of at least 2 and --maxParities "
                      "from 1 to min(parityBlock, 256 - parityBlock)")
+    if args.window < 1 or not 0 <= args.confidence < 1:
+        parser.error("--window must be at least 1, --confidence from 0 to less than 1")
     if any(gb < 0 for _, gb in args.configs):
         parser.error("the memory must be non-negative")
     os.makedirs(args.output, exist_ok=True)
@@ -325,7 +341,8 @@ def main(argv=None):
 
     # Stage 2: the measured runs at the sized r.
     second = [(s, gb, p, b, args.recovery, run) + common +
-              (r, d, args.share, args.epsilon if args.sizing else 0)
+              (r, d, args.share, args.epsilon if args.sizing else 0, args.window,
+               args.confidence)
               for (s, gb, p, b, d), (r, _) in zip(settings, sized)
               for run in range(1, args.runs + 1)]
     done = run_tasks(run_one, second, args.jobs)

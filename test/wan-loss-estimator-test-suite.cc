@@ -25,6 +25,12 @@ class LossEstimatorTestCase : public WanTestCase
     }
 
   private:
+    /// @return the least r for blocks of 112 at epsilon 1e-3 and the round's estimate
+    static uint32_t Sized(const WanLossEstimator& loss, uint32_t round, uint32_t maxParities)
+    {
+        return WanParitySizer::Parities(112, loss.GetEstimate(round)->rate, 1e-3, maxParities);
+    }
+
     void DoCheck() override
     {
         // 0 of n: the upper bound is z^2 / (n + z^2).
@@ -41,7 +47,6 @@ class LossEstimatorTestCase : public WanTestCase
 
         WanLossEstimator loss(2, 0.95);
         NS_TEST_EXPECT_MSG_EQ(loss.GetEstimate(0).has_value(), false, "no report yet");
-        NS_TEST_EXPECT_MSG_EQ(loss.Parities(0, 112, 1e-3, 112).has_value(), false, "no sizing");
         loss.AddReport(0, 7, 112, 6); // receiver 7, two blocks of round 0
         loss.AddReport(0, 7, 112, 8);
         loss.AddReport(0, 9, 112, 2); // receiver 9
@@ -55,26 +60,27 @@ class LossEstimatorTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(e->receivers, 2, "two receivers");
         NS_TEST_EXPECT_MSG_EQ(e->chunks, 336, "three blocks of 112");
         NS_TEST_EXPECT_MSG_EQ(e->erasures, 16, "6 + 8 + 2");
-        NS_TEST_EXPECT_MSG_EQ(*loss.Parities(1, 112, 1e-3, 112), 26, "r for 10.2%");
+        NS_TEST_EXPECT_MSG_EQ(Sized(loss, 1, 112), 26, "r for 10.2%");
         // Round 2: rounds 0 and 1: receiver 7 has 14 of 336, receiver 9 2 of 112.
         e = loss.GetEstimate(2);
         NS_TEST_EXPECT_MSG_EQ_TOL(e->rate, 0.06871538249388234, 1e-12, "14 of 336");
-        NS_TEST_EXPECT_MSG_EQ(*loss.Parities(2, 112, 1e-3, 112), 19, "r for 6.9%");
+        NS_TEST_EXPECT_MSG_EQ(Sized(loss, 2, 112), 19, "r for 6.9%");
         // Round 3: rounds 1 and 2: receiver 7's block without loss only
         // (round 3's own report does not count for it).
         e = loss.GetEstimate(3);
         NS_TEST_EXPECT_MSG_EQ(e->receivers, 1, "receiver 7 alone");
         NS_TEST_EXPECT_MSG_EQ_TOL(e->rate, z * z / (112 + z * z), 1e-12, "0 of 112");
-        NS_TEST_EXPECT_MSG_EQ(*loss.Parities(3, 112, 1e-3, 112), 11, "r for 3.3%");
+        NS_TEST_EXPECT_MSG_EQ(Sized(loss, 3, 112), 11, "r for 3.3%");
         // Round 4: receiver 9's 50 of 112: beyond what 112 rows reach, capped.
-        NS_TEST_EXPECT_MSG_EQ(*loss.Parities(4, 112, 1e-3, 112), 112, "capped");
-        NS_TEST_EXPECT_MSG_EQ(*loss.Parities(4, 112, 1e-3, 40), 40, "capped lower");
+        NS_TEST_EXPECT_MSG_EQ(Sized(loss, 4, 112), 112, "capped");
+        NS_TEST_EXPECT_MSG_EQ(Sized(loss, 4, 40), 40, "capped lower");
+        // At confidence 0, the measured rate: 14 of 224 for receiver 7.
+        WanLossEstimator measured(2, 0);
+        measured.AddReport(0, 7, 224, 14);
+        measured.AddReport(0, 9, 112, 2);
+        NS_TEST_EXPECT_MSG_EQ_TOL(measured.GetEstimate(1)->rate, 0.0625, 1e-12, "14 of 224");
         // Round 6: rounds 4 and 5 reported nothing.
         NS_TEST_EXPECT_MSG_EQ(loss.GetEstimate(6).has_value(), false, "window past the reports");
-        // The sizing is WanParitySizer's for the rate.
-        NS_TEST_EXPECT_MSG_EQ(*loss.Parities(2, 112, 1e-6, 112),
-                              WanParitySizer::Parities(112, loss.GetEstimate(2)->rate, 1e-6, 112),
-                              "the sizer's r");
     }
 };
 
@@ -96,7 +102,7 @@ class LossEstimatorBadInputTestCase : public WanTestCase
         auto e = ErrorOf([] { WanLossEstimator(0, 0.95); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "a window of 0 rounds"), true, e);
         e = ErrorOf([] { WanLossEstimator(2, 1); });
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "confidence must be above 0 and below 1 (got 1)"),
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "confidence must be from 0 to less than 1 (got 1)"),
                               true,
                               e);
         WanLossEstimator loss(2, 0.9);

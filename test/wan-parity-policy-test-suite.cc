@@ -5,6 +5,7 @@
 #include "wan-training-test-utils.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-parity-policy.h"
@@ -84,6 +85,77 @@ class ParityPolicyTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief Parity sized in band: the islands size their rows and the FPGAs
+ * report, only with decoding at the FPGA.
+ */
+class ParitySizingPolicyTestCase : public WanTestCase
+{
+  public:
+    ParitySizingPolicyTestCase()
+        : WanTestCase("parity policy: sizing in band to islands and FPGAs, refusals")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        PlannerConfig config;
+        config.hbmBytes = 32e9;
+        WanParityPolicy policy(config);
+        policy.SetLayout(112, 40);
+        auto e = ErrorOf([&] { policy.SetSizing(1e-3, 2, 0.95); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "needs parity decoding at the FPGA first"), true, e);
+        policy.SetDecoding("fpga", 0.5);
+        policy.SetSizing(1e-4, 3, 0);
+        WanIslandHelper islands;
+        policy.ConfigureIslands(islands, true);
+        auto island = islands.Create();
+        BooleanValue b;
+        DoubleValue d;
+        UintegerValue u;
+        island->GetAttribute("ParitySizing", b);
+        NS_TEST_EXPECT_MSG_EQ(b.Get(), true, "");
+        island->GetAttribute("ParityEpsilon", d);
+        NS_TEST_EXPECT_MSG_EQ(d.Get(), 1e-4, "");
+        island->GetAttribute("ParityWindow", u);
+        NS_TEST_EXPECT_MSG_EQ(u.Get(), 3, "");
+        island->GetAttribute("ParityConfidence", d);
+        NS_TEST_EXPECT_MSG_EQ(d.Get(), 0, "the measured rate");
+        island->GetAttribute("ParityChunks", u);
+        NS_TEST_EXPECT_MSG_EQ(u.Get(), 40, "the most rows");
+        FpgaAggregatorHelper fpgas;
+        policy.ConfigureFpgas(fpgas, true);
+        fpgas.Create()->GetAttribute("ReportLoss", b);
+        NS_TEST_EXPECT_MSG_EQ(b.Get(), true, "");
+        // Not coded: nothing sized.
+        WanIslandHelper plain;
+        policy.ConfigureIslands(plain, false);
+        plain.Create()->GetAttribute("ParitySizing", b);
+        NS_TEST_EXPECT_MSG_EQ(b.Get(), false, "");
+
+        e = ErrorOf([&] { policy.SetDecoding("island", 0.5); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "needs parity decoding at the FPGA (got 'island')"),
+                              true,
+                              e);
+        e = ErrorOf([&] { policy.SetSizing(0.6, 2, 0.95); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "above 0 and at most 0.5 (got 0.6; 0: not sized)"),
+                              true,
+                              e);
+        e = ErrorOf([&] { policy.SetSizing(1e-3, 0, 0.95); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "window must be at least 1 round (got 0)"), true, e);
+        e = ErrorOf([&] { policy.SetSizing(1e-3, 2, 1); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "confidence must be from 0 to less than 1 (got 1)"),
+                              true,
+                              e);
+        // Off again: decoding may move back to the island.
+        policy.SetSizing(0, 2, 0.95);
+        policy.SetDecoding("island", 0.5);
+        NS_TEST_EXPECT_MSG_EQ(policy.DecodesAtFpga(), false, "");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief The wan-training-parity-policy test suite.
  */
 class WanParityPolicyTestSuite : public TestSuite
@@ -93,6 +165,7 @@ class WanParityPolicyTestSuite : public TestSuite
         : TestSuite("wan-training-parity-policy", Type::UNIT)
     {
         AddTestCase(new ParityPolicyTestCase);
+        AddTestCase(new ParitySizingPolicyTestCase);
     }
 };
 
