@@ -646,7 +646,11 @@ WanIslandApplication::SizeParity(RoundState& state)
     if (const auto estimate = m_loss->GetEstimate(r.round))
     {
         rate = estimate->rate;
-        rows = WanParitySizer::Parities(m_parityBlock, rate, m_parityEpsilon, m_parityChunks);
+        rows = WanParitySizer::Parities(m_parityBlock,
+                                        rate,
+                                        m_parityEpsilon,
+                                        m_parityChunks,
+                                        estimate->dispersion);
     }
     state.code = WanParityCode(state.chunks, m_parityBlock, m_parityChunks, rows);
     NS_LOG_INFO("round " << r.round << ": " << rows << " parity rows per block, for a rate of "

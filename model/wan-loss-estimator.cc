@@ -42,9 +42,7 @@ WanLossEstimator::AddReport(uint32_t round, uint32_t receiver, uint32_t chunks, 
         throw std::invalid_argument("loss estimate: " + std::to_string(erasures) + " erasures of " +
                                     std::to_string(chunks) + " chunks");
     }
-    auto& counts = m_reports[{round, receiver}];
-    counts.first += chunks;
-    counts.second += erasures;
+    m_reports[{round, receiver}].emplace_back(chunks, erasures);
 }
 
 std::optional<WanLossEstimator::Estimate>
@@ -52,13 +50,18 @@ WanLossEstimator::GetEstimate(uint32_t round) const
 {
     const uint32_t first = round > m_window ? round - m_window : 0;
     std::map<uint32_t, std::pair<uint64_t, uint64_t>> perReceiver;
+    std::vector<std::pair<uint32_t, uint32_t>> blocks;
     for (auto it = m_reports.lower_bound({first, 0});
          it != m_reports.end() && it->first.first < round;
          ++it)
     {
         auto& sum = perReceiver[it->first.second];
-        sum.first += it->second.first;
-        sum.second += it->second.second;
+        for (const auto& block : it->second)
+        {
+            sum.first += block.first;
+            sum.second += block.second;
+            blocks.push_back(block);
+        }
     }
     std::optional<Estimate> estimate;
     for (const auto& [receiver, counts] : perReceiver)
@@ -76,7 +79,29 @@ WanLossEstimator::GetEstimate(uint32_t round) const
         estimate->chunks += counts.first;
         estimate->erasures += counts.second;
     }
+    if (estimate)
+    {
+        estimate->blocks = static_cast<uint32_t>(blocks.size());
+        estimate->dispersion = Dispersion(blocks, estimate->erasures, estimate->chunks);
+    }
     return estimate;
+}
+
+double
+WanLossEstimator::Dispersion(const std::vector<std::pair<uint32_t, uint32_t>>& blocks,
+                             uint64_t erasures,
+                             uint64_t chunks)
+{
+    const double p = static_cast<double>(erasures) / static_cast<double>(chunks);
+    double excess = 0;
+    double pairs = 0;
+    for (const auto& [n, x] : blocks)
+    {
+        const double spread = x - n * p;
+        excess += spread * spread - n * p * (1 - p);
+        pairs += static_cast<double>(n) * (n - 1.0) * p * (1 - p);
+    }
+    return pairs > 0 ? std::clamp(excess / pairs, 0.0, kMaxDispersion) : 0.0;
 }
 
 double

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -25,10 +26,16 @@ namespace ns3
  * the last `window` rounds before it (those that have come back), the upper
  * end of the Wilson score interval of its rate at the given confidence (at
  * confidence 0, the measured rate itself), and the worst receiver (the
- * parity must rebuild the blocks of every receiver of the stream).  The
- * island sizes its parity for that rate (WanParitySizer: the least r with
- * P(Binomial(k + r, q) > r) <= epsilon), as WebRTC sizes its forward error
- * correction from the loss its receivers report.
+ * parity must rebuild the blocks of every receiver of the stream).  Bursts
+ * make a block's erasures come together: the blocks' counts then vary more
+ * than a binomial's, and the estimate measures by how much, as the
+ * correlation rho of two chunks' erasures within a block (the method of
+ * moments over every block in the window, about the pooled rate p:
+ * rho = sum((x - n p)^2 - n p (1 - p)) / sum(n (n - 1) p (1 - p)), at least
+ * 0, at most 0.5).  The island sizes its parity for that rate and
+ * correlation (WanParitySizer: the least r with P(X > r) <= epsilon, X
+ * binomial, or beta-binomial when rho > 0), as WebRTC sizes its forward
+ * error correction from the loss its receivers report.
  */
 class WanLossEstimator
 {
@@ -40,6 +47,8 @@ class WanLossEstimator
         uint32_t receivers{0}; //!< receivers that reported in the window
         uint64_t chunks{0};    //!< data chunks reported on, all receivers
         uint64_t erasures{0};  //!< of which missing
+        uint32_t blocks{0};    //!< blocks reported on
+        double dispersion{0};  //!< correlation of a block's erasures (0: independent)
     };
 
     /**
@@ -76,11 +85,25 @@ class WanLossEstimator
      */
     static double WilsonUpper(uint64_t erasures, uint64_t chunks, double z);
 
+    /**
+     * @param blocks each block's (chunks, erasures)
+     * @param erasures their erasures
+     * @param chunks their chunks, above 0
+     * @return the correlation of a block's erasures, by the method of
+     *         moments about the pooled rate, 0 to kMaxDispersion
+     */
+    static double Dispersion(const std::vector<std::pair<uint32_t, uint32_t>>& blocks,
+                             uint64_t erasures,
+                             uint64_t chunks);
+
+    /// The highest correlation estimated (a handful of blocks say little more).
+    static constexpr double kMaxDispersion = 0.5;
+
   private:
     uint32_t m_window; //!< rounds counted
     double m_z;        //!< normal quantile of the confidence
-    /// (round, receiver) -> (chunks, erasures)
-    std::map<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint64_t>> m_reports;
+    /// (round, receiver) -> each block's (chunks, erasures)
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<std::pair<uint32_t, uint32_t>>> m_reports;
 };
 
 } // namespace ns3

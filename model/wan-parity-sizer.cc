@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <stdexcept>
 #include <string>
 
@@ -19,6 +20,8 @@ namespace
 
 /// An erasure rate whose binomial tail is asked for: any probability.
 constexpr wantext::Range kErasureRate{0, 1, ""};
+/// The correlation of a block's erasures: 0 (independent) to below 1.
+constexpr wantext::Range kDispersion{0, 1, "", false, true};
 
 } // namespace
 
@@ -34,8 +37,30 @@ WanParitySizer::FailureProbability(uint32_t n, uint32_t r, double q)
     return gsl_cdf_binomial_Q(r, q, n); // P(X > r)
 }
 
+double
+WanParitySizer::FailureProbability(uint32_t n, uint32_t r, double q, double rho)
+{
+    kDispersion.Check(rho, "parity sizing: erasure correlation");
+    const double p = FailureProbability(n, r, q); // checks n, r and q
+    if (rho == 0 || q == 0 || q == 1)
+    {
+        return p;
+    }
+    // Beta-binomial with mean q and intra-block correlation rho:
+    // alpha + beta = 1 / rho - 1.
+    const double alpha = q * (1 / rho - 1);
+    const double beta = (1 - q) * (1 / rho - 1);
+    const double norm = gsl_sf_lnbeta(alpha, beta);
+    double tail = 0;
+    for (uint32_t x = r + 1; x <= n; ++x)
+    {
+        tail += std::exp(gsl_sf_lnchoose(n, x) + gsl_sf_lnbeta(x + alpha, n - x + beta) - norm);
+    }
+    return std::min(tail, 1.0);
+}
+
 uint32_t
-WanParitySizer::Parities(uint32_t k, double q, double epsilon, uint32_t maxParities)
+WanParitySizer::Parities(uint32_t k, double q, double epsilon, uint32_t maxParities, double rho)
 {
     if (k == 0 || maxParities == 0)
     {
@@ -53,7 +78,7 @@ WanParitySizer::Parities(uint32_t k, double q, double epsilon, uint32_t maxParit
     }
     for (uint32_t r = 1; r < maxParities; ++r)
     {
-        if (FailureProbability(k + r, r, q) <= epsilon)
+        if (FailureProbability(k + r, r, q, rho) <= epsilon)
         {
             return r;
         }

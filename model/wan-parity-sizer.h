@@ -32,15 +32,34 @@ class WanParitySizer
     static double FailureProbability(uint32_t n, uint32_t r, double q);
 
     /**
+     * @brief The same tail when a block's erasures are correlated (bursts):
+     * the count is beta-binomial with mean n q and variance n q (1 - q) (1 +
+     * (n - 1) rho), rho the correlation of two chunks' erasures within a
+     * block (0: the binomial).  Its log-beta and log-binomial terms come
+     * from GSL.
+     * @param n chunks in the block, at least 1
+     * @param r parities, below n
+     * @param q erasure probability of a chunk, 0 to 1
+     * @param rho correlation, 0 to below 1
+     * @return P(X > r) (std::invalid_argument naming the bad value otherwise)
+     */
+    static double FailureProbability(uint32_t n, uint32_t r, double q, double rho);
+
+    /**
      * @param k data chunks per block, at least 1
      * @param q erasure probability of a chunk, 0 to below 1
      * @param epsilon the block failure probability allowed, above 0, below 1
      * @param maxParities most parities allowed, at least 1
+     * @param rho correlation of a block's erasures (0: independent)
      * @return the least r in 1 .. maxParities with FailureProbability(k +
-     *         r, r, q) <= epsilon, or maxParities when none reaches it
+     *         r, r, q, rho) <= epsilon, or maxParities when none reaches it
      *         (std::invalid_argument naming the bad value)
      */
-    static uint32_t Parities(uint32_t k, double q, double epsilon, uint32_t maxParities);
+    static uint32_t Parities(uint32_t k,
+                             double q,
+                             double epsilon,
+                             uint32_t maxParities,
+                             double rho = 0);
 
     /**
      * @param k data chunks per block, at least 1

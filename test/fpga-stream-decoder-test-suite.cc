@@ -156,6 +156,60 @@ class StreamDecoderRebuildTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief What the decoder measures for a stream's sender: each block's data
+ * chunks missing when its first parity came (once per block), and a block's
+ * symbols with the rows its stream sent, fewer than the code's.
+ */
+class StreamDecoderLossTestCase : public WanTestCase
+{
+  public:
+    StreamDecoderLossTestCase()
+        : WanTestCase("stream decoding: each block's loss at its first parity, rows sent")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        // A code of 3 rows on blocks of 4, the stream sending 2 of them:
+        // groups 0, 1 (block 0) and 3, 4 (block 1, chunks 4-5).
+        const Stream s{WanParityCode(6, 4, 3, 2), {5, 6, 7, 8, 9, 10}};
+        FpgaStreamDecoder d(4, 3, 100, 0.5);
+        d.AddData(Id(0), 1, s.values[0], true, 0.0);
+        d.AddData(Id(2), 1, s.values[2], true, 0.0);
+        NS_TEST_EXPECT_MSG_EQ(d.TakeLosses().size(), 0, "no parity yet");
+        d.AddParity(ParityId(0), 1, 4, s.Parity(0), 0.1, 2);
+        auto losses = d.TakeLosses();
+        NS_TEST_ASSERT_MSG_EQ(losses.size(), 1, "block 0's first parity");
+        NS_TEST_EXPECT_MSG_EQ(losses[0].round, 3, "");
+        NS_TEST_EXPECT_MSG_EQ(losses[0].clique, 1, "");
+        NS_TEST_EXPECT_MSG_EQ(losses[0].position, 1, "");
+        NS_TEST_EXPECT_MSG_EQ(losses[0].block, 0, "");
+        NS_TEST_EXPECT_MSG_EQ(losses[0].chunks, 4, "");
+        NS_TEST_EXPECT_MSG_EQ(losses[0].arrived, 2, "chunks 1 and 3 missing");
+        // Its second parity rebuilds both; no second measurement.
+        NS_TEST_EXPECT_MSG_EQ(d.AddParity(ParityId(1), 1, 4, s.Parity(1), 0.2, 2).size(), 2, "");
+        NS_TEST_EXPECT_MSG_EQ(d.TakeLosses().size(), 0, "once per block");
+        // Block 1, short (2 chunks), all in; its parity arrives second, in
+        // row 1 (group 4): measured with nothing missing.
+        d.AddData(Id(4), 1, s.values[4], true, 0.3);
+        d.AddData(Id(5), 1, s.values[5], true, 0.3);
+        d.AddParity(ParityId(4), 1, 2, s.Parity(4), 0.35, 2);
+        losses = d.TakeLosses();
+        NS_TEST_ASSERT_MSG_EQ(losses.size(), 1, "");
+        NS_TEST_EXPECT_MSG_EQ(losses[0].block, 1, "group 4 is block 1's (3 rows a block)");
+        NS_TEST_EXPECT_MSG_EQ(losses[0].chunks, 2, "the short block");
+        NS_TEST_EXPECT_MSG_EQ(losses[0].arrived, 2, "");
+        // Symbols count the rows sent: 4 + 2 and 2 + 2, not 4 + 3.
+        d.Flush();
+        const auto& totals = d.GetTotals();
+        NS_TEST_EXPECT_MSG_EQ(totals.symbols, 6 + 4, "");
+        NS_TEST_EXPECT_MSG_EQ(totals.erasures, 2 + 1, "chunks 1 and 3; block 1's row 0");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief What the code cannot do: more losses than parities, a corrupted
  * parity, and a full HBM that takes the oldest block's copies.
  */
@@ -252,6 +306,7 @@ class FpgaStreamDecoderTestSuite : public TestSuite
         : TestSuite("wan-training-stream-decoder", Type::UNIT)
     {
         AddTestCase(new StreamDecoderRebuildTestCase);
+        AddTestCase(new StreamDecoderLossTestCase);
         AddTestCase(new StreamDecoderLimitsTestCase);
     }
 };

@@ -74,11 +74,33 @@ class LossEstimatorTestCase : public WanTestCase
         // Round 4: receiver 9's 50 of 112: beyond what 112 rows reach, capped.
         NS_TEST_EXPECT_MSG_EQ(Sized(loss, 4, 112), 112, "capped");
         NS_TEST_EXPECT_MSG_EQ(Sized(loss, 4, 40), 40, "capped lower");
+        // Bursts: blocks of 10 with 0, 0, 0 and 4 erasures vary more than a
+        // binomial's at p = 0.1: rho = ((1 + 1 + 1 + 9) - 4 x 0.9) / (4 x
+        // 90 x 0.09) = 8.4 / 32.4.
+        WanLossEstimator bursty(1, 0.95);
+        for (uint32_t x : {0, 0, 0, 4})
+        {
+            bursty.AddReport(0, 1, 10, x);
+        }
+        const auto b = bursty.GetEstimate(1);
+        NS_TEST_EXPECT_MSG_EQ(b->blocks, 4, "");
+        NS_TEST_EXPECT_MSG_EQ_TOL(b->dispersion, 8.4 / 32.4, 1e-12, "");
+        // As many erasures spread evenly (1 a block): less than a binomial's
+        // spread, taken as independent.
+        WanLossEstimator even(1, 0.95);
+        for (int k = 0; k < 4; ++k)
+        {
+            even.AddReport(0, 1, 10, 1);
+        }
+        NS_TEST_EXPECT_MSG_EQ(even.GetEstimate(1)->dispersion, 0, "");
+        NS_TEST_EXPECT_MSG_EQ(e->dispersion, 0, "one block: no spread to measure");
+
         // At confidence 0, the measured rate: 14 of 224 for receiver 7.
         WanLossEstimator measured(2, 0);
         measured.AddReport(0, 7, 224, 14);
         measured.AddReport(0, 9, 112, 2);
         NS_TEST_EXPECT_MSG_EQ_TOL(measured.GetEstimate(1)->rate, 0.0625, 1e-12, "14 of 224");
+        NS_TEST_EXPECT_MSG_EQ(e->blocks, 1, "round 3's window: one block");
         // Round 6: rounds 4 and 5 reported nothing.
         NS_TEST_EXPECT_MSG_EQ(loss.GetEstimate(6).has_value(), false, "window past the reports");
     }

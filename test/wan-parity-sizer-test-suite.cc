@@ -55,6 +55,30 @@ class ParitySizerTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(WanParitySizer::Parities(200, 0.3, 1e-3, 56), 56, "capped");
         NS_TEST_EXPECT_MSG_EQ(WanParitySizer::Reaches(200, 0.3, 1e-3, 56), false, "not reached");
         NS_TEST_EXPECT_MSG_EQ(WanParitySizer::Reaches(28, 0.05, 1e-3, 228), true, "reached");
+
+        // Correlated erasures: beta-binomial, alpha = q (1 / rho - 1),
+        // beta = (1 - q) (1 / rho - 1).  q 1/2, rho 1/3: alpha = beta = 1,
+        // uniform over 0..4: P(X > 1) = 3/5.
+        NS_TEST_EXPECT_MSG_EQ_TOL(WanParitySizer::FailureProbability(4, 1, 0.5, 1.0 / 3),
+                                  0.6,
+                                  1e-12,
+                                  "");
+        // q 0.1, rho 0.1: alpha 0.9, beta 8.1; P(2) + P(3) over 9 x 10 x 11.
+        NS_TEST_EXPECT_MSG_EQ_TOL(WanParitySizer::FailureProbability(3, 1, 0.1, 0.1),
+                                  (3 * 0.9 * 1.9 * 8.1 + 0.9 * 1.9 * 2.9) / 990,
+                                  1e-12,
+                                  "");
+        NS_TEST_EXPECT_MSG_EQ(WanParitySizer::FailureProbability(29, 1, 0.01, 0),
+                              WanParitySizer::FailureProbability(29, 1, 0.01),
+                              "rho 0: the binomial's");
+        // Bursts need more parity for the same rate (computed apart).
+        NS_TEST_EXPECT_MSG_EQ(WanParitySizer::Parities(112, 0.06, 1e-3, 112), 17, "independent");
+        NS_TEST_EXPECT_MSG_EQ(WanParitySizer::Parities(112, 0.06, 1e-3, 112, 0.005), 22, "");
+        NS_TEST_EXPECT_MSG_EQ(WanParitySizer::Parities(112, 0.06, 1e-3, 112, 0.02), 34, "");
+        auto e = ErrorOf([] { WanParitySizer::FailureProbability(4, 1, 0.1, 1); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "erasure correlation must be from 0 to less than 1"),
+                              true,
+                              e);
     }
 };
 
