@@ -42,7 +42,8 @@ WanExperimentReport::Format(const WanExperimentResult& result, const WanTopology
         // Frames are the scale times longer on every link: store and forward
         // delays every last frame more than at full scale.
         s << "  scale: up to " << std::setprecision(2) << result.scaleLagMs
-          << " ms of a round's measured T is store and forward of frames the scale made longer"
+          << " ms of a round's measured T is store and forward of frames the scale "
+             "made longer"
           << std::setprecision(1) << "\n";
     }
     const auto perCity = FormatRounds(result, s);
@@ -133,6 +134,14 @@ WanExperimentReport::FormatEvents(const WanExperimentResult& result, std::ostrea
     if (result.pimPackets > 0)
     {
         s << "  PIM-SSM: " << result.pimPackets << " messages, " << result.pimBytes << " bytes";
+        if (result.pimRetries > 0)
+        {
+            s << ", " << result.pimRetries << " triggered Join/Prunes sent again";
+        }
+        if (result.pimMissing > 0)
+        {
+            s << "; " << result.pimMissing << " receivers without their tree at a round's start";
+        }
         if (result.pimJoinMs >= 0)
         {
             s << std::setprecision(1) << "; each round's trees built within " << result.pimJoinMs

@@ -7,6 +7,7 @@
 #include "wan-mpi-helper.h"
 #include "wan-pim-helper.h"
 
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/wan-pim-router.h"
@@ -18,6 +19,17 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("WanPimMembership");
+
+namespace
+{
+/// @return the IPv4 interface of a router's device
+uint32_t
+InterfaceOf(Ptr<NetDevice> device)
+{
+    return static_cast<uint32_t>(
+        device->GetNode()->GetObject<Ipv4>()->GetInterfaceForDevice(device));
+}
+} // namespace
 
 WanPimMembership::WanPimMembership(const WanExperimentPlan& plan,
                                    const WanNetworkHelper& net,
@@ -32,6 +44,11 @@ void
 WanPimMembership::Start()
 {
     m_routers = WanPimHelper().Install(m_net);
+    for (const auto& link : m_net.GetTopology().GetLinks())
+    {
+        m_across[{link.a, InterfaceOf(m_net.GetCoreDevice(link.a, link.b))}] = link.b;
+        m_across[{link.b, InterfaceOf(m_net.GetCoreDevice(link.b, link.a))}] = link.a;
+    }
     for (uint32_t c = 0; c < m_routers.GetN(); ++c)
     {
         if (WanMpiHelper::IsLocal(m_rankOf, c))
@@ -81,8 +98,58 @@ WanPimMembership::JoinRound(uint32_t k)
 }
 
 void
+WanPimMembership::CheckTrees(uint32_t k)
+{
+    auto stateOf = [this](uint32_t city) -> const WanPimState& {
+        return DynamicCast<WanPimRouter>(m_routers.Get(city))->GetState();
+    };
+    const auto& round = m_plan.rounds.at(k);
+    for (const auto& s : round.streams)
+    {
+        const auto source = m_net.GetIslandAddress(s.sender);
+        const auto group = WanNetworkHelper::GroupAddress(round.round, s.sender);
+        for (auto m : s.members)
+        {
+            if (m == s.sender)
+            {
+                continue;
+            }
+            // From the receiver towards the source, hop by hop.
+            uint32_t v = m;
+            bool whole = stateOf(v).GetOutgoing(source, group).count(WanPimState::LOCAL) > 0;
+            for (uint32_t hops = 0; whole && v != s.sender; ++hops)
+            {
+                const auto& state = stateOf(v);
+                const auto across = state.HasState(source, group)
+                                        ? m_across.find({v, state.GetUpstream(source, group)})
+                                        : m_across.end();
+                if (across == m_across.end() || hops >= m_routers.GetN())
+                {
+                    whole = false;
+                    break;
+                }
+                const uint32_t w = across->second;
+                const auto back = InterfaceOf(m_net.GetCoreDevice(w, v));
+                whole = stateOf(w).GetOutgoing(source, group).count(back) > 0;
+                v = w;
+            }
+            if (!whole)
+            {
+                NS_LOG_WARN("round " << k << ": city " << m << " has no tree to " << source
+                                     << " at the round's start");
+                ++m_missing;
+            }
+        }
+    }
+}
+
+void
 WanPimMembership::Membership(uint32_t k)
 {
+    if (m_rankOf.empty())
+    {
+        CheckTrees(k);
+    }
     if (k + 1 < m_plan.rounds.size())
     {
         JoinRound(k + 1); // made before it is needed
@@ -213,7 +280,9 @@ WanPimMembership::CountMessages(WanExperimentResult& result) const
         auto router = DynamicCast<WanPimRouter>(m_localRouters.Get(k));
         result.pimPackets += router->GetMessagesSent();
         result.pimBytes += router->GetBytesSent();
+        result.pimRetries += router->GetRetries();
     }
+    result.pimMissing = m_rankOf.empty() ? static_cast<int64_t>(m_missing) : -1;
 }
 
 void

@@ -29,7 +29,12 @@ namespace ns3
  * island's edge joins (S,G) for the senders of its clique of round k+1 when
  * round k starts (make before break) and leaves round k-1's at round k+1's
  * start; round 0's trees are joined when the run starts, the network having
- * converged (WanPimHelper::Converge).  It times how long each round's trees
+ * converged (WanPimHelper::Converge).  At each round's start it checks, in
+ * the routers' state, that every receiver of the round has its whole tree
+ * (each router from the receiver to the source has the (S,G) entry, its RPF
+ * neighbour forwarding on the link to it): a receiver without one is counted
+ * (not checked in a distributed run, where a rank holds only its routers'
+ * state).  It times how long each round's trees
  * took to build after their joins and how long before the round they were
  * ready, and how long the trees took to move after a route change.
  *
@@ -74,8 +79,9 @@ class WanPimMembership
      */
     void GatherToRoot(std::vector<WanRouteChangeResult>& changes);
     /**
-     * @param result the run's result: the messages and bytes this rank's
-     *        routers sent are added to it
+     * @param result the run's result: the messages, bytes and retries this
+     *        rank's routers sent are added to it, and the receivers found
+     *        without their tree at a round's start
      */
     void CountMessages(WanExperimentResult& result) const;
     /**
@@ -99,6 +105,8 @@ class WanPimMembership
     void JoinRound(uint32_t k);
     /// At round k's start: joins round k+1's trees, leaves round k-2's.
     void Membership(uint32_t k);
+    /// Counts round k's receivers whose tree is not whole in the routers' state.
+    void CheckTrees(uint32_t k);
     /// Schedules the next membership change at its round's (re-planned) start.
     void ScheduleMembership();
     /// A PIM router changed a multicast route: times tree building and moves.
@@ -129,6 +137,8 @@ class WanPimMembership
     std::vector<WanRouteChangeResult>* m_changes{nullptr};          //!< route changes reported
     int64_t m_change{-1};                                           //!< the one whose trees move
     std::set<Ipv4Address> m_moving; //!< groups joined, not left, at that change
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_across; //!< (city, interface) -> city
+    uint64_t m_missing{0}; //!< receivers without their whole tree at a round's start
 };
 
 } // namespace ns3

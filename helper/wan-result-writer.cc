@@ -110,7 +110,8 @@ CsvValue(const json& value)
     return wantext::CsvCell(value.is_string() ? value.get<std::string>() : value.dump());
 }
 
-/// Appends one CSV row per scalar of `object`, nested objects as dotted metrics.
+/// Appends one CSV row per scalar of `object`, nested objects as dotted
+/// metrics.
 void
 FlattenCsv(std::ostringstream& csv,
            const std::string& prefix,
@@ -201,6 +202,8 @@ RunJson(const std::string& label,
              {"control_bytes", result.controlBytes},
              {"pim_packets", result.pimPackets},
              {"pim_bytes", result.pimBytes},
+             {"pim_retries", result.pimRetries},
+             {"pim_missing", result.pimMissing < 0 ? json(nullptr) : json(result.pimMissing)},
              {"pim_join_ms", result.pimJoinMs < 0 ? json(nullptr) : json(result.pimJoinMs)},
              {"pim_slack_ms", result.pimJoinMs < 0 ? json(nullptr) : json(result.pimSlackMs)},
              {"route_changes", json::array()},

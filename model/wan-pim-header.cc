@@ -31,7 +31,8 @@ const uint8_t kHostMask = 32;
 const uint16_t kOptionHoldtime = 1;
 /// Encoded-source flags: S (sparse) set, W and R clear: an (S,G) entry.
 const uint8_t kSourceFlagsSG = 0x04;
-/// Bytes of an encoded-unicast address, an encoded-group and an encoded-source address.
+/// Bytes of an encoded-unicast address, an encoded-group and an encoded-source
+/// address.
 const uint32_t kUnicastBytes = 6;
 const uint32_t kEncodedBytes = 8; //!< encoded-group and encoded-source addresses
 
@@ -272,6 +273,14 @@ WanPimHeader::JoinPrune(Ipv4Address upstream, uint16_t holdtime, const std::vect
     return h;
 }
 
+WanPimHeader
+WanPimHeader::JoinAck(Ipv4Address downstream, const WanPimHeader& joinPrune)
+{
+    WanPimHeader h = JoinPrune(downstream, joinPrune.m_holdtime, joinPrune.m_groups);
+    h.m_type = JOIN_ACK;
+    return h;
+}
+
 std::vector<uint8_t>
 WanPimHeader::Bytes() const
 {
@@ -377,9 +386,10 @@ WanPimHeader::Parse(const std::vector<uint8_t>& bytes)
     {
         return ReadHello(r, m_holdtime);
     }
-    if (m_type != JOIN_PRUNE)
+    if (m_type != JOIN_PRUNE && m_type != JOIN_ACK)
     {
-        return "PIM message type " + std::to_string(m_type) + " (only Hello and Join/Prune)";
+        return "PIM message type " + std::to_string(m_type) +
+               " (only Hello, Join/Prune and Join-Ack)";
     }
     if (!r.Has(kUnicastBytes + 4))
     {
@@ -414,7 +424,8 @@ WanPimHeader::Print(std::ostream& os) const
         os << "PIM Hello holdtime=" << m_holdtime;
         return;
     }
-    os << "PIM Join/Prune upstream=" << m_upstream << " holdtime=" << m_holdtime;
+    os << (m_type == JOIN_ACK ? "PIM Join-Ack to=" : "PIM Join/Prune upstream=") << m_upstream
+       << " holdtime=" << m_holdtime;
     for (const auto& g : m_groups)
     {
         os << " group=" << g.group << " joins=" << g.joins.size() << " prunes=" << g.prunes.size();

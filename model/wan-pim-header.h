@@ -47,8 +47,9 @@ class WanPimHeader : public Header
     /// The message types this header reads and writes.
     enum Type : uint8_t
     {
-        HELLO = 0,     //!< neighbour discovery and liveness
-        JOIN_PRUNE = 3 //!< (S,G) joins and prunes towards the upstream neighbour
+        HELLO = 0,      //!< neighbour discovery and liveness
+        JOIN_PRUNE = 3, //!< (S,G) joins and prunes towards the upstream neighbour
+        JOIN_ACK = 7    //!< a Join/Prune confirmed (RFC 3973's Graft-Ack type and format)
     };
 
     /// One group of a Join/Prune message, with the sources joined and pruned.
@@ -91,11 +92,23 @@ class WanPimHeader : public Header
                                   uint16_t holdtime,
                                   const std::vector<Group>& groups);
 
+    /**
+     * @brief The acknowledgement of a Join/Prune: its groups echoed back, as
+     * RFC 3973's Graft-Ack echoes a Graft (type 7, the Join/Prune format).
+     * @param downstream the router whose Join/Prune it confirms (the
+     *        message's upstream neighbour field, as in a Graft-Ack)
+     * @param joinPrune the Join/Prune confirmed
+     * @return a Join-Ack
+     */
+    static WanPimHeader JoinAck(Ipv4Address downstream, const WanPimHeader& joinPrune);
+
     /** @return the message type */
     Type GetType() const;
-    /** @return the holdtime (Hello: the Holdtime option; Join/Prune: its field) */
+    /** @return the holdtime (Hello: the Holdtime option; Join/Prune: its field)
+     */
     uint16_t GetHoldtime() const;
-    /** @return the upstream neighbour of a Join/Prune */
+    /** @return the upstream neighbour of a Join/Prune (of a Join-Ack: the router
+     * it confirms to) */
     Ipv4Address GetUpstream() const;
     /** @return the groups of a Join/Prune */
     const std::vector<Group>& GetGroups() const;

@@ -63,7 +63,8 @@ WanPimRouter::GetTypeId()
             .SetGroupName("WanTraining")
             .AddConstructor<WanPimRouter>()
             .AddAttribute("HelloPeriod",
-                          "Hello_Period: time between Hellos on each interface (RFC 7761: 30 s)",
+                          "Hello_Period: time between Hellos on each interface "
+                          "(RFC 7761: 30 s)",
                           TimeValue(Seconds(30)),
                           MakeTimeAccessor(&WanPimRouter::m_helloPeriod),
                           MakeTimeChecker(MilliSeconds(1)))
@@ -86,6 +87,14 @@ WanPimRouter::GetTypeId()
                           TimeValue(Seconds(210)),
                           MakeTimeAccessor(&WanPimRouter::m_joinHoldtime),
                           MakeTimeChecker(Seconds(1), Seconds(65535)))
+            .AddAttribute("JoinRetryPeriod",
+                          "Time after which a triggered Join or Prune not yet confirmed by "
+                          "the upstream router's Join-Ack is sent again (a router with a "
+                          "period acknowledges the Join/Prunes it accepts); 0: sent once, "
+                          "a lost one waits for the periodic Join (RFC 7761 alone)",
+                          TimeValue(MilliSeconds(100)),
+                          MakeTimeAccessor(&WanPimRouter::m_joinRetry),
+                          MakeTimeChecker(Seconds(0)))
             .AddTraceSource("Tx",
                             "A PIM message was sent (the message, the interface)",
                             MakeTraceSourceAccessor(&WanPimRouter::m_txTrace),
@@ -153,6 +162,7 @@ WanPimRouter::State()
         timers.joinPeriod = m_joinPeriod.GetSeconds();
         timers.joinHoldtime = HoldtimeSeconds(m_joinHoldtime, "JoinHoldtime");
         timers.helloHoldtime = HoldtimeSeconds(m_helloHoldtime, "HelloHoldtime");
+        timers.retryPeriod = m_joinRetry.GetSeconds();
         m_state = std::make_unique<WanPimState>([this](Ipv4Address source) { return Rpf(source); },
                                                 timers);
     }
@@ -496,7 +506,15 @@ WanPimRouter::Deliver(Ipv4Address from, const WanPimHeader& message)
     }
     if (message.GetUpstream() != GetLocalAddress(from))
     {
-        drop("Join/Prune for another upstream router");
+        drop(message.GetType() == WanPimHeader::JOIN_ACK
+                 ? "Join-Ack for another router"
+                 : "Join/Prune for another upstream router");
+        return;
+    }
+    if (message.GetType() == WanPimHeader::JOIN_ACK)
+    {
+        ++m_received;
+        Confirmed(interface, message);
         return;
     }
     std::vector<WanPimState::Message> out;
@@ -523,7 +541,27 @@ WanPimRouter::Deliver(Ipv4Address from, const WanPimHeader& message)
         return;
     }
     ++m_received;
+    if (m_joinRetry.IsStrictlyPositive())
+    {
+        Send(interface, WanPimHeader::JoinAck(from, message));
+    }
     Apply(out);
+}
+
+void
+WanPimRouter::Confirmed(uint32_t interface, const WanPimHeader& ack)
+{
+    for (const auto& g : ack.GetGroups())
+    {
+        for (const auto& s : g.joins)
+        {
+            m_state->Confirm(s, g.group, interface, true);
+        }
+        for (const auto& s : g.prunes)
+        {
+            m_state->Confirm(s, g.group, interface, false);
+        }
+    }
 }
 
 uint64_t
@@ -548,6 +586,12 @@ uint64_t
 WanPimRouter::GetMessagesDropped() const
 {
     return m_dropped;
+}
+
+uint64_t
+WanPimRouter::GetRetries() const
+{
+    return m_state ? m_state->GetRetries() : 0;
 }
 
 } // namespace ns3

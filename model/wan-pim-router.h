@@ -52,6 +52,12 @@ class Socket;
  * new one and prunes the old.  NeighbourDown takes a neighbour's state away
  * at once (BFD for PIM); NeighbourUp sends it a Hello.
  *
+ * A triggered Join or Prune is repeated every JoinRetryPeriod until the
+ * upstream router confirms it with a Join-Ack (the Join/Prune's groups echoed
+ * back, RFC 3973's Graft-Ack); a router with a JoinRetryPeriod acknowledges
+ * every Join/Prune it accepts.  JoinRetryPeriod 0 is RFC 7761 alone: a lost
+ * triggered Join waits for the next periodic Join.
+ *
  * Before the application starts, messages are queued (TakePending), so that
  * WanPimHelper::Converge can bring a network to its steady state at time 0.
  */
@@ -90,7 +96,8 @@ class WanPimRouter : public Application
      * @param group G
      */
     void LeaveLocal(Ipv4Address source, Ipv4Address group);
-    /** @brief The unicast routes changed: move every (S,G) to its RPF neighbour. */
+    /** @brief The unicast routes changed: move every (S,G) to its RPF neighbour.
+     */
     void RoutesChanged();
     /**
      * @brief A neighbour is known to be gone (its BFD session went down).
@@ -131,8 +138,12 @@ class WanPimRouter : public Application
     uint64_t GetBytesSent() const;
     /** @return PIM messages received and accepted */
     uint64_t GetMessagesReceived() const;
-    /** @return PIM messages dropped (malformed, not from a neighbour, not for here) */
+    /** @return PIM messages dropped (malformed, not from a neighbour, not for
+     * here) */
     uint64_t GetMessagesDropped() const;
+    /** @return triggered Joins and Prunes sent again, not confirmed within
+     * JoinRetryPeriod */
+    uint64_t GetRetries() const;
 
     /**
      * TracedCallback signature of a forwarding change.
@@ -171,9 +182,11 @@ class WanPimRouter : public Application
     WanPimState& State();
     /// @return the PIM interface of a neighbour (none: not a neighbour)
     std::optional<uint32_t> InterfaceOf(Ipv4Address neighbour) const;
-    /// Sends messages (grouped per neighbour), programs forwarding, re-arms the timer.
+    /// Sends messages (grouped per neighbour), programs forwarding, re-arms the
+    /// timer.
     void Apply(const std::vector<WanPimState::Message>& messages);
-    /// Counts and sends one message on an interface (or queues it before the start).
+    /// Counts and sends one message on an interface (or queues it before the
+    /// start).
     void Send(uint32_t interface, const WanPimHeader& message);
     /// Puts one message on an interface's link.
     void Transmit(uint32_t interface, const WanPimHeader& message);
@@ -185,6 +198,8 @@ class WanPimRouter : public Application
     void Program();
     /// Reads what arrived on an interface's socket.
     void Receive(uint32_t interface, Ptr<Socket> socket);
+    /// Confirms what a Join-Ack echoes.
+    void Confirmed(uint32_t interface, const WanPimHeader& ack);
     /// Counts and traces a dropped message.
     void Drop(Ptr<const Packet> packet, const std::string& reason);
     /// @return the time now, seconds
@@ -215,6 +230,7 @@ class WanPimRouter : public Application
     Time m_helloHoldtime;                                              //!< Hello holdtime
     Time m_joinPeriod;                                                 //!< Join/Prune period
     Time m_joinHoldtime;                                               //!< Join/Prune holdtime
+    Time m_joinRetry;                                                  //!< triggered retry period
     uint64_t m_sent{0};                                                //!< messages sent
     uint64_t m_bytes{0};                                               //!< their bytes
     uint64_t m_received{0};                                            //!< messages accepted

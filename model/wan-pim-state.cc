@@ -32,6 +32,11 @@ WanPimState::WanPimState(Rpf rpf, Timers timers)
         throw std::invalid_argument("PIM timers: the join period must be positive and the "
                                     "holdtimes at least that long");
     }
+    if (!(timers.retryPeriod >= 0) || !(timers.retryPeriod < timers.joinPeriod))
+    {
+        throw std::invalid_argument("PIM timers: the retry period of triggered messages must "
+                                    "be 0 (off) or positive and shorter than the join period");
+    }
 }
 
 void
@@ -40,6 +45,62 @@ WanPimState::Send(std::vector<Message>& out, const Key& key, uint32_t to, bool j
     if (to != LOCAL)
     {
         out.push_back({to, join, key.first, key.second, join ? m_timers.joinHoldtime : 0});
+    }
+}
+
+void
+WanPimState::Trigger(std::vector<Message>& out, const Key& key, uint32_t to, bool join, double now)
+{
+    Send(out, key, to, join);
+    if (to != LOCAL && m_timers.retryPeriod > 0)
+    {
+        // A newer triggered message to the same neighbour replaces an older one.
+        m_unconfirmed[{key, to}] = Unconfirmed{join, now + m_timers.retryPeriod};
+    }
+}
+
+bool
+WanPimState::Confirm(Ipv4Address source, Ipv4Address group, uint32_t from, bool join)
+{
+    auto it = m_unconfirmed.find({Key{source, group}, from});
+    if (it == m_unconfirmed.end() || it->second.join != join)
+    {
+        return false;
+    }
+    m_unconfirmed.erase(it);
+    return true;
+}
+
+uint32_t
+WanPimState::GetNUnconfirmed() const
+{
+    return static_cast<uint32_t>(m_unconfirmed.size());
+}
+
+uint64_t
+WanPimState::GetRetries() const
+{
+    return m_retries;
+}
+
+void
+WanPimState::Retry(std::vector<Message>& out, double now)
+{
+    for (auto it = m_unconfirmed.begin(); it != m_unconfirmed.end();)
+    {
+        const auto& [key, to] = it->first;
+        if (!IsNeighbour(to, now))
+        {
+            it = m_unconfirmed.erase(it); // nobody there to confirm it
+            continue;
+        }
+        if (it->second.due <= now)
+        {
+            Send(out, key, to, it->second.join);
+            it->second.due = now + m_timers.retryPeriod;
+            ++m_retries;
+        }
+        ++it;
     }
 }
 
@@ -64,19 +125,19 @@ WanPimState::Join(Ipv4Address source, Ipv4Address group, uint32_t from, double n
         e.upstream = upstream;
         e.nextJoin = now + m_timers.joinPeriod;
         it = m_entries.emplace(key, e).first;
-        Send(out, key, upstream, true); // a triggered Join
+        Trigger(out, key, upstream, true, now); // a triggered Join
     }
     it->second.outgoing[from] = from == LOCAL ? kForever : now + m_timers.joinHoldtime;
     return out;
 }
 
 void
-WanPimState::Remove(std::vector<Message>& out, const Key& key)
+WanPimState::Remove(std::vector<Message>& out, const Key& key, double now)
 {
     auto it = m_entries.find(key);
     if (it != m_entries.end() && it->second.outgoing.empty())
     {
-        Send(out, key, it->second.upstream, false);
+        Trigger(out, key, it->second.upstream, false, now);
         m_entries.erase(it);
     }
 }
@@ -89,7 +150,7 @@ WanPimState::Prune(Ipv4Address source, Ipv4Address group, uint32_t from, double 
     auto it = m_entries.find(key);
     if (it != m_entries.end() && it->second.outgoing.erase(from) > 0)
     {
-        Remove(out, key);
+        Remove(out, key, now);
     }
     return out;
 }
@@ -111,7 +172,7 @@ WanPimState::Hello(uint32_t neighbour, double holdtime, double now)
         {
             if (e.upstream == neighbour)
             {
-                Send(out, key, neighbour, true);
+                Trigger(out, key, neighbour, true, now);
                 e.nextJoin = now + m_timers.joinPeriod;
             }
         }
@@ -173,8 +234,9 @@ WanPimState::Advance(double now)
     }
     for (const auto& key : empty)
     {
-        Remove(out, key);
+        Remove(out, key, now);
     }
+    Retry(out, now);
     return out;
 }
 
@@ -189,8 +251,8 @@ WanPimState::RpfChanged(double now)
         {
             continue;
         }
-        Send(out, key, upstream, true);
-        Send(out, key, e.upstream, false);
+        Trigger(out, key, upstream, true, now);
+        Trigger(out, key, e.upstream, false, now);
         e.outgoing.erase(upstream); // the new upstream cannot be downstream too
         e.upstream = upstream;
         e.nextJoin = now + m_timers.joinPeriod;
@@ -254,6 +316,10 @@ WanPimState::GetNextEvent() const
     for (const auto& [n, expiry] : m_neighbours)
     {
         next = std::min(next, expiry);
+    }
+    for (const auto& [to, u] : m_unconfirmed)
+    {
+        next = std::min(next, u.due);
     }
     for (const auto& [key, e] : m_entries)
     {

@@ -41,8 +41,18 @@ namespace ns3
  *
  * RpfChanged re-reads the unicast routes (after a reconvergence): every (S,G)
  * whose RPF neighbour changed sends a Join to the new one and a Prune to the
- * old.  The messages to send are returned, for the caller to carry (in
- * WanPimHeader Join/Prune messages, or directly in tests).  Not modelled: RP,
+ * old.
+ *
+ * With a retry period (Timers::retryPeriod > 0), a triggered Join or Prune
+ * (a new entry, a move, a neighbour back, the last interface gone) is sent
+ * again every retry period until the upstream neighbour confirms it
+ * (Confirm, what its acknowledgement carries), or a newer triggered message
+ * for the same (S,G) and neighbour replaces it, or the neighbour goes: a lost
+ * triggered Join then costs a retry period, not a join period.  RFC 7761 has
+ * no acknowledgement (its remedy is the periodic Join); the acknowledgement
+ * follows RFC 3973's Graft/Graft-Ack.  Periodic Joins are not confirmed.  The
+ * messages to send are returned, for the caller to carry (in WanPimHeader
+ * Join/Prune messages, or directly in tests).  Not modelled: RP,
  * (*,G) and (S,G,rpt) state, asserts and LAN prune override (every link is
  * point-to-point), join suppression.
  */
@@ -58,6 +68,7 @@ class WanPimState
         double joinPeriod{60};     //!< t_periodic: Join/Prune interval
         double joinHoldtime{210};  //!< J/P holdtime: 3.5 x t_periodic
         double helloHoldtime{105}; //!< Hello holdtime: 3.5 x the 30 s Hello period
+        double retryPeriod{0};     //!< triggered messages repeated until confirmed (0: once)
     };
 
     /// A Join/Prune for one (S,G) to send to a neighbour.
@@ -118,8 +129,23 @@ class WanPimState
      */
     bool IsNeighbour(uint32_t neighbour, double now) const;
     /**
+     * @brief The upstream neighbour confirmed a Join or Prune for (S,G): a
+     * triggered one of the same kind to it is no longer repeated.
+     * @param source S
+     * @param group G
+     * @param from the neighbour that confirmed it
+     * @param join true for a Join, false for a Prune
+     * @return true when it confirmed a triggered message still repeated
+     */
+    bool Confirm(Ipv4Address source, Ipv4Address group, uint32_t from, bool join);
+    /** @return the triggered messages not yet confirmed */
+    uint32_t GetNUnconfirmed() const;
+    /** @return the triggered messages sent again, unconfirmed after a retry
+     * period */
+    uint64_t GetRetries() const;
+    /**
      * @brief Lets time pass: expired interfaces and neighbours go, periodic
-     * Joins are due.
+     * Joins are due, unconfirmed triggered messages are sent again.
      * @param now the time, seconds
      * @return the messages to send
      */
@@ -142,7 +168,8 @@ class WanPimState
     uint32_t GetNEntries() const;
     /** @return the (S,G) pairs with state, in order */
     std::vector<std::pair<Ipv4Address, Ipv4Address>> GetEntries() const;
-    /** @return the earliest time something expires or is due (infinity: nothing) */
+    /** @return the earliest time something expires or is due (infinity: nothing)
+     */
     double GetNextEvent() const;
 
   private:
@@ -156,15 +183,30 @@ class WanPimState
 
     using Key = std::pair<Ipv4Address, Ipv4Address>; //!< (S, G)
 
+    /// A triggered message repeated until it is confirmed.
+    struct Unconfirmed
+    {
+        bool join{true}; //!< a Join (false: a Prune)
+        double due{0};   //!< when it is sent again
+    };
+
     /// Appends a message to the entry's upstream, unless S is attached here.
     void Send(std::vector<Message>& out, const Key& key, uint32_t to, bool join) const;
+    /// Sends a triggered message, repeated until confirmed when there is a retry
+    /// period.
+    void Trigger(std::vector<Message>& out, const Key& key, uint32_t to, bool join, double now);
     /// Deletes an entry whose last interface went, with a Prune upstream.
-    void Remove(std::vector<Message>& out, const Key& key);
+    void Remove(std::vector<Message>& out, const Key& key, double now);
+    /// Sends again the triggered messages due; forgets those to routers not (or
+    /// no longer) neighbours.
+    void Retry(std::vector<Message>& out, double now);
 
     Rpf m_rpf;                               //!< unicast next hop towards a source
     Timers m_timers;                         //!< timers
     std::map<Key, Entry> m_entries;          //!< (S,G) state
     std::map<uint32_t, double> m_neighbours; //!< neighbour -> Hello expiry
+    std::map<std::pair<Key, uint32_t>, Unconfirmed> m_unconfirmed; //!< ((S,G), to) -> message
+    uint64_t m_retries{0};                                         //!< messages sent again
 };
 
 } // namespace ns3

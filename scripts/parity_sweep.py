@@ -60,7 +60,9 @@ def run_one(schedule, hbm_gb, loss, burst, recovery, run, scale, rounds, join_ms
     from wan_training import ns, packet_run
 
     ns.RngSeedManager.SetRun(run)
-    ns.Config.SetDefault("ns3::WanPimRouter::JoinPeriod", ns.TimeValue(ns.MilliSeconds(join_ms)))
+    if join_ms is not None:
+        ns.Config.SetDefault("ns3::WanPimRouter::JoinPeriod",
+                             ns.TimeValue(ns.MilliSeconds(join_ms)))
     topo = ns.WanTopology.NineCity()
     config = ns.PlannerConfig()
     config.hbmBytes = hbm_gb * 1e9
@@ -279,10 +281,10 @@ def main(argv=None):
     parser.add_argument("--confidence", type=float, default=0.95,
                         help="with --sizing: confidence of each receiver's Wilson interval, "
                              "whose upper end is its rate (0: the measured rate; default 0.95)")
-    parser.add_argument("--joinPeriodMs", dest="join_ms", type=float, default=50,
-                        help="PIM's t_periodic, ms (default 50: a lost triggered Join is "
-                             "repeated within the round; RFC 7761's 60000 leaves the receiver "
-                             "without its tree for the round)")
+    parser.add_argument("--joinPeriodMs", dest="join_ms", type=float, default=None,
+                        help="PIM's t_periodic, ms (default: WanPimRouter's JoinPeriod, RFC "
+                             "7761's 60000; a lost triggered Join is sent again every "
+                             "JoinRetryPeriod until confirmed)")
     parser.add_argument("--runs", type=int, default=5,
                         help="independent runs (RngRun 1..N) per setting (default 5)")
     parser.add_argument("--scale", type=float, default=1000, help="scale (default 1000)")
@@ -290,7 +292,8 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--output", default="results", help="output folder (default results)")
     args = parser.parse_args(argv)
-    if min(args.jobs, args.runs, args.rounds) < 1 or args.scale < 1 or not args.join_ms > 0:
+    if (min(args.jobs, args.runs, args.rounds) < 1 or args.scale < 1
+            or (args.join_ms is not None and not args.join_ms > 0)):
         parser.error("--jobs, --runs, --scale and --rounds must be at least 1, "
                      "--joinPeriodMs above 0")
     if any(not 0 < p < 1 for p in args.loss) or any(b < 1 for b in args.bursts):

@@ -135,7 +135,7 @@ class PimMalformedTestCase : public WanTestCase
         const std::vector<std::pair<std::vector<uint8_t>, std::string>> cases{
             {flipped, "wrong checksum"},
             {Resum(version), "PIM version 3, not 2"},
-            {Resum(registerMsg), "PIM message type 1 (only Hello and Join/Prune)"},
+            {Resum(registerMsg), "PIM message type 1 (only Hello, Join/Prune and Join-Ack)"},
             {Resum(truncated), "group 2 source 1: truncated encoded address"},
             {Resum(mask), "group 1: mask length 24 is not 32"},
             {Resum(family), "group 1 source 2: address family 2 is not IPv4"},

@@ -8,14 +8,18 @@
 #include "ns3/clique-schedule-builtins.h"
 #include "ns3/clique-schedule.h"
 #include "ns3/config.h"
+#include "ns3/error-model.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address-generator.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/ipv4-raw-socket-factory.h"
 #include "ns3/ipv4-routing-table-entry.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4-static-routing.h"
 #include "ns3/ipv4.h"
 #include "ns3/packet.h"
+#include "ns3/pointer.h"
+#include "ns3/ppp-header.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/test.h"
@@ -105,6 +109,51 @@ RecordDrops(Ptr<Application> router, std::vector<std::string>& reasons)
             },
             &reasons));
 }
+
+/**
+ * @ingroup wan-training-tests
+ * @brief A receive error model that loses chosen PIM messages on purpose:
+ * the first `joins` Join/Prunes that join a source and the first `acks`
+ * Join-Acks to arrive.
+ */
+class PimLoss : public ErrorModel
+{
+  public:
+    uint32_t joins{0};   //!< Join/Prunes with joins still to lose
+    uint32_t acks{0};    //!< Join-Acks still to lose
+    uint32_t dropped{0}; //!< messages lost so far
+
+  private:
+    bool DoCorrupt(Ptr<Packet> packet) override
+    {
+        auto copy = packet->Copy();
+        PppHeader ppp;
+        Ipv4Header ip;
+        WanPimHeader message;
+        if (copy->RemoveHeader(ppp) == 0 || ppp.GetProtocol() != 0x0021 ||
+            copy->RemoveHeader(ip) == 0 || ip.GetProtocol() != WanPimHeader::kProtocol ||
+            copy->PeekHeader(message) == 0)
+        {
+            return false;
+        }
+        const bool join = message.GetType() == WanPimHeader::JOIN_PRUNE &&
+                          !message.GetGroups().empty() &&
+                          !message.GetGroups().front().joins.empty();
+        uint32_t* left =
+            join ? &joins : (message.GetType() == WanPimHeader::JOIN_ACK ? &acks : nullptr);
+        if (left == nullptr || *left == 0)
+        {
+            return false;
+        }
+        --*left;
+        ++dropped;
+        return true;
+    }
+
+    void DoReset() override
+    {
+    }
+};
 
 } // namespace
 
@@ -415,6 +464,107 @@ class PimRouterJoinNeedsHelloTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief A triggered Join lost on purpose, on a line A - B - C of 10 ms
+ * links: C's edge joins A's island's tree at 0.5 s and B's Join to A is
+ * lost.  With JoinRetryPeriod 100 ms (the default) B sends it again at
+ * 0.61 s, A programs its route at 0.62 s and the stream that A's island
+ * sends at 1 s (the round's start) reaches C's edge.  With the period 0
+ * (RFC 7761 alone: the old behaviour) A has no route until B's periodic Join
+ * at 60.51 s, and the round's stream does not reach C.  A lost Join-Ack costs
+ * one Join sent again (joined already: nothing changes).
+ */
+class PimRouterLostJoinTestCase : public WanTestCase
+{
+  public:
+    PimRouterLostJoinTestCase()
+        : WanTestCase("a lost triggered Join: sent again until confirmed, the "
+                      "tree there in time")
+    {
+    }
+
+  private:
+    /// What one run shows.
+    struct Outcome
+    {
+        std::vector<double> programmedA; //!< when A programmed (S,G)
+        uint32_t toEdgeC{0};             //!< stream packets delivered to C's edge
+        uint64_t retriesB{0};            //!< B's retries
+        uint64_t retriesC{0};            //!< C's retries
+        uint32_t lost{0};                //!< messages lost on purpose
+    };
+
+    Outcome Run(Time retry, uint32_t lostJoins, uint32_t lostAcks)
+    {
+        const auto topo = LineTopology({"A", "B", "C"}, {10, 10});
+        WanNetworkHelper net(topo);
+        net.Install();
+        WanPimHelper helper;
+        helper.SetAttribute("JoinRetryPeriod", TimeValue(retry));
+        auto pim = helper.Install(net);
+        pim.Start(Seconds(0));
+        auto loss = CreateObject<PimLoss>();
+        loss->joins = lostJoins;
+        net.GetCoreDevice(0, 1)->SetAttribute("ReceiveErrorModel", PointerValue(loss));
+        auto ackLoss = CreateObject<PimLoss>();
+        ackLoss->acks = lostAcks;
+        net.GetCoreDevice(2, 1)->SetAttribute("ReceiveErrorModel", PointerValue(ackLoss));
+        const auto s = net.GetIslandAddress(0);
+        const auto g = WanNetworkHelper::GroupAddress(1, 0);
+        WanMulticastRouteHelper(net).InstallEdgeRoutes(0, {0, 2}, g, false);
+        ForwardingLog logA;
+        pim.Get(0)->TraceConnectWithoutContext("Forwarding",
+                                               MakeBoundCallback(&ForwardingLog::Record, &logA));
+        Simulator::Schedule(Seconds(0.5), &WanPimRouter::JoinLocal, Router(pim, 2), s, g);
+        auto socket = Socket::CreateSocket(net.GetIslands().Get(0), UdpSocketFactory::GetTypeId());
+        socket->Connect(InetSocketAddress(g, 9));
+        Simulator::Schedule(Seconds(1), [socket]() { socket->Send(Create<Packet>(100)); });
+        Outcome o;
+        net.GetAccessDevices(2).Get(3)->TraceConnectWithoutContext(
+            "MacTx",
+            MakeBoundCallback(&CountTx, &o.toEdgeC));
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        for (const auto& change : logA.changes)
+        {
+            o.programmedA.push_back(std::get<0>(change));
+        }
+        o.retriesB = Router(pim, 1)->GetRetries();
+        o.retriesC = Router(pim, 2)->GetRetries();
+        o.lost = loss->dropped + ackLoss->dropped;
+        Simulator::Destroy();
+        return o;
+    }
+
+    void DoCheck() override
+    {
+        const auto retried = Run(MilliSeconds(100), 1, 0);
+        NS_TEST_EXPECT_MSG_EQ(retried.lost, 1, "B's triggered Join lost");
+        NS_TEST_ASSERT_MSG_EQ(retried.programmedA.size(), 1, "A programs (S,G) once");
+        NS_TEST_EXPECT_MSG_EQ_TOL(retried.programmedA[0],
+                                  0.5 + 0.010 + 0.100 + 0.010,
+                                  1e-6,
+                                  "B sends it again 100 ms later: A at 0.62 s");
+        NS_TEST_EXPECT_MSG_EQ(retried.retriesB, 1, "one retry at B");
+        NS_TEST_EXPECT_MSG_EQ(retried.retriesC, 0, "C's Join confirmed at once");
+        NS_TEST_EXPECT_MSG_EQ(retried.toEdgeC, 1, "the round's stream reaches C");
+
+        const auto once = Run(Seconds(0), 1, 0);
+        NS_TEST_EXPECT_MSG_EQ(once.lost, 1, "B's triggered Join lost");
+        NS_TEST_EXPECT_MSG_EQ(once.programmedA.size(), 0, "no tree at A before the round");
+        NS_TEST_EXPECT_MSG_EQ(once.retriesB, 0, "nothing sent again");
+        NS_TEST_EXPECT_MSG_EQ(once.toEdgeC, 0, "the round's stream does not reach C");
+
+        const auto ackLost = Run(MilliSeconds(100), 0, 1);
+        NS_TEST_EXPECT_MSG_EQ(ackLost.lost, 1, "B's Join-Ack to C lost");
+        NS_TEST_EXPECT_MSG_EQ(ackLost.retriesC, 1, "C sends its Join again");
+        NS_TEST_ASSERT_MSG_EQ(ackLost.programmedA.size(), 1, "A programmed once");
+        NS_TEST_EXPECT_MSG_EQ_TOL(ackLost.programmedA[0], 0.52, 1e-6, "at once");
+        NS_TEST_EXPECT_MSG_EQ(ackLost.toEdgeC, 1, "the stream reaches C");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief Timers that PIM cannot carry are refused with a one-line error.
  */
 class PimRouterTimersTestCase : public WanTestCase
@@ -456,8 +606,8 @@ class PimTreesNoFaultTestCase : public WanTestCase
 {
   public:
     PimTreesNoFaultTestCase()
-        : WanTestCase(
-              "trees joined a round ahead: round times and sums as with the planner's trees")
+        : WanTestCase("trees joined a round ahead: round times and sums as with "
+                      "the planner's trees")
     {
     }
 
@@ -516,7 +666,8 @@ class PimTreesLinkFailureTestCase : public WanTestCase
 {
   public:
     PimTreesLinkFailureTestCase()
-        : WanTestCase("link NYC-LON fails mid-round: PIM moves the trees after BFD and SPF")
+        : WanTestCase("link NYC-LON fails mid-round: PIM moves the trees after "
+                      "BFD and SPF")
     {
     }
 
@@ -567,6 +718,7 @@ class WanPimRouterTestSuite : public TestSuite
         AddTestCase(new PimRouterWireTestCase);
         AddTestCase(new PimRouterMalformedTestCase);
         AddTestCase(new PimRouterJoinNeedsHelloTestCase);
+        AddTestCase(new PimRouterLostJoinTestCase);
         AddTestCase(new PimRouterTimersTestCase);
         AddTestCase(new PimTreesNoFaultTestCase);
         AddTestCase(new PimTreesLinkFailureTestCase);

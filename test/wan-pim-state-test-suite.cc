@@ -122,7 +122,8 @@ class PimStateTimersTestCase : public WanTestCase
 {
   public:
     PimStateTimersTestCase()
-        : WanTestCase("(S,G) joins, refresh, prune, expiry, neighbour loss and RPF change")
+        : WanTestCase("(S,G) joins, refresh, prune, expiry, neighbour loss and "
+                      "RPF change")
     {
     }
 
@@ -173,7 +174,8 @@ class PimStateTimersTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(b.HasState(S, G) || a.HasState(S, G), false, "state expired");
 
         // A leave prunes the branch at once (point-to-point: no prune delay).
-        net.Deliver(2, c.Prune(S, G, WanPimState::LOCAL, 500), 500); // C's old state goes
+        net.Deliver(2, c.Prune(S, G, WanPimState::LOCAL, 500),
+                    500); // C's old state goes
         net.Deliver(2, c.Join(S, G, WanPimState::LOCAL, 600), 600);
         NS_TEST_EXPECT_MSG_EQ(a.HasState(S, G), true, "joined again");
         NS_TEST_EXPECT_MSG_EQ(net.Deliver(2, c.Prune(S, G, WanPimState::LOCAL, 601), 601),
@@ -227,7 +229,8 @@ class PimStateTreesTestCase : public WanTestCase
 {
   public:
     PimStateTreesTestCase()
-        : WanTestCase("trees built by joins equal the planner's on nine cities and random WANs")
+        : WanTestCase("trees built by joins equal the planner's on nine cities "
+                      "and random WANs")
     {
     }
 
@@ -293,6 +296,86 @@ class PimStateTreesTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief Triggered messages repeated until confirmed, by hand: with a 0.1 s
+ * retry period, a triggered Join unconfirmed at 0.1 s goes again (and again
+ * at 0.2 s), a confirmation of the other kind does not stop it, the right one
+ * does; a Prune replaces the pending Join to the same neighbour; a periodic
+ * Join is never repeated; a neighbour gone takes its pending messages; with
+ * no retry period (RFC 7761 alone) nothing is repeated.
+ */
+class PimStateRetryTestCase : public WanTestCase
+{
+  public:
+    PimStateRetryTestCase()
+        : WanTestCase("triggered Joins and Prunes repeated until the upstream "
+                      "confirms them")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        const Ipv4Address s("10.0.0.1");
+        const Ipv4Address g("232.0.0.1");
+        const Ipv4Address g2("232.0.0.2");
+        const uint32_t up = 7;
+        WanPimState::Timers t;
+        t.joinPeriod = 1;
+        t.joinHoldtime = 3;
+        t.retryPeriod = 0.1;
+        WanPimState state([](Ipv4Address) { return 7u; }, t);
+        state.Hello(up, 10, 0);
+        auto out = state.Join(s, g, WanPimState::LOCAL, 0);
+        NS_TEST_ASSERT_MSG_EQ(out.size(), 1, "the triggered Join");
+        NS_TEST_EXPECT_MSG_EQ(state.GetNUnconfirmed(), 1, "awaiting its confirmation");
+        NS_TEST_EXPECT_MSG_EQ_TOL(state.GetNextEvent(), 0.1, 1e-12, "due again at 0.1 s");
+        NS_TEST_EXPECT_MSG_EQ(state.Advance(0.0999).size(), 0, "not before the retry period");
+        out = state.Advance(0.1);
+        NS_TEST_ASSERT_MSG_EQ(out.size(), 1, "sent again at 0.1 s");
+        NS_TEST_EXPECT_MSG_EQ((out[0].join && out[0].neighbour == up && out[0].group == g),
+                              true,
+                              "the same Join to the same neighbour");
+        NS_TEST_EXPECT_MSG_EQ(state.Confirm(s, g, up, false), false, "a Prune's ack does not");
+        NS_TEST_EXPECT_MSG_EQ(state.Confirm(s, g2, up, true), false, "another group's does not");
+        NS_TEST_EXPECT_MSG_EQ(state.Advance(0.2).size(), 1, "and again at 0.2 s");
+        NS_TEST_EXPECT_MSG_EQ(state.GetRetries(), 2, "two retries");
+        NS_TEST_EXPECT_MSG_EQ(state.Confirm(s, g, up, true), true, "confirmed");
+        NS_TEST_EXPECT_MSG_EQ(state.Confirm(s, g, up, true), false, "once");
+        NS_TEST_EXPECT_MSG_EQ(state.GetNUnconfirmed(), 0, "nothing pending");
+        NS_TEST_EXPECT_MSG_EQ(state.Advance(0.5).size(), 0, "nothing repeated after it");
+        out = state.Advance(1.0);
+        NS_TEST_EXPECT_MSG_EQ(out.size(), 1, "the periodic Join at 1 s");
+        NS_TEST_EXPECT_MSG_EQ(state.GetNUnconfirmed(), 0, "is not awaited");
+        NS_TEST_EXPECT_MSG_EQ(state.Advance(1.1).size(), 0, "nor repeated");
+
+        // A leave before the Join is confirmed: the Prune replaces it.
+        state.Join(s, g2, WanPimState::LOCAL, 1.2);
+        out = state.Prune(s, g2, WanPimState::LOCAL, 1.25);
+        NS_TEST_ASSERT_MSG_EQ(out.size(), 1, "the triggered Prune");
+        NS_TEST_EXPECT_MSG_EQ(out[0].join, false, "a Prune");
+        NS_TEST_EXPECT_MSG_EQ(state.GetNUnconfirmed(), 1, "one message awaited, not two");
+        NS_TEST_EXPECT_MSG_EQ(state.Confirm(s, g2, up, true), false, "the Join's ack is stale");
+        out = state.Advance(1.35);
+        NS_TEST_ASSERT_MSG_EQ(out.size(), 1, "the Prune again at 1.35 s");
+        NS_TEST_EXPECT_MSG_EQ((!out[0].join && out[0].group == g2), true, "the Prune");
+        // The neighbour goes: nobody is left to confirm it.
+        state.Hello(up, 0, 1.4);
+        state.Advance(1.4);
+        NS_TEST_EXPECT_MSG_EQ(state.GetNUnconfirmed(), 0, "forgotten with the neighbour");
+        NS_TEST_EXPECT_MSG_EQ(state.GetRetries(), 3, "three retries in all");
+
+        // RFC 7761 alone: sent once.
+        WanPimState once([](Ipv4Address) { return 7u; });
+        once.Hello(up, 105, 0);
+        NS_TEST_EXPECT_MSG_EQ(once.Join(s, g, WanPimState::LOCAL, 0).size(), 1, "sent");
+        NS_TEST_EXPECT_MSG_EQ(once.GetNUnconfirmed(), 0, "not awaited");
+        NS_TEST_EXPECT_MSG_EQ(once.Advance(59).size(), 0, "nothing until the periodic Join");
+        NS_TEST_EXPECT_MSG_EQ(once.Advance(60).size(), 1, "the periodic Join at 60 s");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief Groups outside SSM and impossible timers are refused.
  */
 class PimStateBadInputTestCase : public WanTestCase
@@ -315,6 +398,16 @@ class PimStateBadInputTestCase : public WanTestCase
         t.joinHoldtime = 30; // shorter than the 60 s period
         e = ErrorOf([&]() { WanPimState([](Ipv4Address) { return 0u; }, t); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "holdtimes at least that long"), true, e);
+        for (double retry : {-0.1, 60.0})
+        {
+            WanPimState::Timers r;
+            r.retryPeriod = retry;
+            e = ErrorOf([&]() { WanPimState([](Ipv4Address) { return 0u; }, r); });
+            NS_TEST_EXPECT_MSG_EQ(e,
+                                  "PIM timers: the retry period of triggered messages must be 0 "
+                                  "(off) or positive and shorter than the join period",
+                                  retry);
+        }
     }
 };
 
@@ -371,6 +464,7 @@ class WanPimStateTestSuite : public TestSuite
     {
         AddTestCase(new PimStateTimersTestCase);
         AddTestCase(new PimStateTreesTestCase);
+        AddTestCase(new PimStateRetryTestCase);
         AddTestCase(new PimStateBadInputTestCase);
         AddTestCase(new PimJoinPropagationTestCase);
     }
