@@ -46,8 +46,7 @@ struct SimulatorSession
 {
     SimulatorSession()
     {
-        Ipv4AddressGenerator::Reset(); // one simulation per run: addresses start
-                                       // afresh
+        Ipv4AddressGenerator::Reset(); // one simulation per run: addresses start afresh
         WanMpiHelper::PrepareSimulation();
     }
 
@@ -82,12 +81,9 @@ CliqueExperimentHelper::GetTypeId()
             .SetGroupName("WanTraining")
             .AddAttribute(
                 "FaultDetection",
-                "How link faults reach the schedule: bfd (faults are "
-                "network events only: "
-                "BFD declares a link down, routing reconverges, later "
-                "rounds are re-planned) "
-                "or oracle (a comparison: the rounds that overlap an "
-                "outage are planned "
+                "How link faults reach the schedule: bfd (faults are network events only: "
+                "BFD declares a link down, routing reconverges, later rounds are re-planned) "
+                "or oracle (a comparison: the rounds that overlap an outage are planned "
                 "around it in advance); see SetFaultDetection",
                 EnumValue(CliqueExperimentHelper::BFD),
                 wancompat::MakeEnumMemberAccessor(&CliqueExperimentHelper::m_faultDetection),
@@ -97,10 +93,8 @@ CliqueExperimentHelper::GetTypeId()
                                 "bfd"))
             .AddAttribute(
                 "TreeBuilding",
-                "How the routers' multicast state comes about: pim "
-                "(PIM-SSM joins and "
-                "prunes on the wire) or planner (a comparison: the "
-                "planner's trees as "
+                "How the routers' multicast state comes about: pim (PIM-SSM joins and "
+                "prunes on the wire) or planner (a comparison: the planner's trees as "
                 "static routes); see SetTreeBuilding",
                 EnumValue(CliqueExperimentHelper::PIM),
                 wancompat::MakeEnumMemberAccessor(&CliqueExperimentHelper::m_treeBuilding),
@@ -108,26 +102,24 @@ CliqueExperimentHelper::GetTypeId()
                                 "planner",
                                 CliqueExperimentHelper::PIM,
                                 "pim"))
-            .AddAttribute("Recovery",
-                          "What islands do about missing contributions: accept, rerequest, "
-                          "early "
-                          "(WanIslandApplication's Recovery), coded (parity chunks, then "
-                          "re-requests "
-                          "at the deadline) or coded+early (parity, then early requests); "
-                          "see "
-                          "SetRecovery",
-                          EnumValue(CliqueExperimentHelper::ACCEPT),
-                          wancompat::MakeEnumMemberAccessor(&CliqueExperimentHelper::m_recovery),
-                          MakeEnumChecker(CliqueExperimentHelper::ACCEPT,
-                                          "accept",
-                                          CliqueExperimentHelper::REREQUEST,
-                                          "rerequest",
-                                          CliqueExperimentHelper::EARLY,
-                                          "early",
-                                          CliqueExperimentHelper::CODED,
-                                          "coded",
-                                          CliqueExperimentHelper::CODED_EARLY,
-                                          "coded+early"));
+            .AddAttribute(
+                "Recovery",
+                "What islands do about missing contributions: accept, rerequest, early "
+                "(WanIslandApplication's Recovery), coded (parity chunks, then re-requests "
+                "at the deadline) or coded+early (parity, then early requests); see "
+                "SetRecovery",
+                EnumValue(CliqueExperimentHelper::ACCEPT),
+                wancompat::MakeEnumMemberAccessor(&CliqueExperimentHelper::m_recovery),
+                MakeEnumChecker(CliqueExperimentHelper::ACCEPT,
+                                "accept",
+                                CliqueExperimentHelper::REREQUEST,
+                                "rerequest",
+                                CliqueExperimentHelper::EARLY,
+                                "early",
+                                CliqueExperimentHelper::CODED,
+                                "coded",
+                                CliqueExperimentHelper::CODED_EARLY,
+                                "coded+early"));
     return tid;
 }
 
@@ -511,14 +503,11 @@ CliqueExperimentHelper::GatherToRoot(WanRoundRecorder& recorder,
     replanner.GatherToRoot();
     if (pim)
     {
-        pim->GatherToRoot(result.routeChanges);
+        pim->GatherToRoot(result);
     }
     result.events = WanMpiHelper::Sum(result.events);
     result.controlPackets = WanMpiHelper::Sum(result.controlPackets);
     result.controlBytes = WanMpiHelper::Sum(result.controlBytes);
-    result.pimPackets = WanMpiHelper::Sum(result.pimPackets);
-    result.pimBytes = WanMpiHelper::Sum(result.pimBytes);
-    result.pimRetries = WanMpiHelper::Sum(result.pimRetries);
     for (auto& [linkClass, lost] : result.lostPackets)
     {
         lost = WanMpiHelper::Sum(lost);
@@ -568,8 +557,7 @@ CliqueExperimentHelper::InstallIslands(const WanNetworkHelper& net) const
     for (uint32_t c = 0; c < net.GetIslands().GetN(); ++c)
     {
         helper.SetAttribute("Fpga", Ipv4AddressValue(net.GetEdgeAddress(c)));
-        // Without FPGA memory an early repair must not delay a stream (see the
-        // island).
+        // Without FPGA memory an early repair must not delay a stream (see the island).
         helper.SetAttribute("RepairWhileStreaming",
                             BooleanValue(RepairOf(m_recovery) != WanIslandApplication::EARLY ||
                                          !(m_planner.GetConfig().aggregation &&

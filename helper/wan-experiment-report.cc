@@ -42,8 +42,7 @@ WanExperimentReport::Format(const WanExperimentResult& result, const WanTopology
         // Frames are the scale times longer on every link: store and forward
         // delays every last frame more than at full scale.
         s << "  scale: up to " << std::setprecision(2) << result.scaleLagMs
-          << " ms of a round's measured T is store and forward of frames the scale "
-             "made longer"
+          << " ms of a round's measured T is store and forward of frames the scale made longer"
           << std::setprecision(1) << "\n";
     }
     const auto perCity = FormatRounds(result, s);

@@ -33,11 +33,11 @@ struct WanIslandRoundResult : WanRoundCounters
     std::set<uint32_t> lateChunks;      //!< chunks with a contribution after the deadline
     std::set<uint32_t> requestedChunks; //!< chunks with a re-requested contribution
     std::set<uint32_t> givenUpChunks;   //!< chunks still lacking a contribution
-    double mixedMs{0};                  //!< from round start to when it averaged: its completion,
-                                        //!< or when it gave the rest up (-1: never)
-    std::map<uint32_t, uint32_t> held;  //!< per clique member (city), the chunks holding its
-                                        //!< contribution (itself: every chunk)
-    std::map<uint32_t, double> mixing;  //!< its row of the realised mixing matrix, per member
+    double mixedMs{0}; //!< from round start to when it averaged: its completion, or when it
+                       //!< gave the rest up (-1: never)
+    std::map<uint32_t, uint32_t> held; //!< per clique member (city), the chunks holding its
+                                       //!< contribution (itself: every chunk)
+    std::map<uint32_t, double> mixing; //!< its row of the realised mixing matrix, per member
     std::map<uint32_t, double> mixingReceived; //!< the row it would have averaged with all it
                                                //!< received by the end (late arrivals too)
     FpgaStreamDecoder::Totals stream; //!< its FPGA's per-stream decoding of the round's blocks
@@ -64,9 +64,9 @@ struct WanRoundResult
     std::map<WanHop, double> corePeakQueueMs;      //!< the same, as time to send at the link's rate
     std::map<WanHop, uint64_t> coreQueueDrops;     //!< packets each core link direction's queues
                                                    //!< dropped (queue full, or CoDel)
-    std::map<WanHop, uint64_t> coreLost;           //!< packets each direction lost on the
-                                                   //!< link (its loss model, or broken)
-    std::map<std::string, uint64_t> evictions;     //!< FPGA evictions of this round's chunks
+    std::map<WanHop, uint64_t> coreLost; //!< packets each direction lost on the link (its loss
+                                         //!< model, or broken)
+    std::map<std::string, uint64_t> evictions; //!< FPGA evictions of this round's chunks
     double idleMs{0};     //!< GPU idle time added: measured minus planned T (>= 0)
     uint32_t round{0};    //!< round number
     double plannedMs{0};  //!< the planner's T of this round
@@ -75,12 +75,11 @@ struct WanRoundResult
     double measuredMs{0}; //!< slowest island's completion
     double mixedMs{0};    //!< slowest island's mixedMs: the round's measured T for J
     std::vector<WanIslandRoundResult> islands; //!< per city
-    WanMatrix mixing;         //!< realised mixing matrix (WanMeasuredMixing; islands that
-                              //!< did not mix keep their state)
-    WanMatrix mixingReceived; //!< the same from all that was received by the end:
-                              //!< what arrived after an island averaged is in it
-                              //!< (mixingReceived - mixing: what a late arrival
-                              //!< changes, WanTrainingLoop's carry)
+    WanMatrix mixing; //!< realised mixing matrix (WanMeasuredMixing; islands that did not mix
+                      //!< keep their state)
+    WanMatrix mixingReceived; //!< the same from all that was received by the end: what arrived
+                              //!< after an island averaged is in it (mixingReceived - mixing:
+                              //!< what a late arrival changes, WanTrainingLoop's carry)
 };
 
 /**
@@ -98,9 +97,8 @@ struct WanRouteChangeResult
     double convergedS{0};      //!< when the routes changed (the notification), seconds
     int64_t replannedFrom{-1}; //!< first round re-planned (-1: none was left)
     double resumedS{-1};       //!< when that round starts: trees on the new routes (-1: none)
-    double joinedS{-1};        //!< when PIM-SSM joins would have moved that round's
-                               //!< trees to the new routes (WanPimState, hop by hop at
-                               //!< the links' delays; -1: none)
+    double joinedS{-1}; //!< when PIM-SSM joins would have moved that round's trees to the new
+                        //!< routes (WanPimState, hop by hop at the links' delays; -1: none)
 };
 
 /**
@@ -121,15 +119,15 @@ struct WanFpgaFailureResult
  */
 struct WanExperimentResult
 {
-    std::string schedule;               //!< schedule name
-    bool feasible{false};               //!< the planner found a T
-    std::string reason;                 //!< why not
-    double plannedMs{0};                //!< the planner's schedule T
-    double scaleLagMs{0};               //!< the most the run's scale adds to a round's T (its
-                                        //!< frames store and forward the scale times longer)
-    std::string scaleWarning;           //!< how the scale changes what the run measures
-                                        //!< (WanScaleCheck; "" when it does not)
-    std::vector<WanRoundResult> rounds; //!< per simulated round
+    std::string schedule;     //!< schedule name
+    bool feasible{false};     //!< the planner found a T
+    std::string reason;       //!< why not
+    double plannedMs{0};      //!< the planner's schedule T
+    double scaleLagMs{0};     //!< the most the run's scale adds to a round's T (its frames
+                              //!< store and forward the scale times longer)
+    std::string scaleWarning; //!< how the scale changes what the run measures
+                              //!< (WanScaleCheck; "" when it does not)
+    std::vector<WanRoundResult> rounds;          //!< per simulated round
     std::map<std::string, uint64_t> evictions;   //!< FPGA evictions by cause
     uint64_t peakSlots{0};                       //!< most HBM slots in use at one FPGA
     double peakHbmBytes{0};                      //!< the same, in bytes
@@ -152,9 +150,8 @@ struct WanExperimentResult
     uint64_t pimRetries{0};     //!< triggered Join/Prunes sent again, unconfirmed in time
     int64_t pimMissing{-1};     //!< (round, stream, receiver) without a whole tree at the
                                 //!< round's start (-1: not checked, distributed run)
-    double pimJoinMs{-1};       //!< longest time from a round's joins to its last tree
-                                //!< built (-1: none)
-    double pimSlackMs{-1};      //!< least time from a tree built to its round's start (-1: none)
+    double pimJoinMs{-1};  //!< longest time from a round's joins to its last tree built (-1: none)
+    double pimSlackMs{-1}; //!< least time from a tree built to its round's start (-1: none)
 };
 
 } // namespace ns3

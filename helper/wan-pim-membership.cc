@@ -266,10 +266,14 @@ WanPimMembership::Merge(const std::string& saved, std::vector<WanRouteChangeResu
 }
 
 void
-WanPimMembership::GatherToRoot(std::vector<WanRouteChangeResult>& changes)
+WanPimMembership::GatherToRoot(WanExperimentResult& result)
 {
+    auto& changes = result.routeChanges;
     WanMpiHelper::MergeAtRoot(Save(changes),
                               [this, &changes](const std::string& s) { Merge(s, changes); });
+    result.pimPackets = WanMpiHelper::Sum(result.pimPackets);
+    result.pimBytes = WanMpiHelper::Sum(result.pimBytes);
+    result.pimRetries = WanMpiHelper::Sum(result.pimRetries);
 }
 
 void

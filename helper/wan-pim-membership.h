@@ -74,10 +74,12 @@ class WanPimMembership
     /**
      * @brief In a distributed run, every rank's tree times to rank 0, where
      * the latest counts (a tree is built and moved by its last router, on
-     * any rank); a collective call.
-     * @param changes the route changes, whose move times are merged
+     * any rank), and the sums of the ranks' messages, bytes and retries
+     * (CountMessages before); a collective call.
+     * @param result the run's result, whose route changes' move times are
+     *        merged
      */
-    void GatherToRoot(std::vector<WanRouteChangeResult>& changes);
+    void GatherToRoot(WanExperimentResult& result);
     /**
      * @param result the run's result: the messages, bytes and retries this
      *        rank's routers sent are added to it, and the receivers found

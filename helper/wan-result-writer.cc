@@ -110,8 +110,7 @@ CsvValue(const json& value)
     return wantext::CsvCell(value.is_string() ? value.get<std::string>() : value.dump());
 }
 
-/// Appends one CSV row per scalar of `object`, nested objects as dotted
-/// metrics.
+/// Appends one CSV row per scalar of `object`, nested objects as dotted metrics.
 void
 FlattenCsv(std::ostringstream& csv,
            const std::string& prefix,

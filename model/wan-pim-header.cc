@@ -31,8 +31,7 @@ const uint8_t kHostMask = 32;
 const uint16_t kOptionHoldtime = 1;
 /// Encoded-source flags: S (sparse) set, W and R clear: an (S,G) entry.
 const uint8_t kSourceFlagsSG = 0x04;
-/// Bytes of an encoded-unicast address, an encoded-group and an encoded-source
-/// address.
+/// Bytes of an encoded-unicast address, an encoded-group and an encoded-source address.
 const uint32_t kUnicastBytes = 6;
 const uint32_t kEncodedBytes = 8; //!< encoded-group and encoded-source addresses
 

@@ -104,8 +104,7 @@ class WanPimHeader : public Header
 
     /** @return the message type */
     Type GetType() const;
-    /** @return the holdtime (Hello: the Holdtime option; Join/Prune: its field)
-     */
+    /** @return the holdtime (Hello: the Holdtime option; Join/Prune: its field) */
     uint16_t GetHoldtime() const;
     /** @return the upstream neighbour of a Join/Prune (of a Join-Ack: the router
      * it confirms to) */

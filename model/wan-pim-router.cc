@@ -63,8 +63,7 @@ WanPimRouter::GetTypeId()
             .SetGroupName("WanTraining")
             .AddConstructor<WanPimRouter>()
             .AddAttribute("HelloPeriod",
-                          "Hello_Period: time between Hellos on each interface "
-                          "(RFC 7761: 30 s)",
+                          "Hello_Period: time between Hellos on each interface (RFC 7761: 30 s)",
                           TimeValue(Seconds(30)),
                           MakeTimeAccessor(&WanPimRouter::m_helloPeriod),
                           MakeTimeChecker(MilliSeconds(1)))

@@ -96,8 +96,7 @@ class WanPimRouter : public Application
      * @param group G
      */
     void LeaveLocal(Ipv4Address source, Ipv4Address group);
-    /** @brief The unicast routes changed: move every (S,G) to its RPF neighbour.
-     */
+    /** @brief The unicast routes changed: move every (S,G) to its RPF neighbour. */
     void RoutesChanged();
     /**
      * @brief A neighbour is known to be gone (its BFD session went down).
@@ -138,8 +137,7 @@ class WanPimRouter : public Application
     uint64_t GetBytesSent() const;
     /** @return PIM messages received and accepted */
     uint64_t GetMessagesReceived() const;
-    /** @return PIM messages dropped (malformed, not from a neighbour, not for
-     * here) */
+    /** @return PIM messages dropped (malformed, not from a neighbour, not for here) */
     uint64_t GetMessagesDropped() const;
     /** @return triggered Joins and Prunes sent again, not confirmed within
      * JoinRetryPeriod */
@@ -182,11 +180,9 @@ class WanPimRouter : public Application
     WanPimState& State();
     /// @return the PIM interface of a neighbour (none: not a neighbour)
     std::optional<uint32_t> InterfaceOf(Ipv4Address neighbour) const;
-    /// Sends messages (grouped per neighbour), programs forwarding, re-arms the
-    /// timer.
+    /// Sends messages (grouped per neighbour), programs forwarding, re-arms the timer.
     void Apply(const std::vector<WanPimState::Message>& messages);
-    /// Counts and sends one message on an interface (or queues it before the
-    /// start).
+    /// Counts and sends one message on an interface (or queues it before the start).
     void Send(uint32_t interface, const WanPimHeader& message);
     /// Puts one message on an interface's link.
     void Transmit(uint32_t interface, const WanPimHeader& message);

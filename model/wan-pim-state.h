@@ -168,8 +168,7 @@ class WanPimState
     uint32_t GetNEntries() const;
     /** @return the (S,G) pairs with state, in order */
     std::vector<std::pair<Ipv4Address, Ipv4Address>> GetEntries() const;
-    /** @return the earliest time something expires or is due (infinity: nothing)
-     */
+    /** @return the earliest time something expires or is due (infinity: nothing) */
     double GetNextEvent() const;
 
   private:

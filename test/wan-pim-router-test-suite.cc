@@ -606,8 +606,8 @@ class PimTreesNoFaultTestCase : public WanTestCase
 {
   public:
     PimTreesNoFaultTestCase()
-        : WanTestCase("trees joined a round ahead: round times and sums as with "
-                      "the planner's trees")
+        : WanTestCase(
+              "trees joined a round ahead: round times and sums as with the planner's trees")
     {
     }
 
@@ -666,8 +666,7 @@ class PimTreesLinkFailureTestCase : public WanTestCase
 {
   public:
     PimTreesLinkFailureTestCase()
-        : WanTestCase("link NYC-LON fails mid-round: PIM moves the trees after "
-                      "BFD and SPF")
+        : WanTestCase("link NYC-LON fails mid-round: PIM moves the trees after BFD and SPF")
     {
     }
 

@@ -122,8 +122,7 @@ class PimStateTimersTestCase : public WanTestCase
 {
   public:
     PimStateTimersTestCase()
-        : WanTestCase("(S,G) joins, refresh, prune, expiry, neighbour loss and "
-                      "RPF change")
+        : WanTestCase("(S,G) joins, refresh, prune, expiry, neighbour loss and RPF change")
     {
     }
 
@@ -174,8 +173,7 @@ class PimStateTimersTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(b.HasState(S, G) || a.HasState(S, G), false, "state expired");
 
         // A leave prunes the branch at once (point-to-point: no prune delay).
-        net.Deliver(2, c.Prune(S, G, WanPimState::LOCAL, 500),
-                    500); // C's old state goes
+        net.Deliver(2, c.Prune(S, G, WanPimState::LOCAL, 500), 500); // C's old state goes
         net.Deliver(2, c.Join(S, G, WanPimState::LOCAL, 600), 600);
         NS_TEST_EXPECT_MSG_EQ(a.HasState(S, G), true, "joined again");
         NS_TEST_EXPECT_MSG_EQ(net.Deliver(2, c.Prune(S, G, WanPimState::LOCAL, 601), 601),
@@ -229,8 +227,7 @@ class PimStateTreesTestCase : public WanTestCase
 {
   public:
     PimStateTreesTestCase()
-        : WanTestCase("trees built by joins equal the planner's on nine cities "
-                      "and random WANs")
+        : WanTestCase("trees built by joins equal the planner's on nine cities and random WANs")
     {
     }
 
