@@ -62,7 +62,8 @@ struct Options
     std::string coreQueue{"fq-codel"};
     double jitterCorrelationMs{WanLinkImpairment{}.jitterCorrelationSeconds * 1e3};
     std::string lossLinks{"core,access,post"};
-    std::string recovery{"rerequest"};
+    std::string recovery{
+        wancompat::AttributeDefaultText(CliqueExperimentHelper::GetTypeId(), "Recovery")};
     double scale{1000};
     int64_t rounds{2}; // signed, so that -1 is refused rather than wrapped
     int64_t maxRequests{20};
@@ -441,8 +442,9 @@ Run(int argc, char* argv[])
                  o.jitterCorrelationMs);
     cmd.AddValue("recovery",
                  "Recovery policies to sweep: comma list of accept, rerequest (at the deadline), "
-                 "early (as soon as a chunk is overdue), coded (parity, then rerequest) and "
-                 "coded+early (parity, then early)",
+                 "early (as soon as a chunk is overdue), coded (parity, then rerequest), "
+                 "coded+early (parity, then early) and best (the best the FPGAs allow: with "
+                 "memory, coded+early decoded at the FPGA and sized in band; without, early)",
                  o.recovery);
     cmd.AddValue("parityBlock", "coded: data chunks per parity block", o.parityBlock);
     cmd.AddValue("parityChunks",

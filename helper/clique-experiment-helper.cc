@@ -5,6 +5,7 @@
 #include "clique-experiment-helper.h"
 
 #include "fpga-aggregator-helper.h"
+#include "wan-best-recovery.h"
 #include "wan-core-link-monitor.h"
 #include "wan-experiment-replanner.h"
 #include "wan-experiment-simulation.h"
@@ -12,10 +13,10 @@
 #include "wan-pim-membership.h"
 #include "wan-round-installer.h"
 #include "wan-round-recorder.h"
+#include "wan-simulator-session.h"
 
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
-#include "ns3/ipv4-address-generator.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -40,24 +41,6 @@ NS_LOG_COMPONENT_DEFINE("CliqueExperimentHelper");
 
 namespace
 {
-
-/// Ends the simulation however Run is left, also by an exception.
-struct SimulatorSession
-{
-    SimulatorSession()
-    {
-        Ipv4AddressGenerator::Reset(); // one simulation per run: addresses start afresh
-        WanMpiHelper::PrepareSimulation();
-    }
-
-    ~SimulatorSession()
-    {
-        Simulator::Destroy();
-    }
-
-    SimulatorSession(const SimulatorSession&) = delete;
-    SimulatorSession& operator=(const SimulatorSession&) = delete;
-};
 
 /// @return an application's unsigned integer attribute
 uint64_t
@@ -106,9 +89,10 @@ CliqueExperimentHelper::GetTypeId()
                 "Recovery",
                 "What islands do about missing contributions: accept, rerequest, early "
                 "(WanIslandApplication's Recovery), coded (parity chunks, then re-requests "
-                "at the deadline) or coded+early (parity, then early requests); see "
-                "SetRecovery",
-                EnumValue(CliqueExperimentHelper::ACCEPT),
+                "at the deadline), coded+early (parity, then early requests) or best (the "
+                "best the FPGAs allow: with memory, coded+early decoded at the FPGA and "
+                "sized in band; without, early; WanBestRecovery); see SetRecovery",
+                EnumValue(CliqueExperimentHelper::BEST),
                 wancompat::MakeEnumMemberAccessor(&CliqueExperimentHelper::m_recovery),
                 MakeEnumChecker(CliqueExperimentHelper::ACCEPT,
                                 "accept",
@@ -119,7 +103,9 @@ CliqueExperimentHelper::GetTypeId()
                                 CliqueExperimentHelper::CODED,
                                 "coded",
                                 CliqueExperimentHelper::CODED_EARLY,
-                                "coded+early"));
+                                "coded+early",
+                                CliqueExperimentHelper::BEST,
+                                "best"));
     return tid;
 }
 
@@ -423,7 +409,7 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         return result;
     }
     // Build the network and install the applications and every round.
-    SimulatorSession session;
+    WanSimulatorSession session;
     WanNetworkHelper net(m_planner.GetTopology());
     Partition(plan, net);
     BuildNetwork(net);
@@ -551,7 +537,7 @@ CliqueExperimentHelper::InstallIslands(const WanNetworkHelper& net) const
 {
     auto helper = m_islands;
     helper.SetAttribute("Recovery", EnumValue(RepairOf(m_recovery)));
-    m_parity.ConfigureIslands(helper, m_recovery == CODED || m_recovery == CODED_EARLY);
+    Parity().ConfigureIslands(helper, SendsParity());
     helper.SetAttribute("AverageAtDeadline", BooleanValue(m_averageAtDeadline));
     ApplicationContainer apps;
     for (uint32_t c = 0; c < net.GetIslands().GetN(); ++c)
@@ -595,7 +581,7 @@ CliqueExperimentHelper::InstallFpgas(const WanNetworkHelper& net,
     // With fault detection the FPGAs tell their edge they live, at BFD's pace.
     helper.SetAttribute("HeartbeatInterval",
                         TimeValue(m_faultDetection == BFD ? m_bfdInterval : Time(0)));
-    m_parity.ConfigureFpgas(helper, m_recovery == CODED || m_recovery == CODED_EARLY);
+    Parity().ConfigureFpgas(helper, SendsParity());
     ApplicationContainer apps;
     for (uint32_t c = 0; c < net.GetEdges().GetN(); ++c)
     {
@@ -610,6 +596,19 @@ CliqueExperimentHelper::InstallFpgas(const WanNetworkHelper& net,
         }
     }
     return apps;
+}
+
+bool
+CliqueExperimentHelper::SendsParity() const
+{
+    return m_recovery == CODED || m_recovery == CODED_EARLY ||
+           (m_recovery == BEST && WanBestRecovery(m_planner.GetConfig()).IsCoded());
+}
+
+WanParityPolicy
+CliqueExperimentHelper::Parity() const
+{
+    return m_recovery == BEST ? WanBestRecovery(m_planner.GetConfig()).GetParity() : m_parity;
 }
 
 Time

@@ -76,11 +76,12 @@ class CliqueExperimentHelper : public ObjectBase
     /// What islands do about missing contributions (attribute Recovery).
     enum Recovery
     {
-        ACCEPT,     //!< give them up at the deadline
-        REREQUEST,  //!< ask their senders at the deadline
-        EARLY,      //!< ask for each chunk once it is overdue by the plan
-        CODED,      //!< parity chunks, then re-requests at the deadline
-        CODED_EARLY //!< parity chunks, then early requests
+        ACCEPT,      //!< give them up at the deadline
+        REREQUEST,   //!< ask their senders at the deadline
+        EARLY,       //!< ask for each chunk once it is overdue by the plan
+        CODED,       //!< parity chunks, then re-requests at the deadline
+        CODED_EARLY, //!< parity chunks, then early requests
+        BEST         //!< the best the configuration allows (WanBestRecovery)
     };
 
     /**
@@ -151,19 +152,22 @@ class CliqueExperimentHelper : public ObjectBase
      *        by the plan), "coded" (parity chunks, SetParity, rebuild what
      *        they can; re-requests at the deadline for the rest) or
      *        "coded+early" (parity, then early requests for what it cannot
-     *        rebuild); see WanIslandApplication
+     *        rebuild), or "best" (the default: the best the FPGAs allow,
+     *        WanBestRecovery: with memory, coded+early decoded at the FPGA
+     *        and sized in band, its own layout; without, early); see
+     *        WanIslandApplication
      */
     void SetRecovery(const std::string& policy);
     /**
      * @param policy a recovery policy (SetRecovery)
      * @return the repair policy under it: "rerequest" for "coded", "early"
-     *         for "coded+early", the policy itself otherwise
+     *         for "coded+early" and "best", the policy itself otherwise
      */
     static std::string RepairPolicy(const std::string& policy);
     /**
      * @param policy a recovery policy
      * @return the islands' repair policy under it (REREQUEST for CODED,
-     *         EARLY for CODED_EARLY)
+     *         EARLY for CODED_EARLY and BEST)
      */
     static WanIslandApplication::Recovery RepairOf(Recovery policy);
     /**
@@ -174,7 +178,8 @@ class CliqueExperimentHelper : public ObjectBase
     static Recovery RecoveryOf(const std::string& policy);
     /**
      * @param policy a name of the Recovery attribute
-     * @return true when it adds parity chunks (coded, coded+early)
+     * @return true when it adds parity chunks laid out by SetParity (coded,
+     *         coded+early; "best" lays out its own)
      */
     static bool IsCoded(const std::string& policy);
     /**
@@ -368,6 +373,10 @@ class CliqueExperimentHelper : public ObjectBase
     double LargestJitter() const;
     /// @return true when this process runs city c (every city without ranks)
     bool IsLocal(uint32_t c) const;
+    /// @return whether a run sends parity: the coded policies, best with FPGA memory
+    bool SendsParity() const;
+    /// @return the parity a run lays out: SetParity's and the others', or best's
+    WanParityPolicy Parity() const;
     /// @return how long after the last round's deadline the run goes on (its repairs)
     Time RepairRoom(const ApplicationContainer& islands) const;
     /// Every rank's parts and counts to rank 0, which builds the result.
@@ -391,7 +400,7 @@ class CliqueExperimentHelper : public ObjectBase
     double m_scale{1};                    //!< time-preserving scale
     int64_t m_stream{1000};               //!< first random stream of loss and jitter
     double m_progressSeconds{0};          //!< wall-clock interval of progress reports (0: none)
-    Recovery m_recovery{ACCEPT};          //!< recovery policy (attribute)
+    Recovery m_recovery{BEST};            //!< recovery policy (attribute)
     bool m_averageAtDeadline{false};      //!< islands average at the deadline (a quorum)
     FaultDetection m_faultDetection{BFD}; //!< how faults are known (attribute)
     TreeBuilding m_treeBuilding{PIM};     //!< how trees are built (attribute)

@@ -93,6 +93,16 @@ WanParityPolicy::SetSizing(double epsilon, uint32_t window, double confidence)
 }
 
 void
+WanParityPolicy::SetPrior(double rate)
+{
+    if (!(rate < 0))
+    {
+        wantext::bounds::kLossRate.Check(rate, "parity sizing's prior rate");
+    }
+    m_prior = rate;
+}
+
+void
 WanParityPolicy::ConfigureIslands(WanIslandHelper& islands, bool coded) const
 {
     islands.SetAttribute("Parity", BooleanValue(coded));
@@ -104,6 +114,7 @@ WanParityPolicy::ConfigureIslands(WanIslandHelper& islands, bool coded) const
         islands.SetAttribute("ParityEpsilon", DoubleValue(m_epsilon));
         islands.SetAttribute("ParityWindow", UintegerValue(m_window));
         islands.SetAttribute("ParityConfidence", DoubleValue(m_confidence));
+        islands.SetAttribute("ParityPrior", DoubleValue(m_prior < 0 ? -1 : m_prior));
     }
 }
 

@@ -64,6 +64,13 @@ class WanParityPolicy
      *         stream's loss)
      */
     void SetSizing(double epsilon, uint32_t window, double confidence);
+    /**
+     * @param rate the loss rate a sized round is sized for before any report
+     *        of its window came back (WanIslandApplication's ParityPrior), in
+     *        [0, 1); below 0 (the default): every row of the layout
+     * @throws std::invalid_argument for a rate of 1 or more
+     */
+    void SetPrior(double rate);
 
     /**
      * @brief Gives the islands the layout.
@@ -96,6 +103,7 @@ class WanParityPolicy
     double m_epsilon{0};        //!< sized for this failure probability (0: not sized)
     uint32_t m_window{2};       //!< rounds of reports counted
     double m_confidence{0.95};  //!< of each receiver's rate interval
+    double m_prior{-1};         //!< rate sized for before reports (below 0: every row)
 };
 
 } // namespace ns3

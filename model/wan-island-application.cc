@@ -189,7 +189,8 @@ WanIslandApplication::GetTypeId()
                           "a round sends the least rows that keep a block's failure "
                           "probability at ParityEpsilon for the worst receiver's rate over "
                           "the last ParityWindow rounds (WanLossEstimator), at most "
-                          "ParityChunks, the code's rows (all of them until reports come)",
+                          "ParityChunks, the code's rows (until reports come: sized for "
+                          "ParityPrior, or all of them)",
                           BooleanValue(false),
                           MakeBooleanAccessor(&WanIslandApplication::m_paritySizing),
                           MakeBooleanChecker())
@@ -210,6 +211,12 @@ WanIslandApplication::GetTypeId()
                           DoubleValue(0.95),
                           MakeDoubleAccessor(&WanIslandApplication::m_parityConfidence),
                           MakeDoubleChecker<double>(0, 0.999999))
+            .AddAttribute("ParityPrior",
+                          "Loss rate a round is sized for before any report of its window has "
+                          "come back, e.g. the first (ParitySizing; below 0: every row)",
+                          DoubleValue(-1),
+                          MakeDoubleAccessor(&WanIslandApplication::m_parityPrior),
+                          MakeDoubleChecker<double>(-1, 0.999999))
             .AddTraceSource("RoundComplete",
                             "All peers' contributions of a round arrived",
                             MakeTraceSourceAccessor(&WanIslandApplication::m_roundCompleteTrace),
@@ -231,7 +238,7 @@ WanIslandApplication::GetTypeId()
             .AddTraceSource("ParitySized",
                             "A round's parity rows were sized (ParitySizing): the round, the "
                             "rows per block and the rate they were sized for (-1: no report "
-                            "yet, every row of the code)",
+                            "yet and no ParityPrior, every row of the code)",
                             MakeTraceSourceAccessor(&WanIslandApplication::m_paritySizedTrace),
                             "ns3::WanIslandApplication::ParitySizedTracedCallback")
             .AddTraceSource("Drop",
@@ -435,6 +442,7 @@ WanIslandApplication::StartApplication()
     if (m_paritySizing && ParityBlockInUse() > 0)
     {
         m_loss.emplace(m_parityWindow, m_parityConfidence);
+        m_loss->SetPrior(m_parityPrior);
     }
     for (uint32_t k = 0; k < m_rounds.size(); ++k)
     {

@@ -236,7 +236,8 @@ class WanIslandApplication : public Application
      * @brief TracedCallback signature of a round's parity sized.
      * @param [in] round the round number
      * @param [in] rows parity rows per block
-     * @param [in] rate the erasure rate they were sized for (-1: no report)
+     * @param [in] rate the erasure rate they were sized for (the prior's
+     *             before reports; -1: no report and no prior)
      */
     typedef void (*ParitySizedTracedCallback)(uint32_t round, uint32_t rows, double rate);
 
@@ -560,6 +561,7 @@ class WanIslandApplication : public Application
     double m_parityEpsilon;      //!< block failure probability allowed
     uint32_t m_parityWindow;     //!< rounds of reports counted
     double m_parityConfidence;   //!< of a receiver's rate interval
+    double m_parityPrior;        //!< rate sized for without reports (below 0: every row)
     std::optional<WanLossEstimator> m_loss;  //!< the reports (with ParitySizing)
     std::map<Address, uint32_t> m_reporters; //!< each receiver that reported, numbered
 

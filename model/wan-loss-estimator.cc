@@ -45,6 +45,16 @@ WanLossEstimator::AddReport(uint32_t round, uint32_t receiver, uint32_t chunks, 
     m_reports[{round, receiver}].emplace_back(chunks, erasures);
 }
 
+void
+WanLossEstimator::SetPrior(double rate)
+{
+    if (!(rate < 0))
+    {
+        wantext::bounds::kLossRate.Check(rate, "loss estimate: prior rate");
+    }
+    m_prior = rate;
+}
+
 std::optional<WanLossEstimator::Estimate>
 WanLossEstimator::GetEstimate(uint32_t round) const
 {
@@ -83,6 +93,11 @@ WanLossEstimator::GetEstimate(uint32_t round) const
     {
         estimate->blocks = static_cast<uint32_t>(blocks.size());
         estimate->dispersion = Dispersion(blocks, estimate->erasures, estimate->chunks);
+    }
+    else if (m_prior >= 0)
+    {
+        estimate.emplace();
+        estimate->rate = m_prior;
     }
     return estimate;
 }

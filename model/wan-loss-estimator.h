@@ -70,9 +70,20 @@ class WanLossEstimator
     void AddReport(uint32_t round, uint32_t receiver, uint32_t chunks, uint32_t erasures);
 
     /**
+     * @brief The rate a round is sized for when no report of its window has
+     * come back (a first round): an estimate with that rate, no receivers
+     * and independent erasures.
+     * @param rate a loss rate in [0, 1); below 0: none (GetEstimate returns
+     *        nothing without reports, the default)
+     * @throws std::invalid_argument for a rate of 1 or more, or not a number
+     */
+    void SetPrior(double rate);
+
+    /**
      * @param round the round to size
      * @return the estimate from the reports of rounds round - window to
-     *         round - 1; nothing when none came back
+     *         round - 1; when none came back, the prior's (SetPrior), or
+     *         nothing
      */
     std::optional<Estimate> GetEstimate(uint32_t round) const;
 
@@ -100,8 +111,9 @@ class WanLossEstimator
     static constexpr double kMaxDispersion = 0.5;
 
   private:
-    uint32_t m_window; //!< rounds counted
-    double m_z;        //!< normal quantile of the confidence
+    uint32_t m_window;  //!< rounds counted
+    double m_z;         //!< normal quantile of the confidence
+    double m_prior{-1}; //!< rate without reports (below 0: none)
     /// (round, receiver) -> each block's (chunks, erasures)
     std::map<std::pair<uint32_t, uint32_t>, std::vector<std::pair<uint32_t, uint32_t>>> m_reports;
 };

@@ -204,7 +204,9 @@ def main(argv=None):
                         help="BFD detect multiplier (default %d, WanBfdApplication's)"
                              % facts["bfd_multiplier"])
     parser.add_argument("--recovery", default="early", choices=facts["recovery"],
-                        help="recovery policy of the islands (default early)")
+                        help="recovery policy of the islands (default early, not the model's "
+                             "%s: the sweep measures detection and reconvergence, which parity "
+                             "would hide)" % facts["recovery_default"])
     parser.add_argument("--runs", type=int, default=5,
                         help="independent runs (RngRun 1..N) per setting (default 5)")
     parser.add_argument("--scale", type=float, default=1000, help="scale (default 1000)")

@@ -103,14 +103,14 @@ def run_row(packets, schedule, hbm_gb, recovery, kind, value, variant, run):
 def summarise(rows):
     """One row per setting (schedule, memory, policy, impairment): means over
     its runs with 95% CI half-widths; inflation and byte overhead against the
-    same schedule, memory and policy without impairments (a coded policy:
-    against the policy it adds parity to, model_facts()["uncoded"], so that
-    its inflation and overhead include its parity's cost)."""
+    same schedule, memory and policy without impairments (a policy that adds
+    parity, coded or best: against its repair policy, model_facts()["baseline"],
+    so that its inflation and overhead include its parity's cost)."""
     key = ("schedule", "hbm_gb", "recovery", "impairment", "value", "variant")
     base = {tuple(r[k] for k in key[:3]): r for r in rows if r["impairment"] == "none"}
     groups = {}
     for r in rows:
-        b = base[(r["schedule"], r["hbm_gb"], model_facts()["uncoded"].get(r["recovery"], r["recovery"]))]
+        b = base[(r["schedule"], r["hbm_gb"], model_facts()["baseline"][r["recovery"]])]
         # Inflation of the time the islands mix at (with accept, the deadline).
         r["inflation_percent"] = 100 * (r["mixed_ms"] / b["mixed_ms"] - 1)
         r["overhead_percent"] = 100 * (r["bytes_in"] / b["bytes_in"] - 1)
@@ -230,9 +230,9 @@ def main(argv=None):
     os.makedirs(args.output, exist_ok=True)
 
     common = (args.scale, args.rounds, args.max_requests, args.parity_block, args.parity_chunks)
-    # A coded policy's baseline is its uncoded policy's lossless run.
-    uncoded = facts["uncoded"]
-    baselines = [uncoded[p] for p in args.policies if p in uncoded and uncoded[p] not in args.policies]
+    # A policy's baseline is its repair policy's lossless run (coded, best: without parity).
+    baseline = facts["baseline"]
+    baselines = sorted({baseline[p] for p in args.policies} - set(args.policies))
     tasks = []
     for schedule, gb in args.configs:
         tasks += [(schedule, gb, "none", 0, "", policy, 1) + common for policy in baselines]

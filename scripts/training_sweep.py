@@ -329,7 +329,9 @@ def main(argv=None):
                         default=["wait", "quorum"],
                         help="training policies (default wait quorum; drop: a comparison)")
     parser.add_argument("--recovery", choices=facts["repairs"], default="early",
-                        help="the islands' recovery under both policies (default early)")
+                        help="the islands' recovery under both policies (default early, not "
+                             "the model's %s: the policies differ in what they do with late "
+                             "chunks, which parity would hide)" % facts["recovery_default"])
     parser.add_argument("--workload", dest="workloads", nargs="+",
                         choices=["quadratic", "logistic"], default=["quadratic", "logistic"],
                         help="workloads (each trained on every run)")

@@ -84,6 +84,7 @@ class PlannerLinkLoadTestCase : public WanTestCase
     {
         CliqueExperimentHelper experiment(m_topo, m_config);
         experiment.SetScale(kScale);
+        experiment.SetRecovery("accept"); // the data alone: no parity, no reports
         // No BFD or PIM packets beside the streams: the links carry what the
         // planner counts and nothing else.
         experiment.SetFaultDetection("oracle");

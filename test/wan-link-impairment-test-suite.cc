@@ -584,6 +584,7 @@ class ImpairmentRecoveryTestCase : public WanTestCase
         PlannerConfig config;
         CliqueExperimentHelper experiment(topo, config);
         experiment.SetScale(1000);
+        experiment.SetRecovery("accept");
         experiment.SetImpairment(WanNetworkHelper::CORE, loss);
         auto r = experiment.Run(CliqueScheduleBuiltins::Triangles(topo));
         uint64_t givenUp = 0;
@@ -662,7 +663,7 @@ class ImpairmentCodedTestCase : public WanTestCase
         auto e = ErrorOf([&]() { experiment.SetRecovery("coded+late"); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e,
                                        "unknown recovery policy \"coded+late\" (expected accept "
-                                       "or rerequest or early or coded or coded+early)"),
+                                       "or rerequest or early or coded or coded+early or best)"),
                               true,
                               e);
         e = ErrorOf([&]() { experiment.SetParity(4, 5); });

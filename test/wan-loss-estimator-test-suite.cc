@@ -103,6 +103,22 @@ class LossEstimatorTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(e->blocks, 1, "round 3's window: one block");
         // Round 6: rounds 4 and 5 reported nothing.
         NS_TEST_EXPECT_MSG_EQ(loss.GetEstimate(6).has_value(), false, "window past the reports");
+        // A prior sizes such a round (a first one): its rate, no receivers,
+        // independent erasures; r = 2 for 0.1% (Poisson about 0.114: P(X > 1)
+        // about 6.4e-3, P(X > 2) about 2.5e-4).
+        loss.SetPrior(1e-3);
+        const auto prior = loss.GetEstimate(6);
+        NS_TEST_EXPECT_MSG_EQ(prior.has_value(), true, "the prior");
+        NS_TEST_EXPECT_MSG_EQ(prior->rate, 1e-3, "");
+        NS_TEST_EXPECT_MSG_EQ(prior->receivers, 0, "");
+        NS_TEST_EXPECT_MSG_EQ(prior->dispersion, 0, "");
+        NS_TEST_EXPECT_MSG_EQ(Sized(loss, 6, 40), 2, "r for the prior's 0.1%");
+        NS_TEST_EXPECT_MSG_EQ_TOL(loss.GetEstimate(1)->rate,
+                                  0.10216124512994304,
+                                  1e-12,
+                                  "reports first: the prior does not count");
+        loss.SetPrior(-1);
+        NS_TEST_EXPECT_MSG_EQ(loss.GetEstimate(6).has_value(), false, "no prior again");
     }
 };
 
@@ -130,6 +146,8 @@ class LossEstimatorBadInputTestCase : public WanTestCase
         WanLossEstimator loss(2, 0.9);
         e = ErrorOf([&] { loss.AddReport(0, 1, 10, 11); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "11 erasures of 10 chunks"), true, e);
+        e = ErrorOf([&] { loss.SetPrior(1); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "loss estimate: prior rate"), true, e);
     }
 };
 

@@ -123,6 +123,13 @@ class ParitySizingPolicyTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(d.Get(), 0, "the measured rate");
         island->GetAttribute("ParityChunks", u);
         NS_TEST_EXPECT_MSG_EQ(u.Get(), 40, "the most rows");
+        island->GetAttribute("ParityPrior", d);
+        NS_TEST_EXPECT_MSG_EQ(d.Get(), -1, "no prior: every row before reports");
+        policy.SetPrior(2e-3);
+        WanIslandHelper priored;
+        policy.ConfigureIslands(priored, true);
+        priored.Create()->GetAttribute("ParityPrior", d);
+        NS_TEST_EXPECT_MSG_EQ(d.Get(), 2e-3, "");
         FpgaAggregatorHelper fpgas;
         policy.ConfigureFpgas(fpgas, true);
         fpgas.Create()->GetAttribute("ReportLoss", b);
@@ -143,6 +150,8 @@ class ParitySizingPolicyTestCase : public WanTestCase
                               e);
         e = ErrorOf([&] { policy.SetSizing(1e-3, 0, 0.95); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "window must be at least 1 round (got 0)"), true, e);
+        e = ErrorOf([&] { policy.SetPrior(1); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "parity sizing's prior rate"), true, e);
         e = ErrorOf([&] { policy.SetSizing(1e-3, 2, 1); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "confidence must be from 0 to less than 1 (got 1)"),
                               true,

@@ -247,6 +247,7 @@ class TrainingLoopPacketTestCase : public WanTestCase
         // Late arrivals: no guard, 2 ms of jitter on the core links.
         CliqueExperimentHelper late(topo, PlannerConfig{});
         late.SetScale(1000);
+        late.SetRecovery("accept"); // what came late stays late: nothing asked for
         late.SetRounds(2);
         late.SetRoundGuard(0);
         WanLinkImpairment jitter;

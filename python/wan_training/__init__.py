@@ -240,6 +240,9 @@ def _facts_here():
         # A coded policy's repair policy under its parity.
         "uncoded": {p: str(ns.CliqueExperimentHelper.RepairPolicy(p))
                     for p in recovery if ns.CliqueExperimentHelper.IsCoded(p)},
+        # A policy's lossless baseline: the repair policy under its parity.
+        "baseline": {p: str(ns.CliqueExperimentHelper.RepairPolicy(p)) for p in recovery},
+        "recovery_default": str(ns.wancompat.AttributeDefaultText(experiment, "Recovery")),
         "repairs": [p for p in recovery if ns.CliqueExperimentHelper.Repairs(p)],
         "fault_detection": names(experiment, "FaultDetection"),
         "tree_building": names(experiment, "TreeBuilding"),
@@ -261,7 +264,8 @@ def model_facts():
     """The names, lists and defaults the scripts offer, as the model has them
     (one place each: the attributes' checkers and defaults,
     CliqueScheduleBuiltins): schedules, memory_gb (per built-in, where none is
-    named), recovery (policies), uncoded (coded policy -> its repair policy),
+    named), recovery (policies) and recovery_default, uncoded (coded policy ->
+    its repair policy), baseline (every policy -> its repair policy),
     repairs (policies that ask for missing contributions), fault_detection,
     tree_building (and tree_building_default), jitter_models, link_classes (names of
     WanNetworkHelper::ParseLinkClass), parity_block, parity_chunks,

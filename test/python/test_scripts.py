@@ -318,7 +318,7 @@ def test_impairment_sweep_matches_the_cpp_example(tmp_path):
     table, packets = tmp_path / "cpp.csv", tmp_path / "cpp-packets.json"
     subprocess.run([os.path.join(ns3_dir(), "ns3"), "run", "--no-build",
                     "wan-impairments --schedule=triangles --lossRate=0.01 --jitterMs=1 "
-                    "--output=%s --packetOutput=%s" % (table, packets)],
+                    "--recovery=rerequest --output=%s --packetOutput=%s" % (table, packets)],
                    cwd=ns3_dir(), check=True, capture_output=True, timeout=600)
     cpp = read_csv(table)
     assert [r["recovery"] for r in cpp] == ["rerequest"] * 3
@@ -480,9 +480,12 @@ def test_model_facts_are_the_models():
     import wan_training
 
     facts = wan_training.model_facts()
-    assert facts["recovery"] == ["accept", "rerequest", "early", "coded", "coded+early"]
+    assert facts["recovery"] == ["accept", "rerequest", "early", "coded", "coded+early", "best"]
+    assert facts["recovery_default"] == "best"
     assert facts["uncoded"] == {"coded": "rerequest", "coded+early": "early"}
-    assert facts["repairs"] == ["rerequest", "early", "coded", "coded+early"]
+    assert facts["baseline"] == {"accept": "accept", "rerequest": "rerequest", "early": "early",
+                                 "coded": "rerequest", "coded+early": "early", "best": "early"}
+    assert facts["repairs"] == ["rerequest", "early", "coded", "coded+early", "best"]
     assert facts["memory_gb"] == {"pairs": 0, "regional": 0, "triangles": 0, "all-to-all": 32}
     assert sorted(facts["link_classes"]) == ["access", "core", "post"]
     assert (facts["parity_block"], facts["parity_chunks"], facts["bfd_multiplier"]) == (32, 1, 3)

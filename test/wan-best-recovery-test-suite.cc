@@ -1,0 +1,173 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-training-test-utils.h"
+
+#include "ns3/boolean.h"
+#include "ns3/clique-experiment-helper.h"
+#include "ns3/clique-schedule-builtins.h"
+#include "ns3/double.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+#include "ns3/wan-best-recovery.h"
+#include "ns3/wan-loss-estimator.h"
+#include "ns3/wan-parity-sizer.h"
+
+using namespace ns3;
+using namespace ns3::wantest;
+
+/**
+ * @ingroup wan-training-tests
+ * @brief What the default recovery runs: with FPGA memory, the MDS code
+ * decoded at the FPGA and sized in band, with its prior; without memory
+ * (none, or no FPGAs), no parity.
+ */
+class BestRecoveryChoiceTestCase : public WanTestCase
+{
+  public:
+    BestRecoveryChoiceTestCase()
+        : WanTestCase("best recovery: coded and sized in band with FPGA memory, none without")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        PlannerConfig config;
+        config.hbmBytes = 32e9;
+        const WanBestRecovery best(config);
+        NS_TEST_EXPECT_MSG_EQ(best.IsCoded(), true, "FPGA memory");
+        NS_TEST_EXPECT_MSG_EQ(best.GetParity().GetBlock(), 112, "");
+        NS_TEST_EXPECT_MSG_EQ(best.GetParity().GetParities(), 40, "at most");
+        NS_TEST_EXPECT_MSG_EQ(best.GetParity().DecodesAtFpga(), true, "");
+        WanIslandHelper islands;
+        best.GetParity().ConfigureIslands(islands, best.IsCoded());
+        auto island = islands.Create();
+        BooleanValue b;
+        DoubleValue d;
+        island->GetAttribute("ParitySizing", b);
+        NS_TEST_EXPECT_MSG_EQ(b.Get(), true, "sized in band");
+        island->GetAttribute("ParityEpsilon", d);
+        NS_TEST_EXPECT_MSG_EQ(d.Get(), 0.01, "");
+        island->GetAttribute("ParityPrior", d);
+        NS_TEST_EXPECT_MSG_EQ(d.Get(), 0.05, "");
+        FpgaAggregatorHelper fpgas;
+        fpgas.SetScale(1000);
+        best.GetParity().ConfigureFpgas(fpgas, best.IsCoded());
+        auto fpga = fpgas.Create();
+        UintegerValue u;
+        fpga->GetAttribute("DecodeBytes", u);
+        NS_TEST_EXPECT_MSG_EQ(u.Get(), 16000000, "half of 32 GB, scaled by 1000");
+        fpga->GetAttribute("ReportLoss", b);
+        NS_TEST_EXPECT_MSG_EQ(b.Get(), true, "");
+        // The prior's rows: the least r with P(X > r) <= 0.01 for X binomial
+        // (112 + r, 0.05): P(X > 11) = 0.0206 at r = 11, P(X > 12) = 0.0094 at
+        // r = 12 (summed apart from GSL).
+        NS_TEST_EXPECT_MSG_EQ(WanParitySizer::Parities(112, 0.05, 0.01, 40), 12, "12 rows");
+
+        PlannerConfig bare;
+        bare.hbmBytes = 0;
+        NS_TEST_EXPECT_MSG_EQ(WanBestRecovery(bare).IsCoded(), false, "no memory");
+        NS_TEST_EXPECT_MSG_EQ(WanBestRecovery(bare).GetParity().DecodesAtFpga(), false, "");
+        PlannerConfig unicast;
+        unicast.hbmBytes = 32e9;
+        unicast.aggregation = false;
+        NS_TEST_EXPECT_MSG_EQ(WanBestRecovery(unicast).IsCoded(), false, "no FPGAs");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief The default recovery in a run: all-to-all on the nine cities with
+ * 32 GB.  Lossless, the first round sends the prior's 12 rows per block and
+ * the second the rows sized from what the FPGAs reported; with 1% loss on
+ * the core the parity rebuilds what was lost and every sum is exact.
+ * Without memory (triangles, 0 GB): no parity.
+ */
+class BestRecoveryRunTestCase : public WanTestCase
+{
+  public:
+    BestRecoveryRunTestCase()
+        : WanTestCase("best recovery: the default run sends the prior's rows, then sized ones")
+    {
+    }
+
+  private:
+    static WanExperimentResult Run(const std::string& schedule, double hbmBytes, double loss)
+    {
+        const auto topo = WanTopology::NineCity();
+        PlannerConfig config;
+        config.hbmBytes = hbmBytes;
+        CliqueExperimentHelper experiment(topo, config); // the default recovery
+        experiment.SetScale(1000);
+        experiment.SetRounds(2);
+        if (loss > 0)
+        {
+            WanLinkImpairment impairment;
+            impairment.lossRate = loss;
+            experiment.SetImpairment(WanNetworkHelper::CORE, impairment);
+        }
+        return experiment.Run(CliqueScheduleBuiltins::Make(schedule, topo));
+    }
+
+    void DoCheck() override
+    {
+        // Round 1's rows: each receiver reported round 0's one block of 112
+        // without erasures, whose 95% Wilson upper end is z^2 / (112 + z^2).
+        const double z = 1.959963984540054;
+        const uint32_t sized =
+            WanParitySizer::Parities(112, WanLossEstimator::WilsonUpper(0, 112, z), 0.01, 40);
+        const auto lossless = Run("all-to-all", 32e9, 0);
+        for (const auto& i : lossless.rounds.at(0).islands)
+        {
+            NS_TEST_EXPECT_MSG_EQ(i.parityRows, 12, "the prior's rows, island " << i.city);
+            NS_TEST_EXPECT_MSG_EQ(i.paritySent, 12, "one block of 112, one multicast copy");
+        }
+        for (const auto& i : lossless.rounds.at(1).islands)
+        {
+            NS_TEST_EXPECT_MSG_EQ(i.parityRows, sized, "sized from reports, island " << i.city);
+        }
+        NS_TEST_EXPECT_MSG_EQ(lossless.exact, true, "");
+
+        const auto lossy = Run("all-to-all", 32e9, 0.01);
+        uint64_t rebuilt = 0;
+        for (const auto& round : lossy.rounds)
+        {
+            for (const auto& i : round.islands)
+            {
+                rebuilt += i.rebuilt;
+            }
+        }
+        NS_TEST_EXPECT_MSG_GT(lossy.lostPackets.at("core"), 0, "loss on the core");
+        NS_TEST_EXPECT_MSG_GT(rebuilt, 0, "the parity rebuilt lost chunks");
+        NS_TEST_EXPECT_MSG_EQ(lossy.exact, true, "every sum exact");
+
+        const auto bare = Run("triangles", 0, 0);
+        for (const auto& round : bare.rounds)
+        {
+            for (const auto& i : round.islands)
+            {
+                NS_TEST_EXPECT_MSG_EQ(i.paritySent, 0, "no memory: early requests alone");
+            }
+        }
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief The wan-training-best-recovery test suite.
+ */
+class WanBestRecoveryTestSuite : public TestSuite
+{
+  public:
+    WanBestRecoveryTestSuite()
+        : TestSuite("wan-training-best-recovery", Type::UNIT)
+    {
+        AddTestCase(new BestRecoveryChoiceTestCase);
+        AddTestCase(new BestRecoveryRunTestCase);
+    }
+};
+
+/// The suite's instance.
+static WanBestRecoveryTestSuite g_wanBestRecoveryTestSuite;
