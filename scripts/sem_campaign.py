@@ -31,6 +31,8 @@ def main(argv=None):
     parser.add_argument("--lossRate", dest="loss", metavar="RATE",
                         nargs="+", type=float, default=[0.001, 0.01],
                         help="loss rates on every link class")
+    parser.add_argument("--recovery", metavar="POLICY",
+                        help="recovery policy (default: the program's, the Recovery attribute's)")
     parser.add_argument("--runs", type=int, default=1, help="runs (RngRun values) per setting")
     parser.add_argument("--campaign", default="results/sem-campaign", help="campaign folder")
     parser.add_argument("--output", default="results", help="output folder (default results)")
@@ -58,6 +60,7 @@ def main(argv=None):
         "output": ["impairments.csv"],
         # Every option has a value: SEM would pass an empty default as "None".
         "packetOutput": ["packets.json"],
+        **({"recovery": [args.recovery]} if args.recovery else {}),
         "pcap": [""],
         "ascii": [""],
     }
@@ -71,9 +74,13 @@ def main(argv=None):
     rows = []
     for result in campaign.db.get_complete_results(params):
         table = csv.DictReader(io.StringIO(result["output"]["impairments.csv"]))
-        # The per-round results (--packetOutput) hold one run per table row.
-        runs = json.loads(result["output"]["packets.json"])["runs"]
-        for r, run in zip(table, runs):
+        # The per-round results (--packetOutput) hold a run per table row, and
+        # the lossless runs of the policies' repair policies the inflation is
+        # measured against (best's, early's): matched by what they ran.
+        runs = {(run["label"], run["parameters"]["hbm_gb"], run["parameters"]["recovery"]): run
+                for run in json.loads(result["output"]["packets.json"])["runs"]}
+        for r in table:
+            run = runs[("%s, %s" % (r["schedule"], r["impairment"]), r["hbm_gb"], r["recovery"])]
             r["RngRun"] = result["params"]["RngRun"]
             for link_class, lost in sorted(run["lost_packets"].items()):
                 r["lost_" + link_class] = lost

@@ -369,8 +369,8 @@ def test_planner_agreement_on_generated_wans(tmp_path):
 @pytest.mark.programs
 def test_sem_campaign(tmp_path):
     campaign = tmp_path / "campaign"
-    run_script("sem_campaign.py", "--lossRate", "0.01", "--campaign", str(campaign),
-               "--output", str(tmp_path))
+    run_script("sem_campaign.py", "--lossRate", "0.01", "--recovery", "rerequest",
+               "--campaign", str(campaign), "--output", str(tmp_path))
     rows = read_csv(tmp_path / "sem-campaign.csv")
     loss = [r for r in rows if r["impairment"] == "loss 1%"]
     none = [r for r in rows if r["impairment"] == "none"]
@@ -415,8 +415,8 @@ def test_sem_campaign(tmp_path):
     assert sorted(os.listdir(campaign / "data")) == first_runs
     # A second run finds every result in the campaign and simulates nothing:
     # no run is added to the database and no output file is written again.
-    again = run_script("sem_campaign.py", "--lossRate", "0.01", "--campaign", str(campaign),
-                       "--output", str(tmp_path))
+    again = run_script("sem_campaign.py", "--lossRate", "0.01", "--recovery", "rerequest",
+                       "--campaign", str(campaign), "--output", str(tmp_path))
     assert "loss 1%" in again
     assert runs() == first_runs
     assert files() == first_files
