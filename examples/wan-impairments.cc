@@ -184,8 +184,8 @@ OptionRules(const Options& o)
          false},
         {"--paritySizing",
          o.paritySizing != d.paritySizing,
-         coded && o.parityDecoding == "fpga",
-         "--recovery with coded or coded+early and --parityDecoding=fpga",
+         coded,
+         "--recovery with coded or coded+early",
          false},
         {"--maxRequests",
          o.maxRequests != d.maxRequests,
@@ -456,9 +456,10 @@ Run(int argc, char* argv[])
                  "needs schedules with FPGA memory, NAME:GB above 0)",
                  o.parityDecoding);
     cmd.AddValue("paritySizing",
-                 "coded, decoded at the fpga: size each round's parity per stream from the "
-                 "loss the FPGAs report, for this block failure probability (0: every "
-                 "stream sends --parityChunks; sized, --parityChunks is the most it sends)",
+                 "coded: size each round's parity per stream from the loss its receivers "
+                 "report (the FPGAs decoding at the fpga, the islands at the island), for "
+                 "this block failure probability (0: every stream sends --parityChunks; "
+                 "sized, --parityChunks is the most it sends)",
                  o.paritySizing);
     cmd.AddValue("scale", "Time-preserving scale (D and rates / scale)", o.scale);
     cmd.AddValue("rounds", "Rounds per run (0: one period)", o.rounds);

@@ -224,9 +224,11 @@ class CliqueExperimentHelper : public ObjectBase
     void SetParityDecoding(const std::string& where, double hbmShare = 0.5);
     /**
      * @brief Sizes the coded policies' parity per round and stream from the
-     * loss measured where it is decoded (call after SetParityDecoding
-     * "fpga"): each FPGA REPORTs every block's losses to the stream's
-     * sender, which sends the least parity rows that keep a block's failure
+     * loss measured where it is decoded: decoded at the FPGA, each FPGA
+     * REPORTs every block's losses to the stream's sender; at the island,
+     * each island REPORTs to its peers the block's chunks lacking a
+     * contribution (the erasures of the sums it decodes); a sender sends
+     * the least parity rows that keep a block's failure
      * probability at epsilon for its worst receiver's rate over the last
      * `window` rounds (WanLossEstimator); SetParity's parities are the most
      * it sends (all of them until reports come).

@@ -62,6 +62,7 @@ WanAgreementCheck::RunSchedule(const WanTopology& topo,
         CliqueExperimentHelper experiment(topo, config);
         experiment.SetScale(m_scale);
         experiment.SetRounds(m_rounds);
+        experiment.SetRecovery("accept"); // the planner plans the data alone: no parity
         const auto result = experiment.Run(clique);
         row.hbmGB = hbm / 1e9;
         row.feasible = result.feasible;

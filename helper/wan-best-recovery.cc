@@ -8,13 +8,13 @@ namespace ns3
 {
 
 WanBestRecovery::WanBestRecovery(const PlannerConfig& config)
-    : m_coded(config.aggregation && config.hbmBytes > 0),
+    : m_coded(config.aggregation),
       m_parity(config)
 {
     if (m_coded)
     {
         m_parity.SetLayout(kBlock, kParities);
-        m_parity.SetDecoding("fpga", kHbmShare);
+        m_parity.SetDecoding(config.hbmBytes > 0 ? "fpga" : "island", kHbmShare);
         m_parity.SetSizing(kEpsilon, kWindow, kConfidence);
         m_parity.SetPrior(kPrior);
     }

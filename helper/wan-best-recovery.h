@@ -20,17 +20,19 @@ namespace ns3
  * Recovery "best"): the best one its configuration allows, as measured
  * (the model documentation's "The default recovery").
  *
- * With FPGA memory, the MDS code decoded per stream at the FPGA
- * (FpgaStreamDecoder, in half its HBM), in blocks of kBlock data chunks,
- * sized in band per round and stream: each block's failure probability at
- * most kEpsilon for the worst receiver's rate that the FPGAs report
- * (WanLossEstimator over two rounds, 95% Wilson upper end, WanParitySizer),
+ * With FPGAs, the MDS code in blocks of kBlock data chunks, decoded per
+ * stream at the FPGA (FpgaStreamDecoder, in half its HBM) when the FPGAs
+ * have memory, at the island over the FPGA's sums when not, and sized in
+ * band per round and stream: each block's failure probability at most
+ * kEpsilon for the worst receiver's rate that the receivers report (the
+ * FPGAs of each stream's loss, or the islands of their sums' erasures;
+ * WanLossEstimator over two rounds, 95% Wilson upper end, WanParitySizer),
  * at most kParities rows; a round whose window holds no report yet (the
  * first) is sized for the prior rate kPrior, a stream's erasures over an
  * access, a few core and a post-aggregation link at about 1% each (12
  * rows per block, not all kParities); what the code cannot rebuild is asked
- * for early.  Without FPGA memory no receiver decodes one stream, so none
- * measures its loss: early requests alone.
+ * for early.  Without FPGAs (unicast between islands): early requests
+ * alone.
  */
 class WanBestRecovery
 {
@@ -48,7 +50,7 @@ class WanBestRecovery
      */
     explicit WanBestRecovery(const PlannerConfig& config);
 
-    /** @return true when the run sends parity (the FPGAs have memory) */
+    /** @return true when the run sends parity (there are FPGAs) */
     bool IsCoded() const;
     /** @return the parity's layout, decoding and sizing */
     const WanParityPolicy& GetParity() const;

@@ -52,12 +52,6 @@ WanParityPolicy::SetDecoding(const std::string& where, double hbmShare)
         throw std::invalid_argument("parity decoding at the FPGA needs FPGA memory to hold "
                                     "copies of the blocks (hbmBytes is 0)");
     }
-    if (where != "fpga" && m_epsilon > 0)
-    {
-        throw std::invalid_argument("parity sized from measured loss needs parity decoding at "
-                                    "the FPGA (got '" +
-                                    wantext::Printable(where) + "')");
-    }
     m_decodeAtFpga = where == "fpga";
     m_share = hbmShare;
 }
@@ -80,12 +74,6 @@ WanParityPolicy::SetSizing(double epsilon, uint32_t window, double confidence)
     if (window == 0)
     {
         throw std::invalid_argument("parity sizing's window must be at least 1 round (got 0)");
-    }
-    if (epsilon > 0 && !m_decodeAtFpga)
-    {
-        throw std::invalid_argument("parity sized from measured loss needs parity decoding at "
-                                    "the FPGA first (SetParityDecoding \"fpga\"): the FPGAs "
-                                    "measure each stream's loss");
     }
     m_epsilon = epsilon;
     m_window = window;
@@ -115,6 +103,8 @@ WanParityPolicy::ConfigureIslands(WanIslandHelper& islands, bool coded) const
         islands.SetAttribute("ParityWindow", UintegerValue(m_window));
         islands.SetAttribute("ParityConfidence", DoubleValue(m_confidence));
         islands.SetAttribute("ParityPrior", DoubleValue(m_prior < 0 ? -1 : m_prior));
+        // Decoded at the island, the islands measure the sums they decode.
+        islands.SetAttribute("ReportLoss", BooleanValue(coded && !m_decodeAtFpga));
     }
 }
 

@@ -24,10 +24,12 @@ namespace ns3
  *
  * Decoded at the island (the default), each island decodes over its FPGA's
  * sums; at the FPGA, each FPGA also decodes every sender's stream before it
- * sums (FpgaStreamDecoder), in a share of its HBM.  Decoded at the FPGA,
- * the parity may also be sized per round and stream from what the FPGAs
- * measure (SetSizing): the FPGAs REPORT each block's losses to its sender,
- * the layout's parities are then the most a stream sends.
+ * sums (FpgaStreamDecoder), in a share of its HBM.  The parity may also be
+ * sized per round and stream from what the receivers measure (SetSizing):
+ * decoded at the FPGA, the FPGAs REPORT each block's losses to its sender;
+ * decoded at the island, each island REPORTs to its peers the block's
+ * chunks that lack a contribution (the erasures of the sums it decodes).
+ * The layout's parities are then the most a stream sends.
  */
 class WanParityPolicy
 {
@@ -59,9 +61,7 @@ class WanParityPolicy
      * @param window rounds of reports counted, at least 1
      * @param confidence of each receiver's Wilson interval, whose upper end
      *        is its rate, 0 (the measured rate) to below 1
-     * @throws std::invalid_argument for values out of range, or sizing
-     *         without decoding at the FPGA (the receivers that measure one
-     *         stream's loss)
+     * @throws std::invalid_argument for values out of range
      */
     void SetSizing(double epsilon, uint32_t window, double confidence);
     /**

@@ -217,6 +217,14 @@ WanIslandApplication::GetTypeId()
                           DoubleValue(-1),
                           MakeDoubleAccessor(&WanIslandApplication::m_parityPrior),
                           MakeDoubleChecker<double>(-1, 0.999999))
+            .AddAttribute("ReportLoss",
+                          "Decoding over the FPGA's sums, measure them for ParitySizing: at "
+                          "a block's first parity, REPORT to every peer (and count for this "
+                          "island's own parity) how many of the block's chunks hold every "
+                          "peer's contribution, the rest being what the parity must rebuild",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&WanIslandApplication::m_reportLoss),
+                          MakeBooleanChecker())
             .AddTraceSource("RoundComplete",
                             "All peers' contributions of a round arrived",
                             MakeTraceSourceAccessor(&WanIslandApplication::m_roundCompleteTrace),
@@ -788,6 +796,10 @@ WanIslandApplication::Parity(Ptr<const Packet> packet, const WanChunkHeader& h)
         return;
     }
     auto& decoder = DecoderOf(*state, h.GetPosition());
+    if (m_reportLoss)
+    {
+        ReportBlock(*state, state->code.BlockOfGroup(group));
+    }
     if (!decoder.AddParity(group, SendersOf(h), h.GetSymbol()))
     {
         Drop(packet, "repeated parity", state);
@@ -799,6 +811,46 @@ WanIslandApplication::Parity(Ptr<const Packet> packet, const WanChunkHeader& h)
     if (!NoteCompletion(*state))
     {
         Changed(*state);
+    }
+}
+
+void
+WanIslandApplication::ReportBlock(RoundState& state, uint32_t block)
+{
+    const auto& r = state.plan;
+    if (!state.reported.insert(block).second)
+    {
+        return; // measured at its first parity only
+    }
+    const auto chunks = state.code.BlockChunks(block);
+    const auto whole = std::count_if(chunks.begin(), chunks.end(), [&](uint32_t c) {
+        for (uint32_t p = 0; p <= r.peers; ++p)
+        {
+            if (p != r.position && !m_ledger.Holds(r.round, c, p))
+            {
+                return false;
+            }
+        }
+        return true;
+    });
+    if (m_loss)
+    {
+        const auto self = m_reporters.emplace(Address(), m_reporters.size()).first->second;
+        m_loss->AddReport(r.round, self, chunks.size(), chunks.size() - whole);
+    }
+    for (uint32_t p = 0; p < r.peerIslands.size(); ++p)
+    {
+        if (p == r.position)
+        {
+            continue;
+        }
+        auto h = Header(r, WanChunkHeader::REPORT, block);
+        h.SetPosition(static_cast<uint16_t>(p));
+        h.SetExpected(static_cast<uint16_t>(chunks.size()));
+        h.SetContributions(static_cast<uint16_t>(whole));
+        auto packet = Create<Packet>(0);
+        packet->AddHeader(h);
+        m_socket->SendTo(packet, 0, r.peerIslands[p]);
     }
 }
 

@@ -261,6 +261,7 @@ class WanIslandApplication : public Application
         /// With parity: one decoder over all peers (their sums come from the
         /// FPGA), or one per clique position (their chunks come apart).
         std::vector<WanParityDecoder> decoders;
+        std::set<uint32_t> reported; //!< blocks whose erasures were reported (ReportLoss)
     };
 
     void StartApplication() override;
@@ -307,6 +308,14 @@ class WanIslandApplication : public Application
      * @param h its header
      */
     void Parity(Ptr<const Packet> packet, const WanChunkHeader& h);
+    /**
+     * @brief With ReportLoss, at a block's first parity: how many of its
+     * chunks hold every peer's contribution, to each peer (a REPORT) and to
+     * this island's own estimate.
+     * @param state the round
+     * @param block the block
+     */
+    void ReportBlock(RoundState& state, uint32_t block);
     /**
      * @param state a round
      * @param position the sender of a packet (unused with aggregation)
@@ -562,6 +571,7 @@ class WanIslandApplication : public Application
     uint32_t m_parityWindow;     //!< rounds of reports counted
     double m_parityConfidence;   //!< of a receiver's rate interval
     double m_parityPrior;        //!< rate sized for without reports (below 0: every row)
+    bool m_reportLoss;           //!< report each block's erasures of the sums to the senders
     std::optional<WanLossEstimator> m_loss;  //!< the reports (with ParitySizing)
     std::map<Address, uint32_t> m_reporters; //!< each receiver that reported, numbered
 

@@ -45,6 +45,7 @@ def run_one(schedule, hbm_gb, scale, rounds):
     if plan["feasible"]:
         experiment = ns.CliqueExperimentHelper(topo, config)
         experiment.SetScale(scale)
+        experiment.SetRecovery("accept")  # the paper's and the planner's rounds: data alone
         if rounds > 0:
             experiment.SetRounds(rounds)
         measured = experiment_rows(packet_run(experiment.Run(helper.Builtin(schedule)), topo))

@@ -57,6 +57,7 @@ class LinkFaultTestCase : public WanTestCase
         {
             CliqueExperimentHelper experiment(topo, PlannerConfig{});
             experiment.SetScale(1000);
+            experiment.SetRecovery("accept"); // the data's packets alone
             experiment.SetRounds(6);
             // Known in advance, trees from the planner: the comparison whose
             // rounds are planned around the outage before they start.

@@ -189,6 +189,7 @@ class OverlappingChunksAgreementTestCase : public WanTestCase
 
             CliqueExperimentHelper experiment(topo, PlannerConfig{});
             experiment.SetScale(1000);
+            experiment.SetRecovery("accept"); // the data's chunks alone
             const auto r = experiment.Run(CliqueSchedule("detour", {round}));
             NS_TEST_ASSERT_MSG_EQ(r.rounds.size(), 1, what);
             NS_TEST_EXPECT_MSG_EQ(r.evictions.at("conflict"), 0, what << ": no conflict");

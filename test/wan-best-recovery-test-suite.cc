@@ -19,9 +19,9 @@ using namespace ns3::wantest;
 
 /**
  * @ingroup wan-training-tests
- * @brief What the default recovery runs: with FPGA memory, the MDS code
- * decoded at the FPGA and sized in band, with its prior; without memory
- * (none, or no FPGAs), no parity.
+ * @brief What the default recovery runs: the MDS code sized in band with its
+ * prior, decoded at the FPGA with memory and at the island without, the
+ * FPGAs or the islands reporting; without FPGAs, no parity.
  */
 class BestRecoveryChoiceTestCase : public WanTestCase
 {
@@ -66,10 +66,22 @@ class BestRecoveryChoiceTestCase : public WanTestCase
         // r = 12 (summed apart from GSL).
         NS_TEST_EXPECT_MSG_EQ(WanParitySizer::Parities(112, 0.05, 0.01, 40), 12, "12 rows");
 
+        island->GetAttribute("ReportLoss", b);
+        NS_TEST_EXPECT_MSG_EQ(b.Get(), false, "the FPGAs report");
+
         PlannerConfig bare;
         bare.hbmBytes = 0;
-        NS_TEST_EXPECT_MSG_EQ(WanBestRecovery(bare).IsCoded(), false, "no memory");
-        NS_TEST_EXPECT_MSG_EQ(WanBestRecovery(bare).GetParity().DecodesAtFpga(), false, "");
+        const WanBestRecovery sums(bare);
+        NS_TEST_EXPECT_MSG_EQ(sums.IsCoded(), true, "FPGAs without memory");
+        NS_TEST_EXPECT_MSG_EQ(sums.GetParity().DecodesAtFpga(), false, "at the island");
+        NS_TEST_EXPECT_MSG_EQ(sums.GetParity().GetParities(), 40, "");
+        WanIslandHelper summing;
+        sums.GetParity().ConfigureIslands(summing, sums.IsCoded());
+        auto reporter = summing.Create();
+        reporter->GetAttribute("ReportLoss", b);
+        NS_TEST_EXPECT_MSG_EQ(b.Get(), true, "the islands report their sums' erasures");
+        reporter->GetAttribute("ParitySizing", b);
+        NS_TEST_EXPECT_MSG_EQ(b.Get(), true, "");
         PlannerConfig unicast;
         unicast.hbmBytes = 32e9;
         unicast.aggregation = false;
@@ -83,7 +95,9 @@ class BestRecoveryChoiceTestCase : public WanTestCase
  * 32 GB.  Lossless, the first round sends the prior's 12 rows per block and
  * the second the rows sized from what the FPGAs reported; with 1% loss on
  * the core the parity rebuilds what was lost and every sum is exact.
- * Without memory (triangles, 0 GB): no parity.
+ * Without memory (triangles, 0 GB) the islands decode and report: with 1%
+ * loss on the core, every island sends the prior's rows first, receives
+ * its peers' reports, and the parity rebuilds sums.
  */
 class BestRecoveryRunTestCase : public WanTestCase
 {
@@ -143,14 +157,24 @@ class BestRecoveryRunTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_GT(rebuilt, 0, "the parity rebuilt lost chunks");
         NS_TEST_EXPECT_MSG_EQ(lossy.exact, true, "every sum exact");
 
-        const auto bare = Run("triangles", 0, 0);
+        const auto bare = Run("triangles", 0, 0.01);
+        uint64_t reports = 0;
+        uint64_t rebuiltSums = 0;
         for (const auto& round : bare.rounds)
         {
             for (const auto& i : round.islands)
             {
-                NS_TEST_EXPECT_MSG_EQ(i.paritySent, 0, "no memory: early requests alone");
+                reports += i.lossReports;
+                rebuiltSums += i.rebuilt;
             }
         }
+        for (const auto& i : bare.rounds.at(0).islands)
+        {
+            NS_TEST_EXPECT_MSG_EQ(i.parityRows, 12, "the prior's rows, island " << i.city);
+        }
+        NS_TEST_EXPECT_MSG_GT(reports, 0, "the islands reported their sums' erasures");
+        NS_TEST_EXPECT_MSG_GT(rebuiltSums, 0, "the parity rebuilt sums");
+        NS_TEST_EXPECT_MSG_EQ(bare.exact, true, "every sum exact");
     }
 };
 

@@ -85,8 +85,8 @@ class ParityPolicyTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
- * @brief Parity sized in band: the islands size their rows and the FPGAs
- * report, only with decoding at the FPGA.
+ * @brief Parity sized in band: the islands size their rows, and the FPGAs
+ * report decoding at the FPGA, the islands decoding at the island.
  */
 class ParitySizingPolicyTestCase : public WanTestCase
 {
@@ -103,8 +103,17 @@ class ParitySizingPolicyTestCase : public WanTestCase
         config.hbmBytes = 32e9;
         WanParityPolicy policy(config);
         policy.SetLayout(112, 40);
-        auto e = ErrorOf([&] { policy.SetSizing(1e-3, 2, 0.95); });
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "needs parity decoding at the FPGA first"), true, e);
+        // Decoded at the island (the default): the islands report.
+        policy.SetSizing(1e-3, 2, 0.95);
+        WanIslandHelper reporting;
+        policy.ConfigureIslands(reporting, true);
+        BooleanValue reports;
+        reporting.Create()->GetAttribute("ReportLoss", reports);
+        NS_TEST_EXPECT_MSG_EQ(reports.Get(), true, "the islands measure their sums");
+        FpgaAggregatorHelper silent;
+        policy.ConfigureFpgas(silent, true);
+        silent.Create()->GetAttribute("ReportLoss", reports);
+        NS_TEST_EXPECT_MSG_EQ(reports.Get(), false, "the FPGAs decode nothing");
         policy.SetDecoding("fpga", 0.5);
         policy.SetSizing(1e-4, 3, 0);
         WanIslandHelper islands;
@@ -115,6 +124,8 @@ class ParitySizingPolicyTestCase : public WanTestCase
         UintegerValue u;
         island->GetAttribute("ParitySizing", b);
         NS_TEST_EXPECT_MSG_EQ(b.Get(), true, "");
+        island->GetAttribute("ReportLoss", b);
+        NS_TEST_EXPECT_MSG_EQ(b.Get(), false, "the FPGAs report");
         island->GetAttribute("ParityEpsilon", d);
         NS_TEST_EXPECT_MSG_EQ(d.Get(), 1e-4, "");
         island->GetAttribute("ParityWindow", u);
@@ -140,11 +151,7 @@ class ParitySizingPolicyTestCase : public WanTestCase
         plain.Create()->GetAttribute("ParitySizing", b);
         NS_TEST_EXPECT_MSG_EQ(b.Get(), false, "");
 
-        e = ErrorOf([&] { policy.SetDecoding("island", 0.5); });
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "needs parity decoding at the FPGA (got 'island')"),
-                              true,
-                              e);
-        e = ErrorOf([&] { policy.SetSizing(0.6, 2, 0.95); });
+        auto e = ErrorOf([&] { policy.SetSizing(0.6, 2, 0.95); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "above 0 and at most 0.5 (got 0.6; 0: not sized)"),
                               true,
                               e);
@@ -156,8 +163,6 @@ class ParitySizingPolicyTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "confidence must be from 0 to less than 1 (got 1)"),
                               true,
                               e);
-        // Off again: decoding may move back to the island.
-        policy.SetSizing(0, 2, 0.95);
         policy.SetDecoding("island", 0.5);
         NS_TEST_EXPECT_MSG_EQ(policy.DecodesAtFpga(), false, "");
     }

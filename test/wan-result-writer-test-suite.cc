@@ -341,6 +341,7 @@ class ResultWriterRunTestCase : public WanTestCase
         CliqueExperimentHelper experiment(topo, PlannerConfig{});
         experiment.SetScale(1000);
         experiment.SetRounds(2);
+        experiment.SetRecovery("accept"); // the data's chunks alone
         // No BFD or PIM packets in the core queues: only the streams wait there.
         experiment.SetFaultDetection("oracle");
         experiment.SetTreeBuilding("planner");
