@@ -415,6 +415,77 @@ class CodedSizedTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief Parity decoded at the island, sized from what the islands report
+ * (ReportLoss): B loses merged chunk 5 of round 0 on its access hop; at each
+ * block's first parity every island REPORTs to its two peers how many of
+ * the block's 10 sums hold both peers' contributions, and counts it for
+ * itself.  Every sender then sizes round 1 from the same three receivers,
+ * the worst B (1 of 100): Wilson's upper end 0.0545, 3 rows of 4, at A, B
+ * and C alike; B rebuilds both contributions to chunk 5 from the sums'
+ * parity.
+ */
+class CodedSizedAtIslandTestCase : public WanTestCase
+{
+  public:
+    CodedSizedAtIslandTestCase()
+        : WanTestCase("parity decoded at the island, sized from the sums' erasures islands report")
+    {
+    }
+
+  private:
+    /// ParitySized: keeps (rows, rate) in `out`.
+    static void Sized(std::vector<std::pair<uint32_t, double>>* out,
+                      uint32_t /* round */,
+                      uint32_t rows,
+                      double rate)
+    {
+        out->emplace_back(rows, rate);
+    }
+
+    void DoCheck() override
+    {
+        auto o = CodedOptions(4);
+        o.paritySizing = 1e-2;
+        o.rounds = 2;
+        o.peerIslands = true;
+        o.dropsAtB = {5};
+        std::vector<std::vector<std::pair<uint32_t, double>>> sized(3);
+        o.beforeRun = [&](LineClique& run) {
+            for (uint32_t c = 0; c < 3; ++c)
+            {
+                run.islands[c]->SetAttribute("ReportLoss", BooleanValue(true));
+                run.islands[c]->TraceConnectWithoutContext("ParitySized",
+                                                           MakeBoundCallback(&Sized, &sized[c]));
+            }
+        };
+        LineClique run(o);
+        for (uint32_t c = 0; c < 3; ++c)
+        {
+            NS_TEST_ASSERT_MSG_EQ(sized[c].size(), 2, "sized as each round starts");
+            NS_TEST_EXPECT_MSG_EQ(sized[c][0].first, 4, "no report yet: every row");
+            NS_TEST_EXPECT_MSG_EQ(sized[c][1].first, 3, "island " << c);
+            NS_TEST_EXPECT_MSG_EQ_TOL(sized[c][1].second,
+                                      0.05448619617870529,
+                                      1e-12,
+                                      "B's 1 of 100, island " << c);
+            // Its two peers report each of the 10 blocks of each round.
+            NS_TEST_EXPECT_MSG_EQ(run.islands[c]->GetRecord(0).lossReports, 20, "");
+            NS_TEST_EXPECT_MSG_EQ(run.islands[c]->GetRecord(1).lossReports, 20, "");
+            NS_TEST_EXPECT_MSG_EQ(run.islands[c]->GetRecord(1).paritySent, 30, "10 x 3");
+            for (uint32_t k = 0; k < 2; ++k)
+            {
+                const auto rec = run.islands[c]->GetRecord(k);
+                NS_TEST_EXPECT_MSG_EQ(rec.delivered, 200, "round " << k);
+                NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(c), "exact");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(run.islands[1]->GetRecord(0).rebuilt, 2, "A's and C's to chunk 5");
+        NS_TEST_EXPECT_MSG_EQ(run.islands[1]->GetRecord(0).requested, 0, "nobody asked");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief Coded repair at packet level.
  */
 class WanCodedRepairTestSuite : public TestSuite
@@ -429,6 +500,7 @@ class WanCodedRepairTestSuite : public TestSuite
         AddTestCase(new CodedEarlyTestCase);
         AddTestCase(new CodedAtFpgaTestCase);
         AddTestCase(new CodedSizedTestCase);
+        AddTestCase(new CodedSizedAtIslandTestCase);
         AddTestCase(new CodedBadAttributeTestCase);
     }
 };
