@@ -213,7 +213,8 @@ WanIslandApplication::GetTypeId()
                           MakeDoubleChecker<double>(0, 0.999999))
             .AddAttribute("ParityPrior",
                           "Loss rate a round is sized for before any report of its window has "
-                          "come back, e.g. the first (ParitySizing; below 0: every row)",
+                          "come back, e.g. the first (ParitySizing; below 0: every row; a "
+                          "stream of one block sends every row, which follow all its data)",
                           DoubleValue(-1),
                           MakeDoubleAccessor(&WanIslandApplication::m_parityPrior),
                           MakeDoubleChecker<double>(-1, 0.999999))
@@ -659,7 +660,10 @@ WanIslandApplication::SizeParity(RoundState& state)
     const auto& r = state.plan;
     uint32_t rows = m_parityChunks;
     double rate = -1;
-    if (const auto estimate = m_loss->GetEstimate(r.round))
+    const auto estimate = m_loss->GetEstimate(r.round);
+    // A prior binds only rows that go out between data chunks: a stream of
+    // one block sends its rows after all its data, every row.
+    if (estimate && (estimate->receivers > 0 || state.chunks > m_parityBlock))
     {
         rate = estimate->rate;
         rows = WanParitySizer::Parities(m_parityBlock,

@@ -92,12 +92,14 @@ class BestRecoveryChoiceTestCase : public WanTestCase
 /**
  * @ingroup wan-training-tests
  * @brief The default recovery in a run: all-to-all on the nine cities with
- * 32 GB.  Lossless, the first round sends the prior's 12 rows per block and
- * the second the rows sized from what the FPGAs reported; with 1% loss on
- * the core the parity rebuilds what was lost and every sum is exact.
- * Without memory (triangles, 0 GB) the islands decode and report: with 1%
- * loss on the core, every island sends the prior's rows first, receives
- * its peers' reports, and the parity rebuilds sums.
+ * 32 GB.  At scale 1000 a stream is one block of 112 chunks, whose rows
+ * follow all its data: lossless, the first round sends all 40 rows (the
+ * prior binds rows between data only) and the second the rows sized from
+ * what the FPGAs reported; at scale 100 (10 blocks) the first round sends
+ * the prior's 12.  With 1% loss on the core the parity rebuilds what was
+ * lost and every sum is exact.  Without memory (triangles, 0 GB) the
+ * islands decode and report: with 1% loss on the core, every island
+ * receives its peers' reports and the parity rebuilds sums.
  */
 class BestRecoveryRunTestCase : public WanTestCase
 {
@@ -108,14 +110,18 @@ class BestRecoveryRunTestCase : public WanTestCase
     }
 
   private:
-    static WanExperimentResult Run(const std::string& schedule, double hbmBytes, double loss)
+    static WanExperimentResult Run(const std::string& schedule,
+                                   double hbmBytes,
+                                   double loss,
+                                   double scale = 1000,
+                                   uint32_t rounds = 2)
     {
         const auto topo = WanTopology::NineCity();
         PlannerConfig config;
         config.hbmBytes = hbmBytes;
         CliqueExperimentHelper experiment(topo, config); // the default recovery
-        experiment.SetScale(1000);
-        experiment.SetRounds(2);
+        experiment.SetScale(scale);
+        experiment.SetRounds(rounds);
         if (loss > 0)
         {
             WanLinkImpairment impairment;
@@ -135,14 +141,21 @@ class BestRecoveryRunTestCase : public WanTestCase
         const auto lossless = Run("all-to-all", 32e9, 0);
         for (const auto& i : lossless.rounds.at(0).islands)
         {
-            NS_TEST_EXPECT_MSG_EQ(i.parityRows, 12, "the prior's rows, island " << i.city);
-            NS_TEST_EXPECT_MSG_EQ(i.paritySent, 12, "one block of 112, one multicast copy");
+            NS_TEST_EXPECT_MSG_EQ(i.parityRows, 40, "every row, island " << i.city);
+            NS_TEST_EXPECT_MSG_EQ(i.paritySent, 40, "one block of 112, one multicast copy");
         }
         for (const auto& i : lossless.rounds.at(1).islands)
         {
             NS_TEST_EXPECT_MSG_EQ(i.parityRows, sized, "sized from reports, island " << i.city);
         }
         NS_TEST_EXPECT_MSG_EQ(lossless.exact, true, "");
+        // Scale 100: 10 MB in 1120 chunks of at most 8936 bytes, 10 blocks of 112.
+        const auto blocks = Run("all-to-all", 32e9, 0, 100, 1);
+        for (const auto& i : blocks.rounds.at(0).islands)
+        {
+            NS_TEST_EXPECT_MSG_EQ(i.parityRows, 12, "the prior's rows, island " << i.city);
+            NS_TEST_EXPECT_MSG_EQ(i.paritySent, 120, "10 blocks x 12");
+        }
 
         const auto lossy = Run("all-to-all", 32e9, 0.01);
         uint64_t rebuilt = 0;
@@ -167,10 +180,6 @@ class BestRecoveryRunTestCase : public WanTestCase
                 reports += i.lossReports;
                 rebuiltSums += i.rebuilt;
             }
-        }
-        for (const auto& i : bare.rounds.at(0).islands)
-        {
-            NS_TEST_EXPECT_MSG_EQ(i.parityRows, 12, "the prior's rows, island " << i.city);
         }
         NS_TEST_EXPECT_MSG_GT(reports, 0, "the islands reported their sums' erasures");
         NS_TEST_EXPECT_MSG_GT(rebuiltSums, 0, "the parity rebuilt sums");

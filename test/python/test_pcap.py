@@ -79,10 +79,12 @@ def positions(text):
 def test_triangles_pcap_shows_every_data_and_merged_packet(tmp_path):
     """The acceptance run: triangles at scale 1000, one round, every island's
     device traced; each island sends its 112 chunks once (one multicast copy)
-    and receives 112 complete sums of its two peers' contributions."""
+    and receives 112 complete sums of its two peers' contributions (accept:
+    no parity rows or loss reports beside them)."""
     prefix = tmp_path / "tri"
     run_program("nine-city-cliques --schedule=triangles --hbmGB=0 --packetSchedule=triangles "
                 "--baselines=false --scale=1000 --rounds=1 --quiet --traceLinks=post "
+                "--recovery=accept "
                 "--pcap --tracePrefix=%s" % prefix)
     # Islands are nodes 18 to 26 (after 9 routers and 9 edge nodes); device 0
     # is the loopback.
