@@ -827,20 +827,24 @@ WanIslandApplication::ReportBlock(RoundState& state, uint32_t block)
         return; // measured at its first parity only
     }
     const auto chunks = state.code.BlockChunks(block);
-    const auto whole = std::count_if(chunks.begin(), chunks.end(), [&](uint32_t c) {
-        for (uint32_t p = 0; p <= r.peers; ++p)
-        {
-            if (p != r.position && !m_ledger.Holds(r.round, c, p))
+    const auto n = static_cast<uint32_t>(chunks.size());
+    const auto whole =
+        static_cast<uint32_t>(std::count_if(chunks.begin(), chunks.end(), [&](uint32_t c) {
+            for (uint32_t p = 0; p <= r.peers; ++p)
             {
-                return false;
+                if (p != r.position && !m_ledger.Holds(r.round, c, p))
+                {
+                    return false;
+                }
             }
-        }
-        return true;
-    });
+            return true;
+        }));
     if (m_loss)
     {
-        const auto self = m_reporters.emplace(Address(), m_reporters.size()).first->second;
-        m_loss->AddReport(r.round, self, chunks.size(), chunks.size() - whole);
+        // This island's own measurement, as one more receiver (no address).
+        const auto self =
+            m_reporters.emplace(Address(), static_cast<uint32_t>(m_reporters.size())).first->second;
+        m_loss->AddReport(r.round, self, n, n - whole);
     }
     for (uint32_t p = 0; p < r.peerIslands.size(); ++p)
     {
@@ -850,7 +854,7 @@ WanIslandApplication::ReportBlock(RoundState& state, uint32_t block)
         }
         auto h = Header(r, WanChunkHeader::REPORT, block);
         h.SetPosition(static_cast<uint16_t>(p));
-        h.SetExpected(static_cast<uint16_t>(chunks.size()));
+        h.SetExpected(static_cast<uint16_t>(n));
         h.SetContributions(static_cast<uint16_t>(whole));
         auto packet = Create<Packet>(0);
         packet->AddHeader(h);

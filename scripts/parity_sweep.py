@@ -275,7 +275,8 @@ def main(argv=None):
                              "rounds)")
     parser.add_argument("--maxParities", dest="max_parities", type=int, default=40,
                         help="with --sizing: the code's rows, the most a stream sends "
-                             "(default 40)")
+                             "(default 40, the default recovery's, not the island's "
+                             "ParityChunks of 1: sized rows need room to grow)")
     parser.add_argument("--window", type=int, default=2,
                         help="with --sizing: rounds of reports counted (default 2)")
     parser.add_argument("--confidence", type=float, default=0.95,
