@@ -31,6 +31,7 @@
 #define WAN_TRAINING_HAS_APPLICATION_HELPER 0
 #endif
 
+#include <cstdint>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -43,6 +44,12 @@ namespace ns3
 {
 namespace wancompat
 {
+
+/// The pcap link type of ns-3's point-to-point devices: PPP, 9 in
+/// tcpdump.org's list of link types.  ns-3.37 names it PcapHelper::DLT_PPP,
+/// which current ns-3-dev deprecates for iana::LinkType::PPP; the value is
+/// the same in every release.
+inline constexpr uint32_t kPcapLinkTypePpp = 9;
 
 /**
  * @ingroup wan-training

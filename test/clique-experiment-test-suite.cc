@@ -11,7 +11,6 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
-#include "ns3/trace-helper.h"
 #include "ns3/wan-training-compat.h"
 
 #include <cmath>
@@ -306,7 +305,7 @@ class PacketTraceTestCase : public WanTestCase
             const std::string name = prefix + "-" + std::to_string(18 + c) + "-1.pcap";
             uint32_t linkType = 0;
             const auto records = PcapRecordLengths(name, linkType).size();
-            NS_TEST_EXPECT_MSG_EQ(linkType, PcapHelper::DLT_PPP, name << ": PPP");
+            NS_TEST_EXPECT_MSG_EQ(linkType, wancompat::kPcapLinkTypePpp, name << ": PPP");
             NS_TEST_EXPECT_MSG_EQ(records, 2 * 112u, name);
         }
         const std::string e = ErrorOf([&]() { traced.EnablePacketTraces(prefix, "", "post,XYZ"); });

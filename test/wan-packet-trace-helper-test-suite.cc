@@ -10,10 +10,10 @@
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/test.h"
-#include "ns3/trace-helper.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/wan-network-helper.h"
 #include "ns3/wan-packet-trace-helper.h"
+#include "ns3/wan-training-compat.h"
 
 #include <string>
 #include <vector>
@@ -113,7 +113,7 @@ class TraceSelectionFilesTestCase : public WanTestCase
         {
             uint32_t linkType = 0;
             const auto records = PcapRecordLengths(names[c] + ".pcap", linkType);
-            NS_TEST_EXPECT_MSG_EQ(linkType, PcapHelper::DLT_PPP, names[c] << ".pcap: PPP");
+            NS_TEST_EXPECT_MSG_EQ(linkType, wancompat::kPcapLinkTypePpp, names[c] << ".pcap: PPP");
             NS_TEST_EXPECT_MSG_EQ((records == expected[c]), true, names[c] << ".pcap");
         }
 
