@@ -36,11 +36,6 @@ CASES = [
      ["--packetSchedule=triangles", "--scale=1000", "--rounds=2", "--lossRate=0.01",
       "--lossLinks=core,access,post"],
      [(2, "gtw"), (3, "gtw")]),
-    ("all-to-all, 32 GB, 1% core loss, the default recovery (parity decoded at the FPGA, "
-     "sized from the FPGAs' reports)",
-     ["--packetSchedule=all-to-all:32", "--hbmGB=32", "--scale=1000", "--rounds=2",
-      "--lossRate=0.01"],
-     [(3, "gtw")]),
     ("all-to-all, 32 GB, 0.1% core loss, early repair",
      ["--packetSchedule=all-to-all:32", "--hbmGB=32", "--scale=1000",
       "--rounds=2", "--lossRate=0.001", "--recovery=early"],
