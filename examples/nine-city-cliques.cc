@@ -214,8 +214,8 @@ AddPacketOptions(CommandLine& cmd, Options& o)
                  "Packet-level: missing contributions are accepted or rerequested from their "
                  "senders at a round's deadline, or early: asked for as soon as overdue; "
                  "coded and coded+early add parity chunks that rebuild lost chunks; best: "
-                 "the best the FPGAs allow (with memory, coded+early decoded at the FPGA and "
-                 "sized in band; without, early)",
+                 "the best the FPGAs allow (coded+early sized in band, decoded at the FPGA "
+                 "with memory, at the island without; without FPGAs, early)",
                  o.recovery);
     cmd.AddValue("parityBlock", "Packet-level, coded: data chunks per parity block", o.parityBlock);
     cmd.AddValue("parityChunks",

@@ -443,8 +443,9 @@ Run(int argc, char* argv[])
     cmd.AddValue("recovery",
                  "Recovery policies to sweep: comma list of accept, rerequest (at the deadline), "
                  "early (as soon as a chunk is overdue), coded (parity, then rerequest), "
-                 "coded+early (parity, then early) and best (the best the FPGAs allow: with "
-                 "memory, coded+early decoded at the FPGA and sized in band; without, early)",
+                 "coded+early (parity, then early) and best (the best the FPGAs allow: "
+                 "coded+early sized in band, decoded at the FPGA with memory, at the island "
+                 "without; without FPGAs, early)",
                  o.recovery);
     cmd.AddValue("parityBlock", "coded: data chunks per parity block", o.parityBlock);
     cmd.AddValue("parityChunks",

@@ -90,8 +90,9 @@ CliqueExperimentHelper::GetTypeId()
                 "What islands do about missing contributions: accept, rerequest, early "
                 "(WanIslandApplication's Recovery), coded (parity chunks, then re-requests "
                 "at the deadline), coded+early (parity, then early requests) or best (the "
-                "best the FPGAs allow: with memory, coded+early decoded at the FPGA and "
-                "sized in band; without, early; WanBestRecovery); see SetRecovery",
+                "best the FPGAs allow: coded+early sized in band, decoded at the FPGA with "
+                "memory, at the island without; without FPGAs, early; WanBestRecovery); see "
+                "SetRecovery",
                 EnumValue(CliqueExperimentHelper::BEST),
                 wancompat::MakeEnumMemberAccessor(&CliqueExperimentHelper::m_recovery),
                 MakeEnumChecker(CliqueExperimentHelper::ACCEPT,

@@ -153,9 +153,9 @@ class CliqueExperimentHelper : public ObjectBase
      *        they can; re-requests at the deadline for the rest) or
      *        "coded+early" (parity, then early requests for what it cannot
      *        rebuild), or "best" (the default: the best the FPGAs allow,
-     *        WanBestRecovery: with memory, coded+early decoded at the FPGA
-     *        and sized in band, its own layout; without, early); see
-     *        WanIslandApplication
+     *        WanBestRecovery: coded+early sized in band with its own
+     *        layout, decoded at the FPGA with memory, at the island
+     *        without; without FPGAs, early); see WanIslandApplication
      */
     void SetRecovery(const std::string& policy);
     /**
@@ -375,7 +375,7 @@ class CliqueExperimentHelper : public ObjectBase
     double LargestJitter() const;
     /// @return true when this process runs city c (every city without ranks)
     bool IsLocal(uint32_t c) const;
-    /// @return whether a run sends parity: the coded policies, best with FPGA memory
+    /// @return whether a run sends parity: the coded policies, best with FPGAs
     bool SendsParity() const;
     /// @return the parity a run lays out: SetParity's and the others', or best's
     WanParityPolicy Parity() const;

@@ -87,7 +87,7 @@ WanParityPolicy::SetPrior(double rate)
     {
         wantext::bounds::kLossRate.Check(rate, "parity sizing's prior rate");
     }
-    m_prior = rate;
+    m_prior = rate < 0 ? -1 : rate;
 }
 
 void
@@ -102,7 +102,7 @@ WanParityPolicy::ConfigureIslands(WanIslandHelper& islands, bool coded) const
         islands.SetAttribute("ParityEpsilon", DoubleValue(m_epsilon));
         islands.SetAttribute("ParityWindow", UintegerValue(m_window));
         islands.SetAttribute("ParityConfidence", DoubleValue(m_confidence));
-        islands.SetAttribute("ParityPrior", DoubleValue(m_prior < 0 ? -1 : m_prior));
+        islands.SetAttribute("ParityPrior", DoubleValue(m_prior));
         // Decoded at the island, the islands measure the sums they decode.
         islands.SetAttribute("ReportLoss", BooleanValue(coded && !m_decodeAtFpga));
     }

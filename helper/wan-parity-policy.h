@@ -103,7 +103,7 @@ class WanParityPolicy
     double m_epsilon{0};        //!< sized for this failure probability (0: not sized)
     uint32_t m_window{2};       //!< rounds of reports counted
     double m_confidence{0.95};  //!< of each receiver's rate interval
-    double m_prior{-1};         //!< rate sized for before reports (below 0: every row)
+    double m_prior{-1};         //!< rate sized for before reports (-1: every row)
 };
 
 } // namespace ns3

@@ -27,7 +27,8 @@ class BestRecoveryChoiceTestCase : public WanTestCase
 {
   public:
     BestRecoveryChoiceTestCase()
-        : WanTestCase("best recovery: coded and sized in band with FPGA memory, none without")
+        : WanTestCase("best recovery: sized in band, decoded at the FPGA or the island, none "
+                      "without FPGAs")
     {
     }
 

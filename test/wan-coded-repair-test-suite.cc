@@ -29,6 +29,16 @@ CodedOptions(uint32_t parities)
     return o;
 }
 
+/// ParitySized: keeps (rows, rate) in `out`.
+void
+Sized(std::vector<std::pair<uint32_t, double>>* out,
+      uint32_t /* round */,
+      uint32_t rows,
+      double rate)
+{
+    out->emplace_back(rows, rate);
+}
+
 } // namespace
 
 /**
@@ -347,15 +357,6 @@ class CodedSizedTestCase : public WanTestCase
     }
 
   private:
-    /// ParitySized: keeps (rows, rate) in `out`.
-    static void Sized(std::vector<std::pair<uint32_t, double>>* out,
-                      uint32_t /* round */,
-                      uint32_t rows,
-                      double rate)
-    {
-        out->emplace_back(rows, rate);
-    }
-
     void DoCheck() override
     {
         auto o = CodedOptions(4);
@@ -433,15 +434,6 @@ class CodedSizedAtIslandTestCase : public WanTestCase
     }
 
   private:
-    /// ParitySized: keeps (rows, rate) in `out`.
-    static void Sized(std::vector<std::pair<uint32_t, double>>* out,
-                      uint32_t /* round */,
-                      uint32_t rows,
-                      double rate)
-    {
-        out->emplace_back(rows, rate);
-    }
-
     void DoCheck() override
     {
         auto o = CodedOptions(4);

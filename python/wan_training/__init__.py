@@ -233,15 +233,15 @@ def _facts_here():
     experiment = ns.CliqueExperimentHelper.GetTypeId()
     schedules = [str(name) for name in ns.CliqueScheduleBuiltins.Names()]
     recovery = names(experiment, "Recovery")
+    # A policy's lossless baseline: the repair policy under its parity.
+    baseline = {p: str(ns.CliqueExperimentHelper.RepairPolicy(p)) for p in recovery}
     return {
         "schedules": schedules,
         "memory_gb": {n: ns.CliqueScheduleBuiltins.GetDefaultMemory(n) / 1e9 for n in schedules},
         "recovery": recovery,
         # A coded policy's repair policy under its parity.
-        "uncoded": {p: str(ns.CliqueExperimentHelper.RepairPolicy(p))
-                    for p in recovery if ns.CliqueExperimentHelper.IsCoded(p)},
-        # A policy's lossless baseline: the repair policy under its parity.
-        "baseline": {p: str(ns.CliqueExperimentHelper.RepairPolicy(p)) for p in recovery},
+        "uncoded": {p: baseline[p] for p in recovery if ns.CliqueExperimentHelper.IsCoded(p)},
+        "baseline": baseline,
         "recovery_default": str(ns.wancompat.AttributeDefaultText(experiment, "Recovery")),
         "repairs": [p for p in recovery if ns.CliqueExperimentHelper.Repairs(p)],
         "fault_detection": names(experiment, "FaultDetection"),
