@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -287,10 +288,17 @@ FpgaAggregator::StartApplication()
                                                               "(HbmBytes "
                                                            << m_hbmBytes << ")");
         }
-        m_decoder = std::make_unique<FpgaStreamDecoder>(m_parityBlock,
-                                                        m_parityChunks,
-                                                        m_decodeBytes / m_slotBytes,
-                                                        m_decodeTimeout.GetSeconds());
+        try
+        {
+            m_decoder = std::make_unique<FpgaStreamDecoder>(m_parityBlock,
+                                                            m_parityChunks,
+                                                            m_decodeBytes / m_slotBytes,
+                                                            m_decodeTimeout.GetSeconds());
+        }
+        catch (const std::invalid_argument& e)
+        {
+            NS_FATAL_ERROR("FpgaAggregator: DecodeBytes set: " << e.what());
+        }
         NS_LOG_INFO("per-stream decoding: " << m_decoder->GetCapacity() << " chunks");
     }
     if (m_hbmBytes > 0)

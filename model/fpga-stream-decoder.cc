@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -27,6 +28,7 @@ FpgaStreamDecoder::Totals::operator+=(const Block& block)
     rebuilt += block.rebuilt;
     short_ += block.short_ ? 1 : 0;
     evicted += block.evicted ? 1 : 0;
+    undecodable += block.undecodable ? 1 : 0;
     return *this;
 }
 
@@ -38,7 +40,8 @@ FpgaStreamDecoder::Totals::Fields()
                                            {"erasures", &Totals::erasures},
                                            {"rebuilt", &Totals::rebuilt},
                                            {"short", &Totals::short_},
-                                           {"evicted", &Totals::evicted}};
+                                           {"evicted", &Totals::evicted},
+                                           {"undecodable", &Totals::undecodable}};
     return fields;
 }
 
@@ -50,6 +53,12 @@ FpgaStreamDecoder::FpgaStreamDecoder(uint32_t block,
       m_capacity(capacity),
       m_timeout(wantext::RequirePositive(timeoutSeconds, "stream decoding timeout", "s"))
 {
+    if (block == 0)
+    {
+        // A code of no block is no code (WanParityCode's "off"): nothing to
+        // decode, and every chunk's block would be a division by 0.
+        throw std::invalid_argument("stream decoding: blocks of 0 data chunks (need at least 1)");
+    }
 }
 
 FpgaStreamDecoder::State*
@@ -256,7 +265,8 @@ FpgaStreamDecoder::TryDecode(const Key& key, State& state)
         if (!WanGaloisRing::IsInteger(element))
         {
             // Not a value: the copies do not fit together (a corrupted
-            // chunk).  Left to the island.
+            // chunk).  Counted, and left to the island.
+            state.undecodable = true;
             NS_LOG_WARN("stream block " << std::get<3>(key) << " of position " << std::get<2>(key)
                                         << " does not decode to values");
             state.done = true;
@@ -295,6 +305,7 @@ FpgaStreamDecoder::Close(const Key& key, const State& state)
     b.rebuilt = state.rebuilt;
     b.short_ = b.erasures > parities;
     b.evicted = state.evicted;
+    b.undecodable = state.undecodable;
     m_totals += b;
     return b;
 }

@@ -62,15 +62,16 @@ class FpgaStreamDecoder
     /// One block of one stream, reported when it closes.
     struct Block
     {
-        uint32_t round{0};    //!< its round
-        uint32_t clique{0};   //!< its clique
-        uint32_t position{0}; //!< its sender
-        uint32_t block{0};    //!< its block in the stream
-        uint32_t symbols{0};  //!< data and parity chunks the stream carried for it
-        uint32_t erasures{0}; //!< of which none arrived (first hand)
-        uint32_t rebuilt{0};  //!< data chunks rebuilt here
-        bool short_{false};   //!< more erasures than parities: beyond the code
-        bool evicted{false};  //!< its copies were taken for another block first
+        uint32_t round{0};       //!< its round
+        uint32_t clique{0};      //!< its clique
+        uint32_t position{0};    //!< its sender
+        uint32_t block{0};       //!< its block in the stream
+        uint32_t symbols{0};     //!< data and parity chunks the stream carried for it
+        uint32_t erasures{0};    //!< of which none arrived (first hand)
+        uint32_t rebuilt{0};     //!< data chunks rebuilt here
+        bool short_{false};      //!< more erasures than parities: beyond the code
+        bool evicted{false};     //!< its copies were taken for another block first
+        bool undecodable{false}; //!< its copies solved to no values (a corrupt chunk)
     };
 
     /// What a block of a stream lost, measured when its first parity came
@@ -89,12 +90,13 @@ class FpgaStreamDecoder
     /// Counts over every block reported.
     struct Totals
     {
-        uint64_t blocks{0};   //!< blocks
-        uint64_t symbols{0};  //!< their chunks
-        uint64_t erasures{0}; //!< chunks that did not arrive
-        uint64_t rebuilt{0};  //!< data chunks rebuilt
-        uint64_t short_{0};   //!< blocks beyond the code
-        uint64_t evicted{0};  //!< blocks whose copies were evicted
+        uint64_t blocks{0};      //!< blocks
+        uint64_t symbols{0};     //!< their chunks
+        uint64_t erasures{0};    //!< chunks that did not arrive
+        uint64_t rebuilt{0};     //!< data chunks rebuilt
+        uint64_t short_{0};      //!< blocks beyond the code
+        uint64_t evicted{0};     //!< blocks whose copies were evicted
+        uint64_t undecodable{0}; //!< blocks whose copies solved to no values
 
         /**
          * @brief Counts one more block.
@@ -105,7 +107,7 @@ class FpgaStreamDecoder
 
         /// A count: its name and member.
         using Field = std::pair<const char*, uint64_t Totals::*>;
-        /** @return every count, in declaration order ("blocks" to "evicted") */
+        /** @return every count, in declaration order ("blocks" to "undecodable") */
         static const std::vector<Field>& Fields();
     };
 
@@ -200,10 +202,11 @@ class FpgaStreamDecoder
         uint32_t length{0};                                //!< data chunks (0: not known yet)
         uint32_t rows{0};                                  //!< parity rows sent (0: not known)
         uint32_t rebuilt{0};                               //!< data chunks rebuilt
-        bool done{false};    //!< complete or decoded: nothing more to do
-        bool evicted{false}; //!< its copies were taken
-        double last{0};      //!< last arrival, seconds
-        uint64_t opened{0};  //!< order of opening (the oldest is evicted first)
+        bool done{false};        //!< complete or decoded: nothing more to do
+        bool evicted{false};     //!< its copies were taken
+        bool undecodable{false}; //!< its copies solved to no values
+        double last{0};          //!< last arrival, seconds
+        uint64_t opened{0};      //!< order of opening (the oldest is evicted first)
     };
 
     /**

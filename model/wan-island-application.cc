@@ -804,11 +804,12 @@ WanIslandApplication::Parity(Ptr<const Packet> packet, const WanChunkHeader& h)
     {
         ReportBlock(*state, state->code.BlockOfGroup(group));
     }
-    if (!decoder.AddParity(group, SendersOf(h), h.GetSymbol()))
+    if (const char* why = decoder.Refusal(group, SendersOf(h)))
     {
-        Drop(packet, "repeated parity", state);
+        Drop(packet, why, state); // counted by reason, as every bad chunk
         return;
     }
+    decoder.AddParity(group, SendersOf(h), h.GetSymbol());
     state->record.bytesIn += packet->GetSize();
     ++state->record.packetsIn;
     Rebuild(*state, decoder, state->code.BlockOfGroup(group));

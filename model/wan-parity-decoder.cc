@@ -79,18 +79,28 @@ WanParityDecoder::Count() const
     return t;
 }
 
+const char*
+WanParityDecoder::Refusal(uint32_t group, const WanSourceSet& sources) const
+{
+    if (group >= m_sources.size() || sources.IsEmpty() || m_code.GroupChunks(group).empty())
+    {
+        return "unexpected parity";
+    }
+    bool inside = true;
+    sources.ForEach([&](uint32_t p) { inside = inside && m_positionSet.Test(p); });
+    if (!inside)
+    {
+        return "parity from outside the clique";
+    }
+    return m_sources[group].Intersects(sources) ? "repeated parity" : nullptr;
+}
+
 bool
 WanParityDecoder::AddParity(uint32_t group,
                             const WanSourceSet& sources,
                             const WanGaloisRing::Element& symbol)
 {
-    if (group >= m_sources.size() || sources.IsEmpty() || m_code.GroupChunks(group).empty())
-    {
-        return false;
-    }
-    bool inside = true;
-    sources.ForEach([&](uint32_t p) { inside = inside && m_positionSet.Test(p); });
-    if (!inside || m_sources[group].Intersects(sources))
+    if (Refusal(group, sources) != nullptr)
     {
         return false;
     }

@@ -88,11 +88,19 @@ class WanParityDecoder
     Tally Count() const;
     /**
      * @param group a parity group
+     * @param sources the senders whose parity a sum holds
+     * @return why AddParity would refuse that sum (a drop reason: "unexpected
+     *         parity" when the group does not exist or names nobody, "parity
+     *         from outside the clique" when it names a sender this decoder does
+     *         not cover, "repeated parity" when it repeats one it holds), or
+     *         nullptr when it would add it
+     */
+    const char* Refusal(uint32_t group, const WanSourceSet& sources) const;
+    /**
+     * @param group a parity group
      * @param sources the senders whose parity this sum holds
      * @param symbol the sum of their parity symbols
-     * @return false, and nothing added, when it repeats a sender already
-     *         held, names a sender outside the decoder or the group does not
-     *         exist
+     * @return false, and nothing added, when Refusal gives a reason
      */
     bool AddParity(uint32_t group,
                    const WanSourceSet& sources,

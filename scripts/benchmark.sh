@@ -3,24 +3,28 @@
 #
 # Runs, with the ns-3 tree that scripts/setup.sh prepared:
 #   1. one full-scale round of triangles (D = 1 GB, scale 1, multicast + FPGA);
-#   2. the default scaled run of nine-city-cliques (scale 100, with baselines);
-#   3. the full-scale round again with D = 2 GB, to show that peak memory does
-#      not grow with D;
-#   4. the same round's packets through plain ns-3 UDP applications
+#   2. the same round's packets through plain ns-3 UDP applications
 #      (wan-udp-baseline): each to one peer by unicast, and each to its clique
 #      over the same multicast trees (the same packet hops, without FPGAs);
-#      and the ratios of wall time per packet sent.
+#      1 and 2 WAN_TRAINING_BENCH_RUNS times each (default 5), interleaved, so
+#      that the machine's drift reaches every program alike, with each one's
+#      mean and 95% confidence interval and the ratios of wall time per packet
+#      sent (per run, paired, then their mean and interval);
+#   3. the default scaled run of nine-city-cliques (scale 100, with baselines);
+#   4. the full-scale round again with D = 2 GB, to show that peak memory does
+#      not grow with D.
 # For each it prints wall time, simulated events, events per second and peak
 # resident memory.  When the optimized build is there (scripts/setup.sh
 # --optimized), every run is repeated with it, side by side, and the speedup of
-# the optimized profile and both per-packet ratios close the report.  When the
-# MPI build is there (scripts/setup.sh --mpi), the full-scale round runs once
-# more with it in one process and on 2 ranks under mpiexec (granted time window
-# and null messages, cities split by WAN_TRAINING_PARTITION, any --partition
-# value: by default balanced, the run's planned work), WAN_TRAINING_BENCH_RUNS times each
-# (default 3, interleaved), with each configuration's mean and 95% confidence
-# interval and the speedup of 2 ranks over 1.  Figures, not pass/fail: this is
-# not a test.
+# the optimized profile closes the report.  When the MPI build is there
+# (scripts/setup.sh --mpi), the full-scale round runs once more with it in one
+# process and on 2 ranks under mpiexec (granted time window and null messages,
+# cities split by WAN_TRAINING_PARTITION, any --partition value: by default
+# balanced, the run's planned work), WAN_TRAINING_BENCH_RUNS times each,
+# interleaved, with each configuration's mean and 95% confidence interval and
+# the speedup of 2 ranks over 1.  A build that is not there is named as skipped
+# and the script still ends with exit 0.  Figures, not pass/fail: this is not a
+# test.
 #
 # Usage: scripts/benchmark.sh [-h|--help]
 
@@ -33,7 +37,7 @@ source "$here/common.sh"
 
 case "${1:-}" in
 -h | --help)
-    sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
 esac
@@ -81,45 +85,85 @@ timed() {
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}'; }
 
+# mean_ci "V1 V2 ...": the mean and the half-width of its 95% confidence
+# interval (wan_training.mean_ci, as the experiment scripts).
+# shellcheck disable=SC2086  # $1 split: one argument per value
+mean_ci() {
+    PYTHONPATH="$WT_MODULE_DIR/python" "$WT_PYTHON" -c 'import sys, wan_training
+print("%.3f %.3f" % wan_training.mean_ci([float(w) for w in sys.argv[1:]]))' $1
+}
+
+runs="${WAN_TRAINING_BENCH_RUNS:-5}"
+[[ "$runs" =~ ^[1-9][0-9]*$ ]] || wt_die "WAN_TRAINING_BENCH_RUNS must be a positive integer (got '$runs')"
+
 # One full-scale round of triangles: the runs that the per-packet ratios and the
 # distributed speedup compare.
 round=(--packetSchedule=triangles --scale=1 --rounds=1 --baselines=false --hbmGB=0 --quiet)
 profiles=(default)
-[ -n "$(wt_optimized_program nine-city-cliques)" ] && profiles+=(optimized)
+if [ -n "$(wt_optimized_program nine-city-cliques)" ]; then
+    profiles+=(optimized)
+else
+    echo "skipped: the optimized profile (no optimized build; scripts/setup.sh --optimized makes it)"
+fi
+# The three programs of the per-packet ratios, interleaved run by run; they send
+# the same number of packets from the islands.
 declare -A ours udp udpm scaled
+for ((i = 1; i <= runs; ++i)); do
+    for profile in "${profiles[@]}"; do
+        run "$profile" nine-city-cliques "full scale, 1 round of triangles (run $i)" "${round[@]}"
+        ours[$profile]+="$LAST_WALL "
+        run "$profile" wan-udp-baseline "plain ns-3 UDP, same packets (run $i)" --scale=1
+        udp[$profile]+="$LAST_WALL "
+        run "$profile" wan-udp-baseline "plain ns-3 UDP, multicast trees (run $i)" --scale=1 \
+            --multicast
+        udpm[$profile]+="$LAST_WALL "
+    done
+done
 for profile in "${profiles[@]}"; do
-    run "$profile" nine-city-cliques "full scale, 1 round of triangles, D = 1 GB" "${round[@]}"
-    ours[$profile]="$LAST_WALL"
     run "$profile" nine-city-cliques "default scaled run (scale 100, baselines)" --hbmGB=0 --quiet
     scaled[$profile]="$LAST_WALL"
     run "$profile" nine-city-cliques "full scale, 1 round of triangles, D = 2 GB" \
         "${round[@]}" --payload=2e9
-    run "$profile" wan-udp-baseline "plain ns-3 UDP, same packets, scale 1" --scale=1
-    udp[$profile]="$LAST_WALL"
-    run "$profile" wan-udp-baseline "plain ns-3 UDP over the multicast trees" --scale=1 \
-        --multicast
-    udpm[$profile]="$LAST_WALL"
 done
-# The runs send the same number of packets from the islands.
+# paired "A1 A2 ..." "B1 B2 ...": the ratios A_i / B_i, space-separated.
+paired() { paste -d' ' <(tr ' ' '\n' <<<"$1" | grep .) <(tr ' ' '\n' <<<"$2" | grep .) |
+    awk '{printf "%s ", ($2 > 0) ? $1 / $2 : 0}'; }
+echo "per-packet cost, $runs runs each, interleaved (mean +/- 95% CI):"
 for profile in "${profiles[@]}"; do
-    echo "per-packet cost, wan-training / plain UDP ($profile): unicast to one peer" \
-        "$(ratio "${ours[$profile]}" "${udp[$profile]}"), over the same multicast trees" \
-        "$(ratio "${ours[$profile]}" "${udpm[$profile]}")"
+    for what in ours udp udpm; do
+        declare -n series="$what"
+        read -r m h <<<"$(mean_ci "${series[$profile]}")"
+        printf '  %-9s %-44s %8.2f +/- %.2f s\n' "$profile" \
+            "$(case $what in ours) echo "wan-training, full-scale round" ;;
+                udp) echo "plain UDP, unicast to one peer" ;;
+                *) echo "plain UDP, over the same multicast trees" ;; esac)" "$m" "$h"
+        unset -n series
+    done
+    for base in udp udpm; do
+        declare -n series="$base"
+        read -r m h <<<"$(mean_ci "$(paired "${ours[$profile]}" "${series[$profile]}")")"
+        printf '  %-9s wan-training / plain UDP, %-27s %.3f +/- %.3f x per packet\n' "$profile" \
+            "$([ "$base" = udp ] && echo "unicast to one peer:" || echo "same multicast trees:")" \
+            "$m" "$h"
+        unset -n series
+    done
 done
 if [ ${#profiles[@]} -gt 1 ]; then
-    echo "optimized profile speedup: full-scale round $(ratio "${ours[default]}" "${ours[optimized]}")x," \
+    read -r od _ <<<"$(mean_ci "${ours[default]}")"
+    read -r oo _ <<<"$(mean_ci "${ours[optimized]}")"
+    read -r ud _ <<<"$(mean_ci "${udp[default]}")"
+    read -r uo _ <<<"$(mean_ci "${udp[optimized]}")"
+    echo "optimized profile speedup: full-scale round $(ratio "$od" "$oo")x," \
         "scaled run $(ratio "${scaled[default]}" "${scaled[optimized]}")x," \
-        "plain UDP $(ratio "${udp[default]}" "${udp[optimized]}")x"
+        "plain UDP $(ratio "$ud" "$uo")x"
 fi
 
 # Distributed runs: the full-scale round with the MPI build, in one process and
-# on two ranks (one core each), WAN_TRAINING_BENCH_RUNS times each (default 3),
+# on two ranks (one core each), WAN_TRAINING_BENCH_RUNS times each (default 5),
 # interleaved, so that the machine's drift reaches every configuration alike.
 mpi_program="$(wt_mpi_program nine-city-cliques)"
 if [ -n "$mpi_program" ]; then
     partition="${WAN_TRAINING_PARTITION:-balanced}"
-    runs="${WAN_TRAINING_BENCH_RUNS:-3}"
-    [[ "$runs" =~ ^[1-9][0-9]*$ ]] || wt_die "WAN_TRAINING_BENCH_RUNS must be a positive integer (got '$runs')"
     mpi=(mpiexec -np 2 --bind-to core)
     [ "$(id -u)" != 0 ] || mpi+=(--allow-run-as-root)
     declare -A walls
@@ -132,13 +176,6 @@ if [ -n "$mpi_program" ]; then
             walls[$sync]+="$LAST_WALL "
         done
     done
-    # mean_ci "W1 W2 ...": the mean and the half-width of its 95% confidence
-    # interval, seconds (wan_training.mean_ci, as the experiment scripts).
-    # shellcheck disable=SC2086  # $1 split: one argument per wall time
-    mean_ci() {
-        PYTHONPATH="$WT_MODULE_DIR/python" python3 -c 'import sys, wan_training
-print("%.2f %.2f" % wan_training.mean_ci([float(w) for w in sys.argv[1:]]))' $1
-    }
     declare -A mean
     echo "distributed runs, $runs each (mean +/- 95% CI), partition $partition:"
     for config in one gtw null; do
@@ -150,4 +187,6 @@ print("%.2f %.2f" % wan_training.mean_ci([float(w) for w in sys.argv[1:]]))' $1
     done
     echo "distributed speedup, 2 ranks over 1 process (means):" \
         "gtw $(ratio "${mean[one]}" "${mean[gtw]}")x, null messages $(ratio "${mean[one]}" "${mean[null]}")x"
+else
+    echo "skipped: the distributed runs (no MPI build; scripts/setup.sh --mpi makes it)"
 fi

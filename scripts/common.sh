@@ -450,22 +450,28 @@ wt_build_mpi() {
     wt_build_extra "MPI" "$WT_MPI_CACHE" "$WT_MPI_OUT" "$WT_NS3_MODULES;mpi" -DNS3_MPI=ON
 }
 
+# wt_first_program DIR NAME: the first file NAME (a glob) in DIR, or nothing
+# when DIR is absent (an optional build that is not there): never a failure,
+# so that `x="$(wt_first_program ...)"` holds under set -e and pipefail.
+wt_first_program() {
+    [ -d "$1" ] || return 0
+    find "$1" -maxdepth 1 -type f -name "$2" -print -quit
+}
+
 # The default build's program $1 (empty when it is not built).
 wt_program() {
-    find "$NS3_DIR/build/contrib/wan-training/examples" -maxdepth 1 -type f \
-        -name "ns3*-$1-default" 2>/dev/null | head -n 1
+    wt_first_program "$NS3_DIR/build/contrib/wan-training/examples" "ns3*-$1-default"
 }
 
 # The MPI build's program $1 (empty when that build is not there).
 wt_mpi_program() {
-    find "$NS3_DIR/$WT_MPI_OUT/contrib/wan-training/examples" -maxdepth 1 -type f \
-        -name "ns3*-$1-optimized" 2>/dev/null | head -n 1
+    wt_first_program "$NS3_DIR/$WT_MPI_OUT/contrib/wan-training/examples" "ns3*-$1-optimized"
 }
 
 # The optimized build's program $1 (empty when that build is not there).
 wt_optimized_program() {
-    find "$NS3_DIR/$WT_OPTIMIZED_OUT/contrib/wan-training/examples" -maxdepth 1 -type f \
-        -name "ns3*-$1-optimized" 2>/dev/null | head -n 1
+    wt_first_program "$NS3_DIR/$WT_OPTIMIZED_OUT/contrib/wan-training/examples" \
+        "ns3*-$1-optimized"
 }
 
 # Checks the module's sources against ns-3-dev's style (scripts/check_style.py)

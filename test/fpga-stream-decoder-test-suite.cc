@@ -88,13 +88,13 @@ class StreamDecoderRebuildTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(d.GetBuffered(), 3, "and the parity");
         out = d.AddParity(ParityId(1), 2, s.Length(1), s.Parity(1), 0.3);
         NS_TEST_ASSERT_MSG_EQ(out.size(), 2, "two lost, two parities");
-        NS_TEST_EXPECT_MSG_EQ(out[0].id.chunk, 1, "");
-        NS_TEST_EXPECT_MSG_EQ(out[0].id.round, 3, "");
-        NS_TEST_EXPECT_MSG_EQ(out[0].id.clique, 1, "");
-        NS_TEST_EXPECT_MSG_EQ(out[0].position, 2, "");
-        NS_TEST_EXPECT_MSG_EQ(out[0].value, -20, "exact");
-        NS_TEST_EXPECT_MSG_EQ(out[1].id.chunk, 3, "");
-        NS_TEST_EXPECT_MSG_EQ(out[1].value, 1LL << 62, "exact at 2^62");
+        NS_TEST_EXPECT_MSG_EQ(out.at(0).id.chunk, 1, "");
+        NS_TEST_EXPECT_MSG_EQ(out.at(0).id.round, 3, "");
+        NS_TEST_EXPECT_MSG_EQ(out.at(0).id.clique, 1, "");
+        NS_TEST_EXPECT_MSG_EQ(out.at(0).position, 2, "");
+        NS_TEST_EXPECT_MSG_EQ(out.at(0).value, -20, "exact");
+        NS_TEST_EXPECT_MSG_EQ(out.at(1).id.chunk, 3, "");
+        NS_TEST_EXPECT_MSG_EQ(out.at(1).value, 1LL << 62, "exact at 2^62");
         NS_TEST_EXPECT_MSG_EQ(d.GetBuffered(), 0, "decoded: the copies freed");
         NS_TEST_EXPECT_MSG_EQ(d.GetPeakBuffered(), 4, "two data, two parities");
         // The lost chunk's own copy, late: it repeats what was rebuilt.
@@ -107,8 +107,8 @@ class StreamDecoderRebuildTestCase : public WanTestCase
         d.AddData(Id(4), 2, s.values[4], true, 0.4);
         out = d.AddParity(ParityId(2), 2, s.Length(2), s.Parity(2), 0.45);
         NS_TEST_ASSERT_MSG_EQ(out.size(), 1, "short block, one lost");
-        NS_TEST_EXPECT_MSG_EQ(out[0].id.chunk, 5, "");
-        NS_TEST_EXPECT_MSG_EQ(out[0].value, 123456789, "exact");
+        NS_TEST_EXPECT_MSG_EQ(out.at(0).id.chunk, 5, "");
+        NS_TEST_EXPECT_MSG_EQ(out.at(0).value, 123456789, "exact");
         // Its second parity is lost.
 
         // Another sender (position 0): data reordered behind the parity.
@@ -120,21 +120,21 @@ class StreamDecoderRebuildTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(d.AddParity(ParityId(0), 0, 4, t.Parity(0), 0.55).size(), 0, "");
         auto added = d.AddData(Id(2), 0, t.values[2], true, 0.6);
         NS_TEST_ASSERT_MSG_EQ(added.rebuilt.size(), 1, "the data arrival completes the system");
-        NS_TEST_EXPECT_MSG_EQ(added.rebuilt[0].id.chunk, 3, "");
-        NS_TEST_EXPECT_MSG_EQ(added.rebuilt[0].value, 4, "");
-        NS_TEST_EXPECT_MSG_EQ(added.rebuilt[0].position, 0, "");
+        NS_TEST_EXPECT_MSG_EQ(added.rebuilt.at(0).id.chunk, 3, "");
+        NS_TEST_EXPECT_MSG_EQ(added.rebuilt.at(0).value, 4, "");
+        NS_TEST_EXPECT_MSG_EQ(added.rebuilt.at(0).position, 0, "");
 
         // Reports once idle 0.5 s.
         NS_TEST_EXPECT_MSG_EQ(d.Expire(0.84).size(), 0, "block 0 of position 2 last heard at 0.35");
         auto blocks = d.Expire(0.86);
         NS_TEST_ASSERT_MSG_EQ(blocks.size(), 1, "");
-        NS_TEST_EXPECT_MSG_EQ(blocks[0].position, 2, "");
-        NS_TEST_EXPECT_MSG_EQ(blocks[0].block, 0, "");
-        NS_TEST_EXPECT_MSG_EQ(blocks[0].symbols, 6, "4 data, 2 parities");
+        NS_TEST_EXPECT_MSG_EQ(blocks.at(0).position, 2, "");
+        NS_TEST_EXPECT_MSG_EQ(blocks.at(0).block, 0, "");
+        NS_TEST_EXPECT_MSG_EQ(blocks.at(0).symbols, 6, "4 data, 2 parities");
         // Chunks 1 and 3 lost (chunk 1's late copy came after its rebuild).
-        NS_TEST_EXPECT_MSG_EQ(blocks[0].erasures, 2, "");
-        NS_TEST_EXPECT_MSG_EQ(blocks[0].rebuilt, 2, "");
-        NS_TEST_EXPECT_MSG_EQ(blocks[0].short_, false, "");
+        NS_TEST_EXPECT_MSG_EQ(blocks.at(0).erasures, 2, "");
+        NS_TEST_EXPECT_MSG_EQ(blocks.at(0).rebuilt, 2, "");
+        NS_TEST_EXPECT_MSG_EQ(blocks.at(0).short_, false, "");
         // A copy of that block's chunk after it closed is summed, not counted.
         auto late = d.AddData(Id(2), 2, s.values[2], true, 0.9);
         NS_TEST_EXPECT_MSG_EQ(late.repeat, false, "");
@@ -181,12 +181,12 @@ class StreamDecoderLossTestCase : public WanTestCase
         d.AddParity(ParityId(0), 1, 4, s.Parity(0), 0.1, 2);
         auto losses = d.TakeLosses();
         NS_TEST_ASSERT_MSG_EQ(losses.size(), 1, "block 0's first parity");
-        NS_TEST_EXPECT_MSG_EQ(losses[0].round, 3, "");
-        NS_TEST_EXPECT_MSG_EQ(losses[0].clique, 1, "");
-        NS_TEST_EXPECT_MSG_EQ(losses[0].position, 1, "");
-        NS_TEST_EXPECT_MSG_EQ(losses[0].block, 0, "");
-        NS_TEST_EXPECT_MSG_EQ(losses[0].chunks, 4, "");
-        NS_TEST_EXPECT_MSG_EQ(losses[0].arrived, 2, "chunks 1 and 3 missing");
+        NS_TEST_EXPECT_MSG_EQ(losses.at(0).round, 3, "");
+        NS_TEST_EXPECT_MSG_EQ(losses.at(0).clique, 1, "");
+        NS_TEST_EXPECT_MSG_EQ(losses.at(0).position, 1, "");
+        NS_TEST_EXPECT_MSG_EQ(losses.at(0).block, 0, "");
+        NS_TEST_EXPECT_MSG_EQ(losses.at(0).chunks, 4, "");
+        NS_TEST_EXPECT_MSG_EQ(losses.at(0).arrived, 2, "chunks 1 and 3 missing");
         // Its second parity rebuilds both; no second measurement.
         NS_TEST_EXPECT_MSG_EQ(d.AddParity(ParityId(1), 1, 4, s.Parity(1), 0.2, 2).size(), 2, "");
         NS_TEST_EXPECT_MSG_EQ(d.TakeLosses().size(), 0, "once per block");
@@ -197,9 +197,9 @@ class StreamDecoderLossTestCase : public WanTestCase
         d.AddParity(ParityId(4), 1, 2, s.Parity(4), 0.35, 2);
         losses = d.TakeLosses();
         NS_TEST_ASSERT_MSG_EQ(losses.size(), 1, "");
-        NS_TEST_EXPECT_MSG_EQ(losses[0].block, 1, "group 4 is block 1's (3 rows a block)");
-        NS_TEST_EXPECT_MSG_EQ(losses[0].chunks, 2, "the short block");
-        NS_TEST_EXPECT_MSG_EQ(losses[0].arrived, 2, "");
+        NS_TEST_EXPECT_MSG_EQ(losses.at(0).block, 1, "group 4 is block 1's (3 rows a block)");
+        NS_TEST_EXPECT_MSG_EQ(losses.at(0).chunks, 2, "the short block");
+        NS_TEST_EXPECT_MSG_EQ(losses.at(0).arrived, 2, "");
         // Symbols count the rows sent: 4 + 2 and 2 + 2, not 4 + 3.
         d.Flush();
         const auto& totals = d.GetTotals();
@@ -233,9 +233,9 @@ class StreamDecoderLimitsTestCase : public WanTestCase
             NS_TEST_EXPECT_MSG_EQ(d.AddParity(ParityId(1), 1, 4, s.Parity(1), 0.1).size(), 0, "");
             auto blocks = d.Expire(1.0);
             NS_TEST_ASSERT_MSG_EQ(blocks.size(), 1, "");
-            NS_TEST_EXPECT_MSG_EQ(blocks[0].erasures, 3, "");
-            NS_TEST_EXPECT_MSG_EQ(blocks[0].short_, true, "3 erasures, 2 parities");
-            NS_TEST_EXPECT_MSG_EQ(blocks[0].rebuilt, 0, "");
+            NS_TEST_EXPECT_MSG_EQ(blocks.at(0).erasures, 3, "");
+            NS_TEST_EXPECT_MSG_EQ(blocks.at(0).short_, true, "3 erasures, 2 parities");
+            NS_TEST_EXPECT_MSG_EQ(blocks.at(0).rebuilt, 0, "");
             NS_TEST_EXPECT_MSG_EQ(d.GetBuffered(), 0, "closed: the copies freed");
         }
         {
@@ -250,6 +250,11 @@ class StreamDecoderLimitsTestCase : public WanTestCase
             bad[3] += 1;
             NS_TEST_EXPECT_MSG_EQ(d.AddParity(ParityId(0), 1, 4, bad, 0.1).size(), 0, "refused");
             NS_TEST_EXPECT_MSG_EQ(d.GetBuffered(), 0, "given up: freed");
+            const auto blocks = d.Flush();
+            NS_TEST_ASSERT_MSG_EQ(blocks.size(), 1, "");
+            NS_TEST_EXPECT_MSG_EQ(blocks.at(0).undecodable, true, "counted");
+            NS_TEST_EXPECT_MSG_EQ(blocks.at(0).rebuilt, 0, "");
+            NS_TEST_EXPECT_MSG_EQ(d.GetTotals().undecodable, 1, "");
         }
         {
             // HBM for 5 chunks, two senders' blocks of 4: the third chunk of
@@ -271,7 +276,7 @@ class StreamDecoderLimitsTestCase : public WanTestCase
                                   "evicted: not decoded here");
             auto out = d.AddParity(ParityId(0), 1, 4, t.Parity(0), 0.1);
             NS_TEST_ASSERT_MSG_EQ(out.size(), 1, "");
-            NS_TEST_EXPECT_MSG_EQ(out[0].value, 80, "");
+            NS_TEST_EXPECT_MSG_EQ(out.at(0).value, 80, "");
             auto blocks = d.Flush();
             NS_TEST_EXPECT_MSG_EQ(d.GetTotals().evicted, 1, "");
             NS_TEST_EXPECT_MSG_EQ(d.GetTotals().rebuilt, 1, "");
@@ -292,6 +297,8 @@ class StreamDecoderLimitsTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "5 parity chunks per block of 4"), true, e);
         e = ErrorOf([] { FpgaStreamDecoder(4, 2, 10, 0); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "stream decoding timeout"), true, e);
+        e = ErrorOf([] { FpgaStreamDecoder(0, 1, 10, 0.5); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "blocks of 0 data chunks"), true, e);
     }
 };
 

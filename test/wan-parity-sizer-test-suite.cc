@@ -51,6 +51,17 @@ class ParitySizerTestCase : public WanTestCase
         // r - 1 misses epsilon, r reaches it.
         NS_TEST_EXPECT_MSG_GT(WanParitySizer::FailureProbability(30, 2, 0.01), 1e-3, "r 2");
         NS_TEST_EXPECT_MSG_LT(WanParitySizer::FailureProbability(31, 3, 0.01), 1e-3, "r 3");
+        // On the boundary: a tail exactly epsilon reaches it ("at most").
+        // k 1, q 1/2: P(Bin(2, 1/2) > 1) = 1/4, P(Bin(3, 1/2) > 2) = 1/8.
+        const double quarter = WanParitySizer::FailureProbability(2, 1, 0.5);
+        NS_TEST_EXPECT_MSG_EQ_TOL(quarter, 0.25, 1e-15, "");
+        NS_TEST_EXPECT_MSG_EQ(WanParitySizer::Parities(1, 0.5, quarter, 5), 1, "tail == epsilon");
+        NS_TEST_EXPECT_MSG_EQ(WanParitySizer::Reaches(1, 0.5, quarter, 1), true, "");
+        NS_TEST_EXPECT_MSG_EQ(WanParitySizer::Parities(1, 0.5, std::nextafter(quarter, 0.0), 5),
+                              2,
+                              "just below");
+        const double atThree = WanParitySizer::FailureProbability(31, 3, 0.01);
+        NS_TEST_EXPECT_MSG_EQ(WanParitySizer::Parities(28, 0.01, atThree, 228), 3, "");
         // Capped: 30% loss over 200 chunks needs more than 56.
         NS_TEST_EXPECT_MSG_EQ(WanParitySizer::Parities(200, 0.3, 1e-3, 56), 56, "capped");
         NS_TEST_EXPECT_MSG_EQ(WanParitySizer::Reaches(200, 0.3, 1e-3, 56), false, "not reached");

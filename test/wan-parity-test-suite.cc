@@ -188,13 +188,23 @@ class ParityRebuildTestCase : public WanTestCase
             NS_TEST_EXPECT_MSG_EQ(d.AddParity(0, peers, Sym(parity)), true, "parity taken");
             const auto all = d.Rebuild(0, holds);
             NS_TEST_ASSERT_MSG_EQ(all.size(), 1, "rebuilt");
-            const auto* r = &all.front();
+            const auto* r = &all.at(0);
             NS_TEST_EXPECT_MSG_EQ(r->chunk, 2, "chunk 2");
             NS_TEST_EXPECT_MSG_EQ((r->sources == peers), true, "all three peers");
             NS_TEST_EXPECT_MSG_EQ(WanContribution::FromFixed(r->value), 21, "7 x 3, exact");
             NS_TEST_EXPECT_MSG_EQ(d.AddParity(0, WanSourceSet::Of(1), Sym(5)), false, "a repeat");
             NS_TEST_EXPECT_MSG_EQ(d.AddParity(0, WanSourceSet::Of(2), Sym(5)), false, "not a peer");
             NS_TEST_EXPECT_MSG_EQ(d.AddParity(1, peers, Sym(5)), false, "no such group");
+            NS_TEST_EXPECT_MSG_EQ(std::string(d.Refusal(0, WanSourceSet::Of(1))),
+                                  "repeated parity",
+                                  "");
+            NS_TEST_EXPECT_MSG_EQ(std::string(d.Refusal(0, WanSourceSet::Of(2))),
+                                  "parity from outside the clique",
+                                  "");
+            NS_TEST_EXPECT_MSG_EQ(std::string(d.Refusal(1, peers)), "unexpected parity", "");
+            NS_TEST_EXPECT_MSG_EQ(std::string(d.Refusal(0, WanSourceSet())),
+                                  "unexpected parity",
+                                  "names nobody");
         }
         // A partial sum: chunk 1 lacks position 3 only.
         {
@@ -207,7 +217,7 @@ class ParityRebuildTestCase : public WanTestCase
             d.AddParity(0, peers, Sym(parity));
             const auto all = d.Rebuild(0, [](uint32_t c, uint32_t p) { return c != 1 || p != 3; });
             NS_TEST_ASSERT_MSG_EQ(all.size(), 1, "rebuilt");
-            const auto* r = &all.front();
+            const auto* r = &all.at(0);
             NS_TEST_EXPECT_MSG_EQ(r->chunk, 1, "chunk 1");
             NS_TEST_EXPECT_MSG_EQ((r->sources == WanSourceSet::Of(3)), true, "position 3");
             NS_TEST_EXPECT_MSG_EQ(WanContribution::FromFixed(r->value), 8, "4 x 2");
@@ -243,7 +253,7 @@ class ParityRebuildTestCase : public WanTestCase
             d.AddParity(0, peer, Sym(WanContribution::Add(big, big))); // wraps
             const auto all = d.Rebuild(0, [](uint32_t c, uint32_t) { return c == 0; });
             NS_TEST_ASSERT_MSG_EQ(all.size(), 1, "rebuilt");
-            const auto* r = &all.front();
+            const auto* r = &all.at(0);
             NS_TEST_EXPECT_MSG_EQ(r->chunk, 1, "chunk 1");
             NS_TEST_EXPECT_MSG_EQ(r->value, big, "exact after wrapping");
         }
@@ -362,13 +372,42 @@ class MdsParityRebuildTestCase : public WanTestCase
                 return (c != 1 || p != 3) && (c != 4 || p == 3);
             });
             NS_TEST_ASSERT_MSG_EQ(r.size(), 2, "two chunks rebuilt");
-            NS_TEST_EXPECT_MSG_EQ(r[0].chunk, 1, "chunk 1");
-            NS_TEST_EXPECT_MSG_EQ((r[0].sources == WanSourceSet::Of(3)), true, "position 3");
-            NS_TEST_EXPECT_MSG_EQ(r[0].value, value(3, 1), "its contribution");
-            NS_TEST_EXPECT_MSG_EQ(r[1].chunk, 4, "chunk 4");
-            NS_TEST_EXPECT_MSG_EQ(r[1].value,
+            NS_TEST_EXPECT_MSG_EQ(r.at(0).chunk, 1, "chunk 1");
+            NS_TEST_EXPECT_MSG_EQ((r.at(0).sources == WanSourceSet::Of(3)), true, "position 3");
+            NS_TEST_EXPECT_MSG_EQ(r.at(0).value, value(3, 1), "its contribution");
+            NS_TEST_EXPECT_MSG_EQ(r.at(1).chunk, 4, "chunk 4");
+            NS_TEST_EXPECT_MSG_EQ(r.at(1).value,
                                   WanContribution::Add(value(0, 4), value(1, 4)),
                                   "positions 0 and 1");
+        }
+        // Parities of one block over different senders make different
+        // systems: row 0 holds positions 0 and 1 only (position 3's copy
+        // lost), row 1 all three; chunk 2 lacks position 3.  Row 0 cannot
+        // help (every other chunk holds position 3, which it lacks); row 1
+        // alone rebuilds chunk 2.
+        {
+            WanParityDecoder d(code, peers);
+            for (uint32_t c : {0u, 1u, 3u, 4u, 5u})
+            {
+                d.AddData(c, merged(c));
+            }
+            d.AddData(2, WanContribution::Add(value(0, 2), value(1, 2)));
+            auto partial = WanGaloisRing::Zero();
+            for (uint32_t p : {0u, 1u})
+            {
+                partial =
+                    WanGaloisRing::Add(partial,
+                                       code.Encode(0, [&](uint32_t c) { return value(p, c); }));
+            }
+            NS_TEST_EXPECT_MSG_EQ(d.AddParity(0, WanSourceSet::FromPositions({0, 1}), partial),
+                                  true,
+                                  "");
+            NS_TEST_EXPECT_MSG_EQ(d.AddParity(1, peers, parity[1]), true, "");
+            const auto r = d.Rebuild(0, [](uint32_t c, uint32_t p) { return c != 2 || p != 3; });
+            NS_TEST_ASSERT_MSG_EQ(r.size(), 1, "row 1 rebuilds chunk 2");
+            NS_TEST_EXPECT_MSG_EQ(r.at(0).chunk, 2, "");
+            NS_TEST_EXPECT_MSG_EQ((r.at(0).sources == WanSourceSet::Of(3)), true, "position 3");
+            NS_TEST_EXPECT_MSG_EQ(r.at(0).value, value(3, 2), "its contribution, exact");
         }
         // Parities that do not fit the data (a corrupted sum) rebuild nothing.
         {

@@ -464,6 +464,59 @@ class PimRouterJoinNeedsHelloTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief A neighbour lasts the holdtime its own Hello advertised (RFC 7761,
+ * 4.3.2): A's Hello of 1 s lets its Join in at 0.6 s and not at 1.5 s; a
+ * Hello of holdtime 0 (a router leaving) ends it at once.
+ */
+class PimRouterHelloHoldtimeTestCase : public WanTestCase
+{
+  public:
+    PimRouterHelloHoldtimeTestCase()
+        : WanTestCase("a PIM neighbour expires by the holdtime its Hello advertised, 0 at once")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        const auto topo = LineTopology({"A", "B"}, {10});
+        WanNetworkHelper net(topo);
+        net.Install();
+        auto pim = WanPimHelper().Install(net);
+        // Only B runs PIM: A says only what the test says for it.
+        pim.Get(1)->SetStartTime(Seconds(0));
+        pim.Get(0)->SetStartTime(Seconds(100));
+        std::vector<std::string> reasons;
+        RecordDrops(pim.Get(1), reasons);
+        const auto aToB = net.GetCoreAddress(0, 1);
+        const auto join = WanPimHeader::JoinPrune(
+            net.GetCoreAddress(1, 0),
+            210,
+            {{WanNetworkHelper::GroupAddress(0, 1), {net.GetIslandAddress(1)}, {}}});
+        auto deliver = [&pim, aToB](double at, const WanPimHeader& h) {
+            Simulator::Schedule(Seconds(at),
+                                [&pim, aToB, h]() { Router(pim, 1)->Deliver(aToB, h); });
+        };
+        deliver(0.1, WanPimHeader::Hello(1));
+        deliver(0.6, join); // 0.5 s into the holdtime: accepted
+        deliver(1.5, join); // 0.4 s after it lapsed: dropped
+        deliver(2.0, WanPimHeader::Hello(105));
+        deliver(2.1, join); // accepted
+        deliver(2.2, WanPimHeader::Hello(0));
+        deliver(2.3, join); // A left: dropped
+        Simulator::Stop(Seconds(3));
+        Simulator::Run();
+        const auto received = Router(pim, 1)->GetMessagesReceived();
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_EQ(reasons.size(), 2, "the Joins after 1.1 s and after the holdtime 0");
+        NS_TEST_EXPECT_MSG_EQ(Nth(reasons, 0), "Join/Prune from a router without a Hello", "");
+        NS_TEST_EXPECT_MSG_EQ(Nth(reasons, 1), "Join/Prune from a router without a Hello", "");
+        NS_TEST_EXPECT_MSG_EQ(received, 5, "three Hellos and two Joins");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief A triggered Join lost on purpose, on a line A - B - C of 10 ms
  * links: C's edge joins A's island's tree at 0.5 s and B's Join to A is
  * lost.  With JoinRetryPeriod 100 ms (the default) B sends it again at
@@ -717,6 +770,7 @@ class WanPimRouterTestSuite : public TestSuite
         AddTestCase(new PimRouterWireTestCase);
         AddTestCase(new PimRouterMalformedTestCase);
         AddTestCase(new PimRouterJoinNeedsHelloTestCase);
+        AddTestCase(new PimRouterHelloHoldtimeTestCase);
         AddTestCase(new PimRouterLostJoinTestCase);
         AddTestCase(new PimRouterTimersTestCase);
         AddTestCase(new PimTreesNoFaultTestCase);

@@ -164,7 +164,7 @@ class ResultWriterJsonTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(island["mixing_received"]["A"].get<double>(), 0.5, "received");
         NS_TEST_EXPECT_MSG_EQ(island["stream_erasures"].get<uint64_t>(), 4, "its FPGA's");
         NS_TEST_EXPECT_MSG_EQ(island["stream_rebuilt"].get<uint64_t>(), 3, "its FPGA's");
-        NS_TEST_EXPECT_MSG_EQ(island.size(), 37, "every counter, the outcome and the mixing");
+        NS_TEST_EXPECT_MSG_EQ(island.size(), 38, "every counter, the outcome and the mixing");
         NS_TEST_EXPECT_MSG_EQ(run["training"].size(), 0, "no training");
         NS_TEST_EXPECT_MSG_EQ(first["mixed_ms"].get<double>(), 415.25, "round averaged");
         const auto& ab = first["core_links"][0];

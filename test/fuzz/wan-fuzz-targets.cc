@@ -8,16 +8,19 @@
 
 #include "ns3/clique-schedule-builtins.h"
 #include "ns3/clique-schedule.h"
+#include "ns3/fpga-stream-decoder.h"
 #include "ns3/wan-bfd-header.h"
 #include "ns3/wan-chunk-header.h"
 #include "ns3/wan-experiment-plan.h"
 #include "ns3/wan-fault-list.h"
 #include "ns3/wan-network-helper.h"
+#include "ns3/wan-parity-decoder.h"
 #include "ns3/wan-pim-header.h"
 #include "ns3/wan-round-recorder.h"
 #include "ns3/wan-topology.h"
 #include "ns3/wan-training-text.h"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 #include <typeinfo>
@@ -137,6 +140,180 @@ NineCity()
     return topo;
 }
 
+/// Bytes read in order; past the end, zeros.
+class Cursor
+{
+  public:
+    /// @param bytes the input
+    explicit Cursor(const std::string& bytes)
+        : m_bytes(bytes)
+    {
+    }
+
+    /// @return whether bytes remain
+    bool More() const
+    {
+        return m_at < m_bytes.size();
+    }
+
+    /// @return the next byte
+    uint8_t Byte()
+    {
+        return m_at < m_bytes.size() ? static_cast<uint8_t>(m_bytes[m_at++]) : 0;
+    }
+
+    /// @return the next 8 bytes, little-endian
+    uint64_t Word()
+    {
+        uint64_t w = 0;
+        for (uint32_t b = 0; b < 8; ++b)
+        {
+            w |= static_cast<uint64_t>(Byte()) << (8 * b);
+        }
+        return w;
+    }
+
+    /// @return a parity symbol: a word, and a byte as its second coefficient
+    ///         (0: an integer, as honest parities of one sender are not)
+    WanGaloisRing::Element Symbol()
+    {
+        const uint64_t first = Word();
+        WanGaloisRing::Upper upper{};
+        upper[0] = Byte();
+        return WanGaloisRing::Join(first, upper);
+    }
+
+  private:
+    const std::string& m_bytes; //!< the input
+    size_t m_at{0};             //!< next byte
+};
+
+/// @brief A broken invariant of a decoder (a finding).
+/// @param what the invariant
+void
+Require(bool holds, const std::string& what)
+{
+    if (!holds)
+    {
+        throw std::logic_error("decoder invariant broken: " + what);
+    }
+}
+
+/**
+ * @brief Drives WanParityDecoder and FpgaStreamDecoder with what a wire can
+ * bring: bytes 0-3 the layout (data chunks per block, parity rows, chunks of
+ * the round, FPGA chunks of HBM), then operations, a byte each with its
+ * fields: data, first-hand arrivals, parities over any sender set (positions
+ * 0 to 7 of which the decoder covers 0 to 3) and symbol, rebuilds under any
+ * holding pattern, and the stream decoder's data, parities (any group, block
+ * length and rows), expiry and flush.  A layout the code refuses is refused;
+ * after each operation the decoders' invariants must hold.
+ * @param input the bytes
+ */
+void
+DriveDecoders(const std::string& input)
+{
+    Cursor in(input);
+    const uint32_t block = in.Byte();
+    const uint32_t parities = in.Byte();
+    const uint32_t chunks = in.Byte();
+    const uint64_t capacity = in.Byte();
+    const WanParityCode code(chunks, block, parities);
+    FpgaStreamDecoder stream(block, parities, capacity, 0.5);
+    WanParityDecoder decoder(code, WanSourceSet::FromPositions({0, 1, 2, 3}));
+    double now = 0;
+    uint64_t rebuiltByStream = 0;
+    while (in.More())
+    {
+        const uint8_t op = in.Byte();
+        now += 0.01 * (op >> 4);
+        switch (op % 8)
+        {
+        case 0: {
+            const uint32_t chunk = in.Byte();
+            decoder.AddData(chunk, static_cast<int64_t>(in.Word()));
+            break;
+        }
+        case 1: {
+            const uint32_t chunk = in.Byte();
+            decoder.NoteArrival(chunk, WanSourceSet::Of(in.Byte() % 8));
+            break;
+        }
+        case 2: {
+            const uint32_t group = in.Byte();
+            const uint8_t bits = in.Byte();
+            std::vector<bool> set(8);
+            for (uint32_t p = 0; p < 8; ++p)
+            {
+                set[p] = (bits >> p) & 1;
+            }
+            decoder.AddParity(group, WanSourceSet::FromBits(set), in.Symbol());
+            break;
+        }
+        case 3: {
+            const uint32_t b = in.Byte();
+            const uint32_t mask = in.Byte() | (in.Byte() << 8);
+            const auto rebuilt = decoder.Rebuild(b, [mask](uint32_t c, uint32_t p) {
+                return (mask >> ((c * 4 + p) % 16)) & 1;
+            });
+            const auto inBlock = code.IsEnabled() ? code.BlockChunks(b) : std::vector<uint32_t>{};
+            uint32_t last = 0;
+            for (size_t i = 0; i < rebuilt.size(); ++i)
+            {
+                Require(std::count(inBlock.begin(), inBlock.end(), rebuilt[i].chunk) == 1,
+                        "a rebuilt chunk outside its block");
+                Require(i == 0 || rebuilt[i].chunk > last, "rebuilt chunks not ascending");
+                last = rebuilt[i].chunk;
+            }
+            const auto tally = decoder.Count();
+            Require(tally.erasures <= tally.symbols && tally.short_ <= tally.blocks,
+                    "more erasures than symbols");
+            break;
+        }
+        case 4: {
+            const FpgaChunkId id{in.Byte() % 4u, 0, in.Byte()};
+            const uint32_t position = in.Byte() % 8;
+            const auto added =
+                stream.AddData(id, position, static_cast<int64_t>(in.Word()), op & 0x10, now);
+            rebuiltByStream += added.rebuilt.size();
+            break;
+        }
+        case 5: {
+            const uint32_t round = in.Byte() % 4;
+            const FpgaChunkId id{round, 0, WanParityCode::PARITY_FLAG | in.Byte()};
+            const uint32_t position = in.Byte() % 8;
+            const uint32_t length = in.Byte();
+            const uint32_t rows = in.Byte();
+            const auto symbol = in.Symbol();
+            const auto rebuilt = stream.AddParity(id, position, length, symbol, now, rows);
+            for (const auto& r : rebuilt)
+            {
+                Require(r.position == position && r.id.round == round &&
+                            r.id.chunk / block == WanParityCode::GroupOfParity(id.chunk) / parities,
+                        "a chunk rebuilt for another stream or block");
+            }
+            rebuiltByStream += rebuilt.size();
+            break;
+        }
+        case 6:
+            stream.Expire(now);
+            stream.TakeLosses();
+            break;
+        default:
+            stream.Flush();
+            break;
+        }
+        Require(stream.GetBuffered() <= capacity, "more chunks in HBM than it holds");
+        Require(stream.GetPeakBuffered() <= capacity, "a peak above the HBM");
+    }
+    stream.Flush();
+    const auto& totals = stream.GetTotals();
+    Require(totals.erasures <= totals.symbols && totals.short_ <= totals.blocks &&
+                totals.evicted <= totals.blocks,
+            "stream totals out of their bounds");
+    Require(totals.rebuilt == rebuiltByStream, "rebuilt chunks counted other than returned");
+}
+
 } // namespace
 
 const std::vector<Target>&
@@ -184,6 +361,10 @@ Targets()
              ReadHeader<WanPimHeader>(WithPimChecksum(s),
                                       [](const WanPimHeader& h) { return h.GetError(); });
          }},
+        {"decoders",
+         "WanParityDecoder and FpgaStreamDecoder (a layout, then data, parities over any sender "
+         "set, rebuilds, expiry)",
+         DriveDecoders},
     };
     return targets;
 }

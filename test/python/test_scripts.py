@@ -552,6 +552,35 @@ def test_training_sweep_ranks_with_ties():
     assert sweep["ranks"]([math.inf, 5.0]) == [2.0, 1.0]
 
 
+def test_training_sweep_ranks_by_spearman():
+    """Four lossless schedules whose times are monotone in J but not linear in
+    it: Spearman's rho is 1 (Pearson's on the raw values would be 0.78), -1
+    against a reversed J, 0.8 (1 - 6 x 2 / (4 x 15), two neighbours swapped)
+    against the round time and between rounds and disagreement."""
+    import runpy
+
+    sweep = runpy.run_path(os.path.join(SCRIPTS, "training_sweep.py"))
+    summary = []
+    for name, time, j, jm, round_s, rounds, a in (("a", 10.0, 1.0, 4.0, 1.0, 5, 0.1),
+                                                   ("b", 20.0, 2.0, 3.0, 3.0, 6, 0.2),
+                                                   ("c", 30.0, 3.0, 2.0, 2.0, 7, 0.9),
+                                                   ("d", 1000.0, 4.0, 1.0, 4.0, 8, 0.3)):
+        summary.append({"capability": "cap", "workload": "quadratic", "policy": "accept",
+                        "loss": 0, "schedule": name, "hbm_gb": 0, "time_to_target_s": time,
+                        "time_to_target_s_ci95": 0.0, "rounds_to_target": rounds,
+                        "objective": j, "objective_measured": jm, "disagreement": a,
+                        "mean_round_s": round_s})
+    ranked = sweep["ranking"](summary)
+    assert [r["schedule"] for r in ranked] == ["a", "b", "c", "d"]
+    assert [r["rank_time"] for r in ranked] == [1.0, 2.0, 3.0, 4.0]
+    assert [r["rank_objective_measured"] for r in ranked] == [4.0, 3.0, 2.0, 1.0]
+    first = ranked[0]
+    assert first["spearman_rho"] == pytest.approx(1.0)
+    assert first["spearman_rho_measured"] == pytest.approx(-1.0)
+    assert first["spearman_rho_round_time"] == pytest.approx(0.8)
+    assert first["spearman_rho_rounds_disagreement"] == pytest.approx(0.8)
+
+
 def binomial_tail(n, r, q):
     """P(Binomial(n, q) > r), summed exactly here (apart from GSL's)."""
     return sum(math.comb(n, i) * q ** i * (1 - q) ** (n - i) for i in range(r + 1, n + 1))
@@ -666,3 +695,32 @@ def test_parity_sweep_refuses_bad_options(tmp_path):
                           capture_output=True, text=True)
     assert done.returncode == 2
     assert "--parityBlock must be from 1 to 255" in done.stderr
+
+
+def test_benchmark_finds_optional_builds_or_skips_them(tmp_path):
+    """scripts/benchmark.sh asks common.sh for the optimized and MPI builds'
+    programs under set -e and pipefail: on a tree without them the answer is
+    empty and the script goes on (it said the MPI part was skipped, then
+    failed); with them, the program's path."""
+    tree = tmp_path / "ns-3"
+    tree.mkdir()
+    probe = ("set -euo pipefail; source scripts/common.sh; NS3_DIR=%s; "
+             "o=\"$(wt_optimized_program nine-city-cliques)\"; "
+             "m=\"$(wt_mpi_program nine-city-cliques)\"; "
+             "d=\"$(wt_program nine-city-cliques)\"; echo \"[$o][$m][$d]\"" % tree)
+
+    def ask():
+        done = subprocess.run(["bash", "-c", probe], cwd=ROOT, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert ask() == "[][][]"
+    made = []
+    for out, name in (("build-optimized", "ns3.37-nine-city-cliques-optimized"),
+                      ("build-mpi", "ns3.37-nine-city-cliques-optimized"),
+                      ("build", "ns3.37-nine-city-cliques-default")):
+        folder = tree / out / "contrib" / "wan-training" / "examples"
+        folder.mkdir(parents=True)
+        (folder / name).write_text("")
+        made.append(str(folder / name))
+    assert ask() == "[%s][%s][%s]" % tuple(made)
