@@ -217,9 +217,9 @@ class ResultWriterCsvTestCase : public WanTestCase
         }
         // run: 24 scalars (the label has its column; 6 of PIM, 2 of the
         // scale), 2 evictions, 3 losses, no parameters, no route change; per
-        // round: 9 scalars, 2 evictions, 33 island scalars (the city is the
+        // round: 9 scalars, 2 evictions, 34 island scalars (the city is the
         // subject), 2 held, 2 mixing and 2 mixing_received, 2 links x 5 figures.
-        NS_TEST_EXPECT_MSG_EQ(rows, 24 + 2 + 3 + 2 * (9 + 2 + 33 + 2 + 2 + 2 + 2 * 5), "figures");
+        NS_TEST_EXPECT_MSG_EQ(rows, 24 + 2 + 3 + 2 * (9 + 2 + 34 + 2 + 2 + 2 + 2 * 5), "figures");
         for (const char* expected : {"1,\"pair, hand\",,run,,evictions.timeout,2\n",
                                      "1,\"pair, hand\",1,island,B,repeats,3\n",
                                      "1,\"pair, hand\",,run,,disagreement_measured,0.625\n",
