@@ -2,7 +2,8 @@
 # Packet-level benchmark of the wan-training module.
 #
 # Runs, with the ns-3 tree that scripts/setup.sh prepared:
-#   1. one full-scale round of triangles (D = 1 GB, scale 1, multicast + FPGA);
+#   1. one full-scale round of triangles (D = 1 GB, scale 1, multicast + FPGA,
+#      lossless, the data alone: --recovery=accept);
 #   2. the same round's packets through plain ns-3 UDP applications
 #      (wan-udp-baseline): each to one peer by unicast, and each to its clique
 #      over the same multicast trees (the same packet hops, without FPGAs);
@@ -12,7 +13,7 @@
 #      sent (per run, paired, then their mean and interval);
 #   3. the default scaled run of nine-city-cliques (scale 100, with baselines);
 #   4. the full-scale round again with D = 2 GB, to show that peak memory does
-#      not grow with D.
+#      not grow with D, and with the default recovery (its first round's parity).
 # For each it prints wall time, simulated events, events per second and peak
 # resident memory.  When the optimized build is there (scripts/setup.sh
 # --optimized), every run is repeated with it, side by side, and the speedup of
@@ -37,7 +38,7 @@ source "$here/common.sh"
 
 case "${1:-}" in
 -h | --help)
-    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
 esac
@@ -97,8 +98,12 @@ runs="${WAN_TRAINING_BENCH_RUNS:-5}"
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || wt_die "WAN_TRAINING_BENCH_RUNS must be a positive integer (got '$runs')"
 
 # One full-scale round of triangles: the runs that the per-packet ratios and the
-# distributed speedup compare.
-round=(--packetSchedule=triangles --scale=1 --rounds=1 --baselines=false --hbmGB=0 --quiet)
+# distributed speedup compare.  Lossless, with the recovery that sends the data
+# alone (accept): the packets the UDP replay sends.  The default recovery (best)
+# adds its prior's parity rows to a first round (12 per block of 112), which the
+# replay does not send; its round runs once more below, on its own.
+round=(--packetSchedule=triangles --scale=1 --rounds=1 --baselines=false --hbmGB=0 --quiet
+    --recovery=accept)
 profiles=(default)
 if [ -n "$(wt_optimized_program nine-city-cliques)" ]; then
     profiles+=(optimized)
@@ -124,6 +129,8 @@ for profile in "${profiles[@]}"; do
     scaled[$profile]="$LAST_WALL"
     run "$profile" nine-city-cliques "full scale, 1 round of triangles, D = 2 GB" \
         "${round[@]}" --payload=2e9
+    run "$profile" nine-city-cliques "full scale, 1 round, default recovery (parity)" \
+        "${round[@]}" --recovery=best
 done
 # paired "A1 A2 ..." "B1 B2 ...": the ratios A_i / B_i, space-separated.
 paired() { paste -d' ' <(tr ' ' '\n' <<<"$1" | grep .) <(tr ' ' '\n' <<<"$2" | grep .) |
