@@ -56,10 +56,11 @@ style_rc=0
     style_rc=$?
 
 # The module's warnings: compiler lines naming a file of the module.
-mapfile -t warnings < <(grep -E 'contrib/wan-training/[^:]*:[0-9]+:[0-9]+: warning:' "$log" | sort -u)
+mapfile -t warnings < <({ grep -E 'contrib/wan-training/[^:]*:[0-9]+:[0-9]+: warning:' "$log" ||
+    true; } | sort -u)
 echo "ns-3 tree $tree, commit $commit"
 echo "the module's compiler warnings: ${#warnings[@]}"
-printf '  %s\n' "${warnings[@]+"${warnings[@]}"}"
+[ ${#warnings[@]} = 0 ] || printf '  %s\n' "${warnings[@]}"
 grep -E '^wan-training: [0-9]+ passed' "$log" | tail -n 1 || true
 echo "the tree's style script on the module: $([ "$style_rc" = 0 ] && echo passed || echo "FAILED (exit $style_rc)")"
 [ "$rc" = 0 ] && [ "$style_rc" = 0 ] && [ ${#warnings[@]} = 0 ]
