@@ -201,22 +201,24 @@ Require(bool holds, const std::string& what)
 
 /**
  * @brief Drives WanParityDecoder and FpgaStreamDecoder with what a wire can
- * bring: bytes 0-3 the layout (data chunks per block, parity rows, chunks of
- * the round, FPGA chunks of HBM), then operations, a byte each with its
- * fields: data, first-hand arrivals, parities over any sender set (positions
- * 0 to 7 of which the decoder covers 0 to 3) and symbol, rebuilds under any
- * holding pattern, and the stream decoder's data, parities (any group, block
- * length and rows), expiry and flush.  A layout the code refuses is refused;
- * after each operation the decoders' invariants must hold.
+ * bring: bytes 0-3 the layout (data chunks per block modulo 17, parity rows
+ * modulo 9, chunks of the round modulo 65, FPGA chunks of HBM), then operations, a byte each with
+ * its fields: data, first-hand arrivals, parities over any sender set (positions 0 to 7 of which
+ * the decoder covers 0 to 3) and symbol, rebuilds under any holding pattern, and the stream
+ * decoder's data, parities (any group, block length and rows), expiry and flush.  A layout the code
+ * refuses is refused; after each operation the decoders' invariants must hold.
  * @param input the bytes
  */
 void
 DriveDecoders(const std::string& input)
 {
     Cursor in(input);
-    const uint32_t block = in.Byte();
-    const uint32_t parities = in.Byte();
-    const uint32_t chunks = in.Byte();
+    // Layouts up to 16 + 8 keep an execution fast (the code's generator
+    // and its solves grow with k r and k^3); 0 and rows above the block
+    // stay reachable, to be refused.
+    const uint32_t block = in.Byte() % 17;
+    const uint32_t parities = in.Byte() % 9;
+    const uint32_t chunks = in.Byte() % 65;
     const uint64_t capacity = in.Byte();
     const WanParityCode code(chunks, block, parities);
     FpgaStreamDecoder stream(block, parities, capacity, 0.5);

@@ -1,0 +1,280 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-training-test-utils.h"
+
+#include "ns3/config.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+#include "ns3/wan-contribution.h"
+#include "ns3/wan-network-helper.h"
+#include "ns3/wan-ring-all-reduce-helper.h"
+#include "ns3/wan-ring-all-reduce.h"
+#include "ns3/wan-ring-application.h"
+
+#include <deque>
+#include <vector>
+
+using namespace ns3;
+using namespace ns3::wantest;
+
+namespace
+{
+
+/**
+ * @brief Runs a ring of `members` in memory: each member's records queue to
+ * the next, delivered one at a time round the ring (records on one link in
+ * order, as on a TCP connection).
+ * @param members N
+ * @param chunks C
+ * @param sent per member, the records it sent (out)
+ * @return the members, after the run
+ */
+std::vector<WanRingAllReduce>
+RunInMemory(uint32_t members, uint32_t chunks, std::vector<uint32_t>& sent)
+{
+    std::vector<WanRingAllReduce> ring;
+    std::vector<std::deque<WanRingAllReduce::Record>> link(members);
+    for (uint32_t m = 0; m < members; ++m)
+    {
+        std::vector<int64_t> own(chunks);
+        for (uint32_t c = 0; c < chunks; ++c)
+        {
+            own[c] = (m + 1) * (c + 1);
+        }
+        ring.emplace_back(members, m, own);
+    }
+    sent.assign(members, 0);
+    for (uint32_t m = 0; m < members; ++m)
+    {
+        for (const auto& r : ring[m].Start())
+        {
+            link[m].push_back(r);
+            ++sent[m];
+        }
+    }
+    bool moved = true;
+    while (moved)
+    {
+        moved = false;
+        for (uint32_t m = 0; m < members; ++m)
+        {
+            if (link[m].empty())
+            {
+                continue;
+            }
+            const uint32_t next = (m + 1) % members;
+            const auto r = link[m].front();
+            link[m].pop_front();
+            for (const auto& out : ring[next].Receive(r))
+            {
+                link[next].push_back(out);
+                ++sent[next];
+            }
+            moved = true;
+        }
+    }
+    return ring;
+}
+
+} // namespace
+
+/**
+ * @ingroup wan-training-tests
+ * @brief The ring's logic by hand, in memory: 3 members, 7 chunks (segments
+ * of 2, 2 and 3 chunks), member m's value of chunk c (m + 1)(c + 1): every
+ * member ends with 6 (c + 1) for every chunk; member 0 sends segments 0, 2,
+ * 1, 0 (9 records), member 1 segments 1, 0, 2, 1 (9), member 2 segments 2,
+ * 1, 0, 2 (10): 4 steps of 7 chunks. Two members and one chunk each; a
+ * record that repeats, or names a chunk its step does not carry, is refused.
+ */
+class RingLogicTestCase : public WanTestCase
+{
+  public:
+    RingLogicTestCase()
+        : WanTestCase("ring all-reduce by hand: segments, steps, exact sums, refusals")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        std::vector<uint32_t> sent;
+        const auto ring = RunInMemory(3, 7, sent);
+        NS_TEST_EXPECT_MSG_EQ(ring.at(0).GetSteps(), 4, "2(N - 1)");
+        NS_TEST_EXPECT_MSG_EQ(ring.at(0).Segment(0).second, 2, "7 x 1 / 3");
+        NS_TEST_EXPECT_MSG_EQ(ring.at(0).Segment(2).first, 4, "7 x 2 / 3");
+        NS_TEST_EXPECT_MSG_EQ(ring.at(0).SegmentSent(1, 0), 2, "step 1 of member 0");
+        NS_TEST_EXPECT_MSG_EQ(sent.at(0), 9, "");
+        NS_TEST_EXPECT_MSG_EQ(sent.at(1), 9, "");
+        NS_TEST_EXPECT_MSG_EQ(sent.at(2), 10, "");
+        for (const auto& member : ring)
+        {
+            NS_TEST_EXPECT_MSG_EQ(member.IsComplete(), true, "");
+            NS_TEST_EXPECT_MSG_EQ(member.GetDone(), 7, "each chunk's sum held once");
+            for (uint32_t c = 0; c < 7; ++c)
+            {
+                NS_TEST_EXPECT_MSG_EQ(member.GetSums().at(c), 6 * (c + 1), "chunk " << c);
+            }
+        }
+        const auto two = RunInMemory(2, 5, sent);
+        NS_TEST_EXPECT_MSG_EQ(two.at(1).GetSums().at(4), 15, "3 x 5");
+        NS_TEST_EXPECT_MSG_EQ(sent.at(0) + sent.at(1), 10, "2 steps of 5 chunks");
+        const auto one = RunInMemory(4, 1, sent);
+        NS_TEST_EXPECT_MSG_EQ(one.at(2).GetSums().at(0), 10, "one chunk, three empty segments");
+
+        // Member 1 of 3 (7 chunks) hears member 0, which sends segment 0 at
+        // step 0 and segment 2 at step 1.
+        WanRingAllReduce m(3, 1, std::vector<int64_t>(7, 1));
+        const auto onward = m.Receive({0, 1, 5});
+        NS_TEST_EXPECT_MSG_EQ(onward.at(0).value, 6, "summed and sent on");
+        NS_TEST_EXPECT_MSG_EQ(onward.at(0).step, 1, "");
+        auto e = ErrorOf([&] { m.Receive({0, 1, 5}); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "chunk 1 came twice while the ring reduced"), true, e);
+        e = ErrorOf([&] { m.Receive({1, 1, 5}); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "chunk 1 at step 1, whose segment is chunks 4 to 7"),
+                              true,
+                              e);
+        e = ErrorOf([&] { m.Receive({4, 0, 5}); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "step 4 in a ring of 4 steps"), true, e);
+        NS_TEST_EXPECT_MSG_EQ(m.GetDone(), 0, "nothing whole yet");
+        e = ErrorOf([] { WanRingAllReduce(1, 0, {1}); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "1 member(s), need at least 2"), true, e);
+        e = ErrorOf([] { WanRingAllReduce(3, 3, {1}); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "position 3 in a ring of 3"), true, e);
+        e = ErrorOf([] { WanRingAllReduce(3, 0, {}); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "no chunk"), true, e);
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief The ring over ns-3's TCP on three islands A, B, C joined in a ring
+ * of 10 ms links (100 Gbps, 20 Gbps access), D = 30 MB in chunks of 8936
+ * bytes (3358 chunks; segments of 1119, 1119, 1120): every member completes
+ * with every sum exact, sends 4 steps of its segments' records and nothing
+ * again (lossless). With the initial window over the path's bandwidth-delay
+ * product (TCP at the access rate from the first segment), the chunks
+ * pipeline through the steps: a member's time is, by hand, four steps of
+ * 10 ms latency plus one segment of D / 3 at 20 Gbps (4.0 ms; the
+ * egress, 4 / 3 x D in 16.0 ms, is not the bottleneck): 44.0 ms, within 2%.
+ */
+class RingTcpTestCase : public WanTestCase
+{
+  public:
+    RingTcpTestCase()
+        : WanTestCase("ring all-reduce over TCP: 3 islands, exact, bytes and time by hand")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        WanTopology topo;
+        for (const char* c : {"A", "B", "C"})
+        {
+            topo.AddCity({c, c, "r", 0, 0, 20e9, 20e9});
+        }
+        topo.AddLink("A", "B", 0.010, 100e9);
+        topo.AddLink("B", "C", 0.010, 100e9);
+        topo.AddLink("C", "A", 0.010, 100e9);
+        topo.Validate();
+        WanNetworkHelper net(topo);
+        net.Install();
+        WanRingAllReduceHelper ring(net);
+        ring.SetPayload(30e6);
+        NS_TEST_EXPECT_MSG_EQ_TOL(ring.BandwidthDelayProduct(0, 1),
+                                  20e9 / 8 * 0.020,
+                                  1,
+                                  "20 Gbps x 20 ms");
+        auto apps = ring.Install({0, 1, 2});
+        NS_TEST_EXPECT_MSG_EQ(ring.GetWarnings().size(), 0, "buffers twice the product");
+        Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10000));
+        apps.Start(Seconds(0));
+        apps.Stop(Seconds(5));
+        Simulator::Stop(Seconds(5));
+        Simulator::Run();
+        const std::vector<uint32_t> records{1119 + 1120 + 1119 + 1119,
+                                            1119 + 1119 + 1120 + 1119,
+                                            1120 + 1119 + 1119 + 1120};
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            auto app = DynamicCast<WanRingApplication>(apps.Get(i));
+            NS_TEST_EXPECT_MSG_EQ(app->IsExact(), true, "member " << i);
+            NS_TEST_EXPECT_MSG_EQ(app->GetBytesSent(), records.at(i) * 8936ULL, "member " << i);
+            NS_TEST_EXPECT_MSG_EQ(app->GetRetransmissions(), 0, "lossless");
+            NS_TEST_EXPECT_MSG_EQ(app->GetRefused(), 0, "");
+            NS_TEST_EXPECT_MSG_EQ_TOL(app->GetDuration().GetSeconds(),
+                                      0.044,
+                                      0.044 * 0.02,
+                                      "member " << i);
+        }
+        Simulator::Destroy();
+        Config::Reset();
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief Impossible rings are refused in one line: one member, a city the
+ * topology does not have, a city twice, no payload; 0 connections and
+ * buffers of 0 bytes are out of the attributes' range.
+ */
+class RingBadInputTestCase : public WanTestCase
+{
+  public:
+    RingBadInputTestCase()
+        : WanTestCase("ring all-reduce: bad rings and settings refused")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        WanNetworkHelper net(TriangleTopology());
+        net.Install();
+        WanRingAllReduceHelper ring(net);
+        auto e = ErrorOf([&] { ring.Install({1}); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "1 member(s), need at least 2"), true, e);
+        e = ErrorOf([&] { ring.Install({0, 7}); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "no city 7 (the topology has 3)"), true, e);
+        e = ErrorOf([&] { ring.Install({0, 1, 0}); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "city A twice in the ring"), true, e);
+        e = ErrorOf([&] { ring.SetPayload(0); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "ring all-reduce payload"), true, e);
+        auto app = CreateObject<WanRingApplication>();
+        NS_TEST_EXPECT_MSG_EQ(app->SetAttributeFailSafe("Connections", UintegerValue(0)),
+                              false,
+                              "k = 0");
+        NS_TEST_EXPECT_MSG_EQ(app->SetAttributeFailSafe("SendBuffer", UintegerValue(0)), false, "");
+        NS_TEST_EXPECT_MSG_EQ(app->SetAttributeFailSafe("ChunkBytes", UintegerValue(15)),
+                              false,
+                              "shorter than a record's header");
+        // The order from the topology: on the triangle (A-B 10, A-C 20,
+        // B-C 25 ms) every ring has the same links.
+        const auto order = WanRingAllReduceHelper::ChooseOrder(TriangleTopology(), {0, 1, 2});
+        NS_TEST_EXPECT_MSG_EQ(order.size(), 3, "");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief The wan-training-ring-all-reduce test suite.
+ */
+class WanRingAllReduceTestSuite : public TestSuite
+{
+  public:
+    WanRingAllReduceTestSuite()
+        : TestSuite("wan-training-ring-all-reduce", Type::UNIT)
+    {
+        AddTestCase(new RingLogicTestCase);
+        AddTestCase(new RingTcpTestCase);
+        AddTestCase(new RingBadInputTestCase);
+    }
+};
+
+/// The suite's one instance.
+static WanRingAllReduceTestSuite g_wanRingAllReduceTestSuite;
