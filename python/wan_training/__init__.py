@@ -32,6 +32,7 @@ import json
 import math
 import multiprocessing
 import os
+import subprocess
 import sys
 import sysconfig
 
@@ -140,6 +141,18 @@ def _load_with_installed_ns3():
     return cppyy.gbl.ns3
 
 
+def _mpi_include_dirs():
+    """The MPI headers' folders, as Open MPI's mpicc gives them: ns-3-dev's
+    bindings include mpi-module.h when ns-3 is built with MPI, whose mpi.h
+    they do not find on their own (ns-3.37's load no MPI header)."""
+    try:
+        done = subprocess.run(["mpicc", "--showme:incdirs"], capture_output=True, text=True,
+                              timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return [d for d in done.stdout.split() if os.path.isdir(d)] if done.returncode == 0 else []
+
+
 def _load():
     if installed_ns3():
         return _load_with_installed_ns3()
@@ -156,11 +169,13 @@ def _load():
     os.environ["LD_LIBRARY_PATH"] = ":".join(
         [p for p in _runtime_library_dirs() if p not in paths] + [p for p in paths if p]
     )
+    import cppyy
+
+    for folder in _mpi_include_dirs():
+        cppyy.add_include_path(folder)
     from ns import ns as bindings_ns
 
     if not hasattr(bindings_ns, "WanTopology"):
-        import cppyy
-
         libraries = glob.glob(os.path.join(tree, "build", "lib", "libns3*-wan-training-*.so"))
         libraries = [lib for lib in libraries if "-test-" not in lib]
         if not libraries:
