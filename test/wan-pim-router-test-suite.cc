@@ -410,6 +410,35 @@ class PimRouterMalformedTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief A - B over 10 ms where only B runs PIM, so that A says only what a
+ * test delivers for it: B's drop reasons, A's address towards B, and A's Join
+ * of B's island's tree (B the upstream router, on the A-B link).
+ */
+struct OnlyBRunsPim
+{
+    WanNetworkHelper net{LineTopology({"A", "B"}, {10})}; //!< the network
+    ApplicationContainer pim;                             //!< the routers' PIM
+    std::vector<std::string> reasons;                     //!< B's drops
+    Ipv4Address aToB;                                     //!< A's address on A-B
+    WanPimHeader join;                                    //!< A's Join to B
+
+    OnlyBRunsPim()
+    {
+        net.Install();
+        pim = WanPimHelper().Install(net);
+        pim.Get(1)->SetStartTime(Seconds(0));
+        pim.Get(0)->SetStartTime(Seconds(100));
+        RecordDrops(pim.Get(1), reasons);
+        aToB = net.GetCoreAddress(0, 1);
+        join = WanPimHeader::JoinPrune(
+            net.GetCoreAddress(1, 0),
+            210,
+            {{WanNetworkHelper::GroupAddress(0, 1), {net.GetIslandAddress(1)}, {}}});
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief A well-formed Join/Prune from a router that has not said Hello is
  * dropped and makes no state (RFC 7761, 4.5); the same message after its
  * Hello joins.
@@ -425,21 +454,11 @@ class PimRouterJoinNeedsHelloTestCase : public WanTestCase
   private:
     void DoCheck() override
     {
-        const auto topo = LineTopology({"A", "B"}, {10});
-        WanNetworkHelper net(topo);
-        net.Install();
-        auto pim = WanPimHelper().Install(net);
-        // Only B runs PIM: A says nothing unless the test speaks for it.
-        pim.Get(1)->SetStartTime(Seconds(0));
-        pim.Get(0)->SetStartTime(Seconds(100));
-        std::vector<std::string> reasons;
-        RecordDrops(pim.Get(1), reasons);
-        const auto aToB = net.GetCoreAddress(0, 1);
-        // A joins B's island's tree: B is the upstream router, on the A-B link.
-        const auto join = WanPimHeader::JoinPrune(
-            net.GetCoreAddress(1, 0),
-            210,
-            {{WanNetworkHelper::GroupAddress(0, 1), {net.GetIslandAddress(1)}, {}}});
+        OnlyBRunsPim ab;
+        auto& pim = ab.pim;
+        const auto& reasons = ab.reasons;
+        const auto aToB = ab.aToB;
+        const auto join = ab.join;
         uint32_t entriesBefore = 99;
         Simulator::Schedule(Seconds(0.1), [&]() { Router(pim, 1)->Deliver(aToB, join); });
         Simulator::Schedule(Seconds(0.2), [&]() {
@@ -479,20 +498,11 @@ class PimRouterHelloHoldtimeTestCase : public WanTestCase
   private:
     void DoCheck() override
     {
-        const auto topo = LineTopology({"A", "B"}, {10});
-        WanNetworkHelper net(topo);
-        net.Install();
-        auto pim = WanPimHelper().Install(net);
-        // Only B runs PIM: A says only what the test says for it.
-        pim.Get(1)->SetStartTime(Seconds(0));
-        pim.Get(0)->SetStartTime(Seconds(100));
-        std::vector<std::string> reasons;
-        RecordDrops(pim.Get(1), reasons);
-        const auto aToB = net.GetCoreAddress(0, 1);
-        const auto join = WanPimHeader::JoinPrune(
-            net.GetCoreAddress(1, 0),
-            210,
-            {{WanNetworkHelper::GroupAddress(0, 1), {net.GetIslandAddress(1)}, {}}});
+        OnlyBRunsPim ab;
+        auto& pim = ab.pim;
+        const auto& reasons = ab.reasons;
+        const auto aToB = ab.aToB;
+        const auto join = ab.join;
         auto deliver = [&pim, aToB](double at, const WanPimHeader& h) {
             Simulator::Schedule(Seconds(at),
                                 [&pim, aToB, h]() { Router(pim, 1)->Deliver(aToB, h); });

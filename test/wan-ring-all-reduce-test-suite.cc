@@ -172,16 +172,7 @@ class RingTcpTestCase : public WanTestCase
   private:
     void DoCheck() override
     {
-        WanTopology topo;
-        for (const char* c : {"A", "B", "C"})
-        {
-            topo.AddCity({c, c, "r", 0, 0, 20e9, 20e9});
-        }
-        topo.AddLink("A", "B", 0.010, 100e9);
-        topo.AddLink("B", "C", 0.010, 100e9);
-        topo.AddLink("C", "A", 0.010, 100e9);
-        topo.Validate();
-        WanNetworkHelper net(topo);
+        WanNetworkHelper net(TriangleTopology(0.010, 0.010, 0.010));
         net.Install();
         WanRingAllReduceHelper ring(net);
         ring.SetPayload(30e6);

@@ -197,21 +197,24 @@ LineTopology(const std::vector<std::string>& codes, const std::vector<double>& d
 
 /**
  * @ingroup wan-training-tests
- * @brief Islands A, B, C (20 Gbps access) joined by direct 100 Gbps links
- * of 10 (A-B), 20 (A-C) and 25 ms (B-C).
+ * @brief Islands A, B, C (20 Gbps access) joined by direct 100 Gbps links,
+ * by default of 10 (A-B), 20 (A-C) and 25 ms (B-C).
+ * @param ab latency of A-B, seconds
+ * @param ac latency of A-C, seconds
+ * @param bc latency of B-C, seconds
  * @return the topology
  */
 inline WanTopology
-TriangleTopology()
+TriangleTopology(double ab = 0.010, double ac = 0.020, double bc = 0.025)
 {
     WanTopology topo;
     for (const char* c : {"A", "B", "C"})
     {
         topo.AddCity({c, c, "r", 0, 0, 20e9, 20e9});
     }
-    topo.AddLink("A", "B", 0.010, 100e9);
-    topo.AddLink("A", "C", 0.020, 100e9);
-    topo.AddLink("B", "C", 0.025, 100e9);
+    topo.AddLink("A", "B", ab, 100e9);
+    topo.AddLink("A", "C", ac, 100e9);
+    topo.AddLink("B", "C", bc, 100e9);
     topo.Validate();
     return topo;
 }
