@@ -115,6 +115,7 @@ struct Options
     int64_t trainingRounds{0};
     double roundGuard{0.1};
     double crossTraffic{0};
+    std::string collectives{"ring,ps"};
     std::string coreQueue{Default<WanNetworkHelper>("CoreQueue")};
     int64_t coreQueuePackets{static_cast<int64_t>(
         wancompat::AttributeDefault<UintegerValue>(WanNetworkHelper::GetTypeId(),
@@ -270,6 +271,11 @@ AddPacketOptions(CommandLine& cmd, Options& o)
                  "Packet-level: background traffic on every core link direction, share of "
                  "its capacity in [0, 1)",
                  o.crossTraffic);
+    cmd.AddValue("collectives",
+                 "Packet-level: also run one sync of today's collectives over TCP among every "
+                 "island on the same network (ring: ring all-reduce, ps: parameter server; "
+                 "comma list, or none)",
+                 o.collectives);
     cmd.AddValue("coreQueue",
                  "Packet-level: queue disc of the core links, fq-codel (ns-3's default) or fifo",
                  o.coreQueue);
@@ -428,6 +434,7 @@ OptionRules(const Options& o, const WanTopology& topo)
              {"--tracePrefix", o.traces.prefix != d.traces.prefix},
              {"--traceLinks", o.traces.links != d.traces.links},
              {"--crossTraffic", o.crossTraffic != d.crossTraffic},
+             {"--collectives", o.collectives != d.collectives},
              {"--coreQueue", o.coreQueue != d.coreQueue},
              {"--coreQueuePackets", o.coreQueuePackets != d.coreQueuePackets},
              {"--packetOutput", o.packetOutput != d.packetOutput},
@@ -638,6 +645,13 @@ CheckPacketLevel(const Options& o, const WanTopology& topo)
     check.SetRoundGuard(o.roundGuard);
     ApplyFaults(check, o);
     o.traces.Check(topo);
+    if (o.collectives != "none")
+    {
+        for (const auto& name : wantext::SplitList(o.collectives))
+        {
+            WanCollectiveExperiment::Parse(name);
+        }
+    }
     if (o.training != "none")
     {
         WanTrainingLoop loop;
@@ -667,6 +681,44 @@ RunTable(const Options& o, ScheduleComparisonHelper& helper)
     {
         helper.Write(o.output, rows, sync);
         std::cout << "Wrote " << o.output << "\n";
+    }
+}
+
+/// Runs one sync of each of today's collectives the options name, on the same network.
+void
+RunCollectives(const Options& o, const WanTopology& topo, const PlannerConfig& config)
+{
+    const auto names = wantext::SplitList(o.collectives);
+    if (o.collectives == "none" || names.empty())
+    {
+        return;
+    }
+    if (WanMpiHelper::GetSize() > 1)
+    {
+        if (WanMpiHelper::GetRank() == 0)
+        {
+            std::cout << "\nToday's collectives over TCP: not run in a distributed run\n";
+        }
+        return;
+    }
+    WanCollectiveExperiment experiment(topo);
+    experiment.SetScale(o.scale);
+    experiment.SetPayload(config.payloadBytes);
+    experiment.SetEdgeRate(config.edgeBps);
+    for (const auto& [linkClass, imp] : Impairments(o))
+    {
+        experiment.SetImpairment(linkClass, imp);
+    }
+    experiment.SetCoreQueue(o.coreQueue, QueuePackets(o.coreQueuePackets));
+    experiment.SetCrossTraffic(o.crossTraffic, 1472, 10);
+    std::cout << "\nToday's collectives over TCP among every island, one sync (the same "
+                 "network, loss, jitter, core queue and cross traffic; no multicast, no "
+                 "FPGA"
+              << (o.linkFaults.empty() ? "" : "; the link faults not applied") << "):\n";
+    for (const auto& name : names)
+    {
+        const auto result = experiment.Run(WanCollectiveExperiment::Parse(name));
+        std::cout << "  " << WanCollectiveExperiment::Format(result, topo);
     }
 }
 
@@ -748,6 +800,7 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
             }
         }
     }
+    RunCollectives(o, topo, config);
     if (!o.packetOutput.empty() && WanMpiHelper::GetRank() == 0)
     {
         output.Write(o.packetOutput);

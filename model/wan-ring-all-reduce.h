@@ -5,6 +5,8 @@
 #ifndef WAN_RING_ALL_REDUCE_H
 #define WAN_RING_ALL_REDUCE_H
 
+#include "wan-collective-record.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -38,12 +40,7 @@ class WanRingAllReduce
 {
   public:
     /// A chunk's value on its way: what one record on the wire carries.
-    struct Record
-    {
-        uint32_t step{0};  //!< the step, 0 to 2(N - 1) - 1
-        uint32_t chunk{0}; //!< the chunk, 0 to C - 1
-        int64_t value{0};  //!< the sum so far, fixed point
-    };
+    using Record = WanCollectiveRecord;
 
     /**
      * @param members N, at least 2

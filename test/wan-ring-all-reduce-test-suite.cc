@@ -232,7 +232,7 @@ class RingBadInputTestCase : public WanTestCase
         e = ErrorOf([&] { ring.Install({0, 7}); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "no city 7 (the topology has 3)"), true, e);
         e = ErrorOf([&] { ring.Install({0, 1, 0}); });
-        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "city A twice in the ring"), true, e);
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "city A twice among the members"), true, e);
         e = ErrorOf([&] { ring.SetPayload(0); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "ring all-reduce payload"), true, e);
         auto app = CreateObject<WanRingApplication>();

@@ -89,6 +89,7 @@ NINE_CITY = {
     "traceLinks": ("core", {"pcap": "true"}, {}),
     "quiet": ("true", {"bfdIntervalMs": "5", "faultDetection": "oracle"}, None),
     "crossTraffic": ("0.3", {}, OFF),
+    "collectives": ("ring", {}, OFF),
     "coreQueue": ("fifo", LOADED, OFF),
     "coreQueuePackets": ("5", dict(LOADED, coreQueue="fifo"), {}),
     "packetOutput": ("packets.json", {}, OFF),
@@ -225,6 +226,8 @@ def test_every_option_changes_the_run_or_is_refused_or_warned(program, tmp_path)
     silent = []
     for option in cases:
         base_run = outcomes[tuple(jobs[(option, "base")])]
+        if base_run[0] != 0 and "built without MPI" in base_run[2]:
+            continue  # a case on a distributed run, on a build without MPI (PyPI's)
         assert base_run[0] == 0, (option, jobs[(option, "base")], base_run[2])
         assert "does nothing here" not in base_run[2] or option == "quiet", (option, base_run[2])
         rc, out, err, written = outcomes[tuple(jobs[(option, "applies")])]
