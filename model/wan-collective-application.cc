@@ -152,7 +152,7 @@ WanCollectiveApplication::StartApplication()
     // parent TypeId, so IsChildOf cannot tell).
     ObjectFactory congestion;
     congestion.SetTypeId(m_congestion);
-    if (!DynamicCast<TcpCongestionOps>(congestion.Create()))
+    if (!m_congestion.HasConstructor() || !DynamicCast<TcpCongestionOps>(congestion.Create()))
     {
         NS_FATAL_ERROR(GetInstanceTypeId().GetName()
                        << ": CongestionControl " << m_congestion.GetName()

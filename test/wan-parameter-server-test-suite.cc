@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "wan-tcp-test-utils.h"
 #include "wan-training-test-utils.h"
 
 #include "ns3/config.h"
@@ -162,7 +163,7 @@ class ParameterServerTcpTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(ps.ChooseServer({0, 1, 2}), 1, "B, the widest access");
         auto apps = ps.Install({0, 1, 2}, 1);
         NS_TEST_EXPECT_MSG_EQ(ps.GetWarnings().size(), 0, "buffers twice the product");
-        Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10000));
+        SetLineRateTcp();
         apps.Start(Seconds(0));
         apps.Stop(Seconds(5));
         Simulator::Stop(Seconds(5));

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "wan-tcp-test-utils.h"
 #include "wan-training-test-utils.h"
 
 #include "ns3/config.h"
@@ -182,7 +183,7 @@ class RingTcpTestCase : public WanTestCase
                                   "20 Gbps x 20 ms");
         auto apps = ring.Install({0, 1, 2});
         NS_TEST_EXPECT_MSG_EQ(ring.GetWarnings().size(), 0, "buffers twice the product");
-        Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10000));
+        SetLineRateTcp();
         apps.Start(Seconds(0));
         apps.Stop(Seconds(5));
         Simulator::Stop(Seconds(5));
