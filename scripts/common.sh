@@ -356,7 +356,8 @@ wt_build_extra() {
     }
     _wt_extra_build() {
         wt_log "building the $label build$1 (jobs: $WT_JOBS): ${programs[*]}"
-        cmake --build "$dir" -j "$WT_JOBS" --target "${programs[@]}"
+        # Configures again when a CMakeLists.txt changed: the lock is kept.
+        wt_keeping_lock cmake --build "$dir" -j "$WT_JOBS" --target "${programs[@]}"
     }
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
         mapfile -t programs < <(grep . "$dir/wan-training-programs.txt" 2>/dev/null)

@@ -86,7 +86,9 @@ build_sanitized() {
     mapfile -t programs < <(grep . "$dir/wan-training-programs.txt" 2>/dev/null)
     [ ${#programs[@]} -gt 0 ] || { wt_log "no $dir/wan-training-programs.txt"; return 1; }
     wt_log "building the sanitizer build (jobs: $WT_JOBS): test-runner ${programs[*]}"
-    cmake --build "$dir" -j "$WT_JOBS" --target test-runner "${programs[@]}"
+    # The build configures again when a CMakeLists.txt changed, which rewrites
+    # the lock file too.
+    wt_keeping_lock cmake --build "$dir" -j "$WT_JOBS" --target test-runner "${programs[@]}"
 }
 
 # The sanitizer build's program $1.

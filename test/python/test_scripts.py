@@ -724,3 +724,33 @@ def test_benchmark_finds_optional_builds_or_skips_them(tmp_path):
         (folder / name).write_text("")
         made.append(str(folder / name))
     assert ask() == "[%s][%s][%s]" % tuple(made)
+
+
+def test_tcp_validation(tmp_path):
+    run_script("tcp_validation.py", "--congestion", "newreno", "--lossRate", "0.01", "--rttMs",
+               "20", "--runs", "2", "--losses", "20", "--minSeconds", "5", "--jobs", "2",
+               "--output", str(tmp_path))
+    runs = read_csv(tmp_path / "tcp-validation-runs.csv")
+    assert [int(r["run"]) for r in runs] == [1, 2]
+    for r in runs:
+        # Mathis with delayed ACKs: sqrt(3/4) / 0.1 = 8.660 segments of 8948
+        # bytes every 20 ms, 30.996 Mbit/s; buffers of 4 windows (309,968
+        # bytes); 20 losses at 433 segments/s: the run's 5 s floor.
+        assert float(r["window_segments"]) == pytest.approx(8.6603, abs=1e-4)
+        assert float(r["closed_form_mbps"]) == pytest.approx(30.996, abs=1e-3)
+        assert int(r["buffer_bytes"]) == 309968
+        assert float(r["seconds"]) == 5
+        assert float(r["ratio"]) == pytest.approx(float(r["goodput_mbps"]) / 30.996, rel=1e-4)
+        assert int(r["lost_packets"]) > 0
+    assert runs[0]["goodput_mbps"] != runs[1]["goodput_mbps"], "independent runs"
+    (s,) = read_csv(tmp_path / "tcp-validation.csv")
+    assert s["closed_form"] == "Mathis" and int(s["runs"]) == 2
+    goodputs = [float(r["goodput_mbps"]) for r in runs]
+    assert float(s["goodput_mbps"]) == pytest.approx(sum(goodputs) / 2, rel=1e-9)
+    # Student's t with one degree of freedom: 12.706 x |a - b| / 2.
+    assert float(s["goodput_mbps_ci95"]) == pytest.approx(
+        12.7062 * abs(goodputs[0] - goodputs[1]) / 2, rel=1e-4)
+    ax = read_figure(tmp_path / "tcp-validation.png")["axes"][0]
+    assert ax["xscale"] == "log"
+    assert ax["ylabel"] == "measured goodput / closed form"
+    assert ax["legend"] == ["newreno, RTT 20 ms (Mathis)"]
