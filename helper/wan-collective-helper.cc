@@ -176,9 +176,13 @@ WanCollectiveHelper::Create(uint32_t city,
     {
         in = std::max(in, BandwidthDelayProduct(from, city));
     }
-    auto twice = [](double bdp) {
-        return UintegerValue(static_cast<uint32_t>(
-            std::min<double>(std::ceil(2 * bdp), std::numeric_limits<uint32_t>::max())));
+    // At least the members' minimum, which a small product (a high scale)
+    // would go below.
+    const double floor = WanCollectiveApplication::MinimumBuffer(m_network.GetIslands().Get(city));
+    auto twice = [floor](double bdp) {
+        return UintegerValue(
+            static_cast<uint32_t>(std::min<double>(std::max(std::ceil(2 * bdp), floor),
+                                                   std::numeric_limits<uint32_t>::max())));
     };
     if (!m_sendBufferSet)
     {
@@ -192,6 +196,14 @@ WanCollectiveHelper::Create(uint32_t city,
     UintegerValue receive;
     app->GetAttribute("SendBuffer", send);
     app->GetAttribute("ReceiveBuffer", receive);
+    if (receive.Get() < floor)
+    {
+        throw std::invalid_argument(m_what + ": ReceiveBuffer " + std::to_string(receive.Get()) +
+                                    " bytes is below two segments (" +
+                                    std::to_string(static_cast<uint32_t>(floor)) + " bytes at " +
+                                    m_network.GetTopology().GetCity(city).code +
+                                    "'s MTU): its window cannot hold a full segment");
+    }
     for (uint32_t to : sendsTo)
     {
         WarnBelow(send.Get(), "send", city, city, to);

@@ -30,7 +30,9 @@ class WanCollectiveApplication;
  * checked exact. Unless set, each socket's send and receive buffers are
  * twice the largest bandwidth-delay product of the paths it sends or
  * receives on (the path's narrowest link at the network's scale, times its
- * round-trip propagation), set before the sockets exist; a buffer set below
+ * round-trip propagation) and at least two segments
+ * (WanCollectiveApplication::MinimumBuffer), set before the sockets exist; a
+ * buffer set below
  * a path's product is warned with the throughput it caps a connection at
  * (GetWarnings).
  */

@@ -37,6 +37,9 @@ namespace
 /// IPv4 header, TCP header and its timestamp option (12 bytes, padded).
 constexpr uint32_t kTcpIpOverhead = 20 + 20 + 12;
 
+/// Segments the receive window must hold at least (see the class).
+constexpr uint32_t kMinimumBufferSegments = 2;
+
 /// Bytes an accepting member sends first (see the class).
 constexpr uint32_t kGreetingBytes = 1;
 
@@ -132,12 +135,23 @@ WanCollectiveApplication::WanCollectiveApplication() = default;
 
 WanCollectiveApplication::~WanCollectiveApplication() = default;
 
+uint32_t
+WanCollectiveApplication::SegmentSize(Ptr<Node> node)
+{
+    return node->GetObject<Ipv4>()->GetMtu(1) - kTcpIpOverhead;
+}
+
+uint32_t
+WanCollectiveApplication::MinimumBuffer(Ptr<Node> node)
+{
+    return kMinimumBufferSegments * SegmentSize(node);
+}
+
 Ptr<Socket>
 WanCollectiveApplication::NewSocket()
 {
     const auto socket = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
-    const uint32_t mtu = GetNode()->GetObject<Ipv4>()->GetMtu(1);
-    socket->SetAttribute("SegmentSize", UintegerValue(mtu - kTcpIpOverhead));
+    socket->SetAttribute("SegmentSize", UintegerValue(SegmentSize(GetNode())));
     socket->SetAttribute("SndBufSize", UintegerValue(m_sendBuffer));
     socket->SetAttribute("RcvBufSize", UintegerValue(m_receiveBuffer));
     socket->SetAttribute("Sack", BooleanValue(true));
@@ -157,6 +171,13 @@ WanCollectiveApplication::StartApplication()
         NS_FATAL_ERROR(GetInstanceTypeId().GetName()
                        << ": CongestionControl " << m_congestion.GetName()
                        << " is not a TcpCongestionOps");
+    }
+    if (m_receiveBuffer < MinimumBuffer(GetNode()))
+    {
+        NS_FATAL_ERROR(GetInstanceTypeId().GetName()
+                       << ": ReceiveBuffer " << m_receiveBuffer << " bytes is below two segments ("
+                       << MinimumBuffer(GetNode())
+                       << " bytes at the island's MTU): its window cannot hold a full segment");
     }
     // Node-wide, before this node's sockets exist.
     GetNode()->GetObject<TcpL4Protocol>()->SetAttribute("SocketType", TypeIdValue(m_congestion));

@@ -52,7 +52,11 @@ class TcpSocketBase;
  * TcpL4Protocol's SocketType: CUBIC by default, as Linux), the segment size
  * from the island's MTU (its IPv4 and TCP headers, with timestamps, taken
  * off), SACK, and the send and receive buffers (the helpers set them to at
- * least the path's bandwidth-delay product).
+ * least the path's bandwidth-delay product). A receive buffer below two
+ * segments (MinimumBuffer) is refused: the window it advertises cannot hold a
+ * full segment, which TCP's silly-window avoidance stalls on and which
+ * ns-3.37's TCP sends past (an assert in TcpSocketBase::SendDataPacket when
+ * an accepted connection sends at once).
  *
  * The collective begins at `Begin`, or once every dialled connection is up
  * if later; its duration is measured from then to the member's completion.
@@ -70,6 +74,13 @@ class WanCollectiveApplication : public Application
     static TypeId GetTypeId();
     WanCollectiveApplication();
     ~WanCollectiveApplication() override;
+
+    /**
+     * @param node a node with IPv4, its island interface first
+     * @return the smallest ReceiveBuffer its members take, bytes: two TCP
+     * segments at its interface's MTU
+     */
+    static uint32_t MinimumBuffer(Ptr<Node> node);
 
     /** @return true when this member holds every chunk's sum */
     bool IsComplete() const;
@@ -154,6 +165,12 @@ class WanCollectiveApplication : public Application
      * @return a TCP socket of this node, set up as the class says
      */
     Ptr<Socket> NewSocket();
+    /**
+     * @param node a node with IPv4, its island interface first
+     * @return the TCP segment size at its interface's MTU (IPv4 and TCP
+     * headers, with timestamps, taken off)
+     */
+    static uint32_t SegmentSize(Ptr<Node> node);
     /**
      * @brief Keeps a connection: its stream, its callbacks, its trace.
      * @param socket the socket

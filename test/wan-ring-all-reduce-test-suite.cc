@@ -9,6 +9,7 @@
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
+#include "ns3/wan-collective-application.h"
 #include "ns3/wan-contribution.h"
 #include "ns3/wan-network-helper.h"
 #include "ns3/wan-ring-all-reduce-helper.h"
@@ -210,8 +211,63 @@ class RingTcpTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief At a high scale the paths' products are a few kilobytes: on the
+ * triangle with 5 ms links at scale 10000 (2 Mbit/s at the access), twice a
+ * path's product is 2 x 250 kB/s x 10 ms = 5000 bytes, below one 8948-byte
+ * segment. The helper sets each buffer to its floor, two segments (17896
+ * bytes), and the ring completes exact without retransmissions (a window
+ * below a segment stalled TCP, and tripped ns-3.37's assert in
+ * TcpSocketBase::SendDataPacket).
+ */
+class RingHighScaleTestCase : public WanTestCase
+{
+  public:
+    RingHighScaleTestCase()
+        : WanTestCase("ring all-reduce over TCP at scale 10000: buffers of two segments, exact")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        WanNetworkHelper net(TriangleTopology(0.005, 0.005, 0.005));
+        net.SetScale(10000);
+        net.Install();
+        WanRingAllReduceHelper ring(net);
+        ring.SetScale(10000);
+        ring.SetPayload(1e9);
+        NS_TEST_EXPECT_MSG_EQ_TOL(ring.BandwidthDelayProduct(0, 1), 2500, 1e-6, "");
+        const auto floor = WanCollectiveApplication::MinimumBuffer(net.GetIslands().Get(0));
+        NS_TEST_EXPECT_MSG_EQ(floor, 2 * 8948, "two segments at the 9000-byte MTU");
+        auto apps = ring.Install({0, 1, 2});
+        NS_TEST_EXPECT_MSG_EQ(ring.GetWarnings().size(), 0, "the floor is over the products");
+        SetLineRateTcp();
+        apps.Start(Seconds(0));
+        apps.Stop(Seconds(20));
+        Simulator::Stop(Seconds(20));
+        Simulator::Run();
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            auto app = DynamicCast<WanRingApplication>(apps.Get(i));
+            UintegerValue send;
+            UintegerValue receive;
+            app->GetAttribute("SendBuffer", send);
+            app->GetAttribute("ReceiveBuffer", receive);
+            NS_TEST_EXPECT_MSG_EQ(send.Get(), 17896, "member " << i);
+            NS_TEST_EXPECT_MSG_EQ(receive.Get(), 17896, "member " << i);
+            NS_TEST_EXPECT_MSG_EQ(app->IsExact(), true, "member " << i);
+            NS_TEST_EXPECT_MSG_EQ(app->GetRetransmissions(), 0, "lossless");
+        }
+        Simulator::Destroy();
+        Config::Reset();
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief Impossible rings are refused in one line: one member, a city the
- * topology does not have, a city twice, no payload; 0 connections and
+ * topology does not have, a city twice, no payload, a receive buffer below
+ * two segments; 0 connections and
  * buffers of 0 bytes are out of the attributes' range.
  */
 class RingBadInputTestCase : public WanTestCase
@@ -236,6 +292,12 @@ class RingBadInputTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "city A twice among the members"), true, e);
         e = ErrorOf([&] { ring.SetPayload(0); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "ring all-reduce payload"), true, e);
+        ring.SetAttribute("ReceiveBuffer", UintegerValue(17895));
+        e = ErrorOf([&] { ring.Install({0, 1}); });
+        NS_TEST_EXPECT_MSG_EQ(
+            Mentions(e, "ReceiveBuffer 17895 bytes is below two segments (17896 bytes at A's MTU)"),
+            true,
+            e);
         auto app = CreateObject<WanRingApplication>();
         NS_TEST_EXPECT_MSG_EQ(app->SetAttributeFailSafe("Connections", UintegerValue(0)),
                               false,
@@ -264,6 +326,7 @@ class WanRingAllReduceTestSuite : public TestSuite
     {
         AddTestCase(new RingLogicTestCase);
         AddTestCase(new RingTcpTestCase);
+        AddTestCase(new RingHighScaleTestCase);
         AddTestCase(new RingBadInputTestCase);
     }
 };
