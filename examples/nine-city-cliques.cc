@@ -24,6 +24,7 @@
 
 #include <iostream>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -719,6 +720,29 @@ RunCollectives(const Options& o, const WanTopology& topo, const PlannerConfig& c
     {
         const auto result = experiment.Run(WanCollectiveExperiment::Parse(name));
         std::cout << "  " << WanCollectiveExperiment::Format(result, topo);
+    }
+    // The packet runs' schedules on today's network: the collective in each clique.
+    std::cout << "The schedules on today's network: the collective over TCP in each clique of a "
+                 "round, the cliques at once (the same network; no multicast, no FPGA):\n";
+    const WanCollectiveScheduleExperiment cliques(experiment);
+    for (const auto& [schedule, memory] : o.packetRuns)
+    {
+        const auto s = wantext::EndsWith(schedule, ".json")
+                           ? CliqueSchedule::LoadFile(schedule, topo)
+                           : CliqueScheduleBuiltins::Make(schedule, topo);
+        const uint32_t rounds = o.rounds > 0 ? static_cast<uint32_t>(o.rounds) : s.GetNRounds();
+        for (const auto& name : names)
+        {
+            const auto kind = WanCollectiveExperiment::Parse(name);
+            std::cout << "  " << schedule << ", " << WanCollectiveExperiment::Name(kind)
+                      << " in each clique:\n";
+            std::istringstream lines(
+                WanCollectiveScheduleExperiment::Format(cliques.Run(kind, s, rounds), topo));
+            for (std::string line; std::getline(lines, line);)
+            {
+                std::cout << "    " << line << "\n";
+            }
+        }
     }
 }
 

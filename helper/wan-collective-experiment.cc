@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -42,6 +43,12 @@ WanCollectiveExperiment::Parse(const std::string& name)
     }
     throw std::invalid_argument("unknown collective '" + name +
                                 "' (known: ring, ps or parameter-server)");
+}
+
+std::string
+WanCollectiveExperiment::Name(Kind kind)
+{
+    return kind == RING ? "ring all-reduce" : "parameter server";
 }
 
 void
@@ -136,11 +143,87 @@ WanCollectiveExperiment::Run(Kind kind, std::vector<uint32_t> members) const
         members.resize(m_topo.GetNCities());
         std::iota(members.begin(), members.end(), 0);
     }
+    if (members.size() < 2)
+    {
+        throw std::invalid_argument("collective: " + std::to_string(members.size()) +
+                                    " member(s), need at least 2");
+    }
+    return RunGroups(kind, {members}).at(0);
+}
+
+std::vector<WanCollectiveResult>
+WanCollectiveExperiment::RunGroups(Kind kind,
+                                   const std::vector<std::vector<uint32_t>>& groups) const
+{
+    std::set<uint32_t> seen;
+    for (const auto& group : groups)
+    {
+        for (uint32_t c : group)
+        {
+            if (c < m_topo.GetNCities() && !seen.insert(c).second)
+            {
+                throw std::invalid_argument("collective: city " + m_topo.GetCity(c).code +
+                                            " in two groups");
+            }
+        }
+    }
     WanSimulatorSession session;
     WanNetworkHelper net(m_topo);
     BuildNetwork(net);
-    WanCollectiveResult result;
-    ApplicationContainer apps;
+    std::vector<WanCollectiveResult> results;
+    std::vector<ApplicationContainer> apps;
+    for (const auto& members : groups)
+    {
+        if (members.size() >= 2)
+        {
+            results.emplace_back();
+            apps.push_back(Install(net, kind, members, results.back()));
+        }
+    }
+    if (apps.empty())
+    {
+        return results;
+    }
+    TimeValue begin;
+    apps.front().Get(0)->GetAttribute("Begin", begin);
+    const Time end = begin.Get() + Seconds(m_limit);
+    WanCrossTrafficHelper::AssignStreams(m_crossTraffic.Install(net, end, {}),
+                                         m_stream + 100000); // clear of the loss and jitter streams
+    uint32_t left = 0;
+    for (auto& group : apps)
+    {
+        left += group.GetN();
+        for (uint32_t i = 0; i < group.GetN(); ++i)
+        {
+            group.Get(i)->TraceConnectWithoutContext(
+                "Complete",
+                Callback<void, Time, bool>([&left](Time, bool) {
+                    if (--left == 0)
+                    {
+                        Simulator::Stop();
+                    }
+                }));
+        }
+        group.Start(Seconds(0));
+        group.Stop(end);
+    }
+    Simulator::Stop(end);
+    Simulator::Run();
+    const uint64_t events = Simulator::GetEventCount();
+    for (size_t g = 0; g < apps.size(); ++g)
+    {
+        results[g].events = events;
+        Collect(apps[g], results[g]);
+    }
+    return results;
+}
+
+ApplicationContainer
+WanCollectiveExperiment::Install(WanNetworkHelper& net,
+                                 Kind kind,
+                                 const std::vector<uint32_t>& members,
+                                 WanCollectiveResult& result) const
+{
     auto configure = [this](WanCollectiveHelper& helper) {
         helper.SetPayload(m_payload);
         helper.SetScale(m_scale);
@@ -149,46 +232,28 @@ WanCollectiveExperiment::Run(Kind kind, std::vector<uint32_t> members) const
             helper.SetAttribute(name, *value);
         }
     };
+    result.kind = Name(kind);
     if (kind == RING)
     {
         WanRingAllReduceHelper ring(net);
         configure(ring);
-        result.kind = "ring all-reduce";
         result.members = WanRingAllReduceHelper::ChooseOrder(m_topo, members);
-        apps = ring.Install(result.members);
+        auto apps = ring.Install(result.members);
         result.warnings = ring.GetWarnings();
+        return apps;
     }
-    else
-    {
-        WanParameterServerHelper ps(net);
-        configure(ps);
-        result.kind = "parameter server";
-        result.members = members;
-        result.server = ps.ChooseServer(members);
-        apps = ps.Install(members, static_cast<uint32_t>(result.server));
-        result.warnings = ps.GetWarnings();
-    }
-    TimeValue begin;
-    apps.Get(0)->GetAttribute("Begin", begin);
-    const Time end = begin.Get() + Seconds(m_limit);
-    WanCrossTrafficHelper::AssignStreams(m_crossTraffic.Install(net, end, {}),
-                                         m_stream + 100000); // clear of the loss and jitter streams
-    uint32_t left = apps.GetN();
-    for (uint32_t i = 0; i < apps.GetN(); ++i)
-    {
-        apps.Get(i)->TraceConnectWithoutContext("Complete",
-                                                Callback<void, Time, bool>([&left](Time, bool) {
-                                                    if (--left == 0)
-                                                    {
-                                                        Simulator::Stop();
-                                                    }
-                                                }));
-    }
-    apps.Start(Seconds(0));
-    apps.Stop(end);
-    Simulator::Stop(end);
-    Simulator::Run();
-    result.events = Simulator::GetEventCount();
+    WanParameterServerHelper ps(net);
+    configure(ps);
+    result.members = members;
+    result.server = ps.ChooseServer(members);
+    auto apps = ps.Install(members, static_cast<uint32_t>(result.server));
+    result.warnings = ps.GetWarnings();
+    return apps;
+}
+
+void
+WanCollectiveExperiment::Collect(const ApplicationContainer& apps, WanCollectiveResult& result)
+{
     result.complete = true;
     result.exact = true;
     for (uint32_t i = 0; i < apps.GetN(); ++i)
@@ -207,7 +272,9 @@ WanCollectiveExperiment::Run(Kind kind, std::vector<uint32_t> members) const
     {
         result.seconds = 0;
     }
-    return result;
+    NS_LOG_INFO(result.kind << " among " << result.members.size()
+                            << " member(s): " << result.seconds << " s, exact " << result.exact
+                            << ", " << result.retransmissions << " retransmissions");
 }
 
 std::string

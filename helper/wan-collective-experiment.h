@@ -72,6 +72,11 @@ class WanCollectiveExperiment
      * @throws std::invalid_argument naming the unknown name
      */
     static Kind Parse(const std::string& name);
+    /**
+     * @param kind a collective
+     * @return its name in results: "ring all-reduce" or "parameter server"
+     */
+    static std::string Name(Kind kind);
 
     /// @param factor the network's scale, >= 1 (WanNetworkHelper::SetScale)
     void SetScale(double factor);
@@ -115,6 +120,18 @@ class WanCollectiveExperiment
      * @throws std::invalid_argument naming a bad member
      */
     WanCollectiveResult Run(Kind kind, std::vector<uint32_t> members = {}) const;
+    /**
+     * @brief Runs one collective in each group at once, on one network: the
+     * cliques of a schedule's round, which share its links. A group of one
+     * city runs nothing (it keeps its own state) and has no result.
+     * @param kind the collective
+     * @param groups disjoint groups of cities, each run as Run runs its members
+     * @return a result per group of two or more cities, in the groups' order
+     * @throws std::invalid_argument naming a bad member or a city in two groups
+     */
+    std::vector<WanCollectiveResult> RunGroups(
+        Kind kind,
+        const std::vector<std::vector<uint32_t>>& groups) const;
 
     /**
      * @param result a run's result
@@ -128,6 +145,24 @@ class WanCollectiveExperiment
      * @param net the network to build
      */
     void BuildNetwork(WanNetworkHelper& net) const;
+    /**
+     * @brief Installs the collective among a group, as the settings say.
+     * @param net the network, built
+     * @param kind the collective
+     * @param members the group's cities, two or more
+     * @param result where its kind, members, server and warnings go
+     * @return the members' applications
+     */
+    ApplicationContainer Install(WanNetworkHelper& net,
+                                 Kind kind,
+                                 const std::vector<uint32_t>& members,
+                                 WanCollectiveResult& result) const;
+    /**
+     * @brief A group's figures, from its members once the run is over.
+     * @param apps the members' applications
+     * @param result where the figures go
+     */
+    static void Collect(const ApplicationContainer& apps, WanCollectiveResult& result);
 
     WanTopology m_topo;                                                    //!< the WAN
     double m_scale{1};                                                     //!< the scale

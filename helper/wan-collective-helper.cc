@@ -4,7 +4,9 @@
 
 #include "wan-collective-helper.h"
 
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
+#include "ns3/round-planner.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-collective-application.h"
 #include "ns3/wan-contribution.h"
@@ -67,7 +69,17 @@ WanCollectiveHelper::BandwidthDelayProduct(uint32_t from, uint32_t to) const
             }
         }
     }
-    return rate / m_scale / 8 * 2 * topo.GetPathDelay(from, to);
+    PlannerConfig config;
+    config.multicast = false;
+    config.edgeBps = m_network.GetEdgeRate();
+    config.frameBytes = m_network.GetIslands().Get(from)->GetObject<Ipv4>()->GetMtu(1);
+    const double scale = m_network.GetScale();
+    // A segment's round trip: the latency both ways and its frame's store
+    // and forward, on the sender's own link too (an ACK's is a few bytes).
+    const double frame = RoundPlanner(topo, config).GetFrameDelay(from, to) +
+                         8.0 * config.frameBytes / topo.GetCity(from).egressBps;
+    const double roundTrip = 2 * topo.GetPathDelay(from, to) + scale * frame;
+    return rate / scale / 8 * roundTrip;
 }
 
 const std::vector<std::string>&

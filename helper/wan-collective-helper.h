@@ -66,7 +66,11 @@ class WanCollectiveHelper
      * @param to another
      * @return the path's bandwidth-delay product at the network's scale,
      *         bytes: its narrowest rate (the sender's egress, the core links,
-     *         the receiver's ingress) times twice its one-way latency
+     *         the receiver's ingress) times its round trip, twice its one-way
+     *         latency plus the store and forward of one MTU-sized frame on its
+     *         links, the sender's own included (RoundPlanner::GetFrameDelay
+     *         and the sender's egress), at the network's scale, which makes
+     *         frames the scale times longer
      */
     double BandwidthDelayProduct(uint32_t from, uint32_t to) const;
 

@@ -547,6 +547,18 @@ WanNetworkHelper::GetTopology() const
     return m_topo;
 }
 
+double
+WanNetworkHelper::GetScale() const
+{
+    return m_scale;
+}
+
+double
+WanNetworkHelper::GetEdgeRate() const
+{
+    return m_edgeBps;
+}
+
 const NodeContainer&
 WanNetworkHelper::GetRouters() const
 {

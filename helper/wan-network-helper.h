@@ -177,6 +177,10 @@ class WanNetworkHelper : public ObjectBase
 
     /** @return the topology */
     const WanTopology& GetTopology() const;
+    /** @return the scale, the rates' divisor (SetScale) */
+    double GetScale() const;
+    /** @return the router-edge rate before the scale, bit/s (SetEdgeRate) */
+    double GetEdgeRate() const;
     /** @return the routers, by city index */
     const NodeContainer& GetRouters() const;
     /** @return the edge (FPGA) nodes, by city index */

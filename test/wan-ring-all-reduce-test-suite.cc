@@ -178,10 +178,11 @@ class RingTcpTestCase : public WanTestCase
         net.Install();
         WanRingAllReduceHelper ring(net);
         ring.SetPayload(30e6);
-        NS_TEST_EXPECT_MSG_EQ_TOL(ring.BandwidthDelayProduct(0, 1),
-                                  20e9 / 8 * 0.020,
-                                  1,
-                                  "20 Gbps x 20 ms");
+        NS_TEST_EXPECT_MSG_EQ_TOL(
+            ring.BandwidthDelayProduct(0, 1),
+            20e9 / 8 * (0.020 + 8.28e-6),
+            1e-3,
+            "20 Gbps x (20 ms + a frame on 2 accesses, 2 edge ports, 1 link)");
         auto apps = ring.Install({0, 1, 2});
         NS_TEST_EXPECT_MSG_EQ(ring.GetWarnings().size(), 0, "buffers twice the product");
         SetLineRateTcp();
@@ -211,19 +212,23 @@ class RingTcpTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
- * @brief At a high scale the paths' products are a few kilobytes: on the
- * triangle with 5 ms links at scale 10000 (2 Mbit/s at the access), twice a
- * path's product is 2 x 250 kB/s x 10 ms = 5000 bytes, below one 8948-byte
- * segment. The helper sets each buffer to its floor, two segments (17896
- * bytes), and the ring completes exact without retransmissions (a window
- * below a segment stalled TCP, and tripped ns-3.37's assert in
+ * @brief At a high scale frames are long: on the triangle with 5 ms links at
+ * scale 10000 (2 Mbit/s at the access, 10 Mbit/s on the core, 40 Mbit/s at
+ * the edge ports), a 9000-byte frame from A to B is stored and forwarded on
+ * A's access (36 ms), A's edge port (1.8 ms), the core link (7.2 ms), B's edge
+ * port (1.8 ms) and B's ingress (36 ms): 82.8 ms, beside 10 ms of
+ * propagation both ways. The path's product is 250 kB/s x 92.8 ms = 23200
+ * bytes, each buffer twice that (46400 bytes, over the two-segment floor of
+ * 17896), and the ring completes exact without retransmissions (buffers of
+ * twice the propagation's product, 5000 bytes, held the window below one
+ * segment, which stalled TCP and tripped ns-3.37's assert in
  * TcpSocketBase::SendDataPacket).
  */
 class RingHighScaleTestCase : public WanTestCase
 {
   public:
     RingHighScaleTestCase()
-        : WanTestCase("ring all-reduce over TCP at scale 10000: buffers of two segments, exact")
+        : WanTestCase("ring all-reduce over TCP at scale 10000: buffers with the frames, exact")
     {
     }
 
@@ -236,11 +241,11 @@ class RingHighScaleTestCase : public WanTestCase
         WanRingAllReduceHelper ring(net);
         ring.SetScale(10000);
         ring.SetPayload(1e9);
-        NS_TEST_EXPECT_MSG_EQ_TOL(ring.BandwidthDelayProduct(0, 1), 2500, 1e-6, "");
+        NS_TEST_EXPECT_MSG_EQ_TOL(ring.BandwidthDelayProduct(0, 1), 23200, 1e-6, "");
         const auto floor = WanCollectiveApplication::MinimumBuffer(net.GetIslands().Get(0));
         NS_TEST_EXPECT_MSG_EQ(floor, 2 * 8948, "two segments at the 9000-byte MTU");
         auto apps = ring.Install({0, 1, 2});
-        NS_TEST_EXPECT_MSG_EQ(ring.GetWarnings().size(), 0, "the floor is over the products");
+        NS_TEST_EXPECT_MSG_EQ(ring.GetWarnings().size(), 0, "twice the products");
         SetLineRateTcp();
         apps.Start(Seconds(0));
         apps.Stop(Seconds(20));
@@ -253,8 +258,8 @@ class RingHighScaleTestCase : public WanTestCase
             UintegerValue receive;
             app->GetAttribute("SendBuffer", send);
             app->GetAttribute("ReceiveBuffer", receive);
-            NS_TEST_EXPECT_MSG_EQ(send.Get(), 17896, "member " << i);
-            NS_TEST_EXPECT_MSG_EQ(receive.Get(), 17896, "member " << i);
+            NS_TEST_EXPECT_MSG_EQ(send.Get(), 46400, "member " << i);
+            NS_TEST_EXPECT_MSG_EQ(receive.Get(), 46400, "member " << i);
             NS_TEST_EXPECT_MSG_EQ(app->IsExact(), true, "member " << i);
             NS_TEST_EXPECT_MSG_EQ(app->GetRetransmissions(), 0, "lossless");
         }

@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""nine-city-cliques runs today's collectives in each clique of the packet
+run's schedule: per round, the bytes of the pairs the schedule names, counted
+by hand, every sum exact, and the mean of the rounds."""
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+
+RECORD = 8936
+# D = 1 GB at scale 10000: 100 kB, ceil(1e5 / 8936) = 12 chunks.
+CHUNKS = 12
+
+
+@pytest.mark.programs
+def test_the_schedule_on_todays_network_counts_by_hand():
+    from wan_training import ns3_dir
+
+    done = subprocess.run([os.path.join(ns3_dir(), "ns3"), "run", "--no-build",
+                           "nine-city-cliques --schedule=pairs --hbmGB=0 --packetSchedule=pairs "
+                           "--scale=10000 --rounds=3 --baselines=false --collectives=ring,ps"],
+                          cwd=ns3_dir(), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    # The rounds' cliques, as the program prints the schedule.
+    rounds = re.search(r"^  pairs: (.*)$", out, re.M).group(1).split(" | ")
+    pairs = [len(re.findall(r"\{\w+,\w+\}", r)) for r in rounds]
+    assert pairs == [3, 3, 2]
+    part = out.split("The schedules on today's network")[1]
+    for kind in ("ring all-reduce", "parameter server"):
+        block = part.split("pairs, %s in each clique:" % kind)[1].split("mean round")[0]
+        rows = re.findall(r"round (\d+): ([\d.]+) ms, ([\d.]+) MB sent \(most by one island "
+                          r"([\d.]+)\), (\d+) retransmissions, exact (\w+)", block)
+        assert [int(r[0]) for r in rows] == [1, 2, 3], block
+        for (_, ms, mb, most, _, exact), n in zip(rows, pairs):
+            # A pair's ring: 2 steps of 6 records each way; a pair's server:
+            # the worker's 12 records in, 12 sums out. 24 records a pair.
+            assert float(mb) == pytest.approx(n * 24 * RECORD / 1e6, abs=5e-5), (kind, mb)
+            assert float(most) == pytest.approx(12 * RECORD / 1e6, abs=5e-5), (kind, most)
+            assert exact == "True"
+            assert float(ms) > 0
+        mean = float(re.search(r"mean round ([\d.]+) ms over 3 round",
+                               part.split("pairs, %s in each clique:" % kind)[1]).group(1))
+        assert mean == pytest.approx(sum(float(r[1]) for r in rows) / 3, rel=2e-3)
