@@ -8,7 +8,9 @@
  * (inflation), the delivery figures (expected,
  * delivered, re-requested, recovered, given up) and the mixing (A planned, A
  * and J measured from what the islands averaged), as a table and optionally
- * a CSV file.
+ * a CSV file. Then the same schedules on today's network: a collective over
+ * TCP in each clique (--collectives), under the same settings, its mean round
+ * time against its lossless run.
  *
  *   ./ns3 run wan-impairments
  *   ./ns3 run "wan-impairments --lossRate=0,0.01 --jitterMs=10 --recovery=accept"
@@ -72,7 +74,9 @@ struct Options
     std::string parityDecoding{"island"};
     double paritySizing{0};
     wantrace::PacketTraceOptions traces;
+    std::string collectives{"ring"};
     std::string output;
+    std::string collectivesOutput;
     std::string packetOutput;
     bool quiet{false};
 };
@@ -191,6 +195,11 @@ OptionRules(const Options& o)
          o.maxRequests != d.maxRequests,
          some(&CliqueExperimentHelper::Repairs),
          "--recovery with rerequest, early, coded or coded+early",
+         false},
+        {"--collectivesOutput",
+         !o.collectivesOutput.empty(),
+         o.collectives != "none",
+         "--collectives other than none",
          false},
         {"--tracePrefix", o.traces.prefix != d.traces.prefix, traced, "--pcap or --ascii", false},
         {"--traceLinks", o.traces.links != d.traces.links, traced, "--pcap or --ascii", false},
@@ -321,6 +330,146 @@ RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter
         std::cerr << "\n";
     }
     return rows;
+}
+
+/// One schedule on today's network under one setting.
+struct CollectiveRow
+{
+    std::string schedule;
+    std::string collective;
+    std::string impairment;
+    double meanMs{0};    //!< the mean round time (0: a round incomplete)
+    double slowestMs{0}; //!< the slowest round's
+    double inflation{0}; //!< of the mean, against the lossless run
+    double megabytes{0}; //!< record bytes all islands sent, every round
+    uint64_t retransmissions{0};
+    bool exact{false};
+};
+
+/// Runs each schedule on today's network, each collective in each clique, under every setting.
+std::vector<CollectiveRow>
+RunCollectiveSweep(const Options& o, const std::vector<Setting>& settings)
+{
+    const auto topo = WanTopology::NineCity();
+    std::vector<CollectiveRow> rows;
+    if (o.collectives == "none")
+    {
+        return rows;
+    }
+    for (const auto& item : wantext::SplitList(o.schedules))
+    {
+        const auto schedule =
+            CliqueScheduleBuiltins::Make(CliqueScheduleBuiltins::SplitMemory(item).first, topo);
+        const uint32_t rounds =
+            o.rounds > 0 ? static_cast<uint32_t>(o.rounds) : schedule.GetNRounds();
+        for (const auto& name : wantext::SplitList(o.collectives))
+        {
+            const auto kind = WanCollectiveExperiment::Parse(name);
+            double lossless = 0;
+            for (const auto& [label, classes, cross] : settings)
+            {
+                WanCollectiveExperiment experiment(topo);
+                experiment.SetScale(o.scale);
+                experiment.SetCoreQueue(
+                    o.coreQueue,
+                    wancompat::AttributeDefault<UintegerValue>(WanNetworkHelper::GetTypeId(),
+                                                               "CoreQueuePackets"));
+                experiment.SetCrossTraffic(cross, 1472, 10);
+                for (const auto& [linkClass, imp] : classes)
+                {
+                    experiment.SetImpairment(linkClass, imp);
+                }
+                const auto result =
+                    WanCollectiveScheduleExperiment(experiment).Run(kind, schedule, rounds);
+                CollectiveRow row;
+                row.schedule = schedule.GetName();
+                row.collective = WanCollectiveExperiment::Name(kind);
+                row.impairment = label;
+                row.meanMs = WanCollectiveScheduleExperiment::MeanSeconds(result) * 1e3;
+                row.exact = !result.empty();
+                for (const auto& r : result)
+                {
+                    row.slowestMs = std::max(row.slowestMs, r.seconds * 1e3);
+                    row.megabytes += r.bytes / 1e6;
+                    row.retransmissions += r.retransmissions;
+                    row.exact = row.exact && r.exact;
+                }
+                if (label == "none")
+                {
+                    lossless = row.meanMs;
+                }
+                row.inflation =
+                    lossless > 0 && row.meanMs > 0 ? 100 * (row.meanMs / lossless - 1) : 0;
+                if (!o.quiet)
+                {
+                    std::cerr << "  " << row.schedule << ", " << row.collective << ", " << label
+                              << " done\r" << std::flush;
+                }
+                rows.push_back(row);
+            }
+        }
+    }
+    if (!o.quiet)
+    {
+        std::cerr << "\n";
+    }
+    return rows;
+}
+
+/// Prints the collectives' rows as a table.
+void
+PrintCollectiveRows(const std::vector<CollectiveRow>& rows)
+{
+    if (rows.empty())
+    {
+        return;
+    }
+    int width = 13;
+    for (const auto& r : rows)
+    {
+        width = std::max(width, static_cast<int>(r.impairment.size()) + 1);
+    }
+    std::cout << "\nThe schedules on today's network: the collective over TCP in each clique "
+                 "(no multicast, no FPGA; the same settings):\n";
+    std::cout << std::left << std::setw(12) << "schedule" << std::setw(18) << "collective"
+              << std::setw(width) << "impairment" << std::right << std::setw(10) << "T mean ms"
+              << std::setw(11) << "inflation" << std::setw(13) << "slowest ms" << std::setw(10)
+              << "MB sent" << std::setw(9) << "retrans"
+              << "  sums\n";
+    std::cout << std::fixed;
+    for (const auto& r : rows)
+    {
+        std::cout << std::left << std::setw(12) << r.schedule << std::setw(18) << r.collective
+                  << std::setw(width) << r.impairment << std::right << std::setprecision(1);
+        if (r.meanMs > 0)
+        {
+            std::cout << std::setw(10) << r.meanMs << std::setw(10) << r.inflation << "%";
+        }
+        else
+        {
+            std::cout << std::setw(10) << "-" << std::setw(11) << "incomplete";
+        }
+        std::cout << std::setw(13) << r.slowestMs << std::setprecision(3) << std::setw(10)
+                  << r.megabytes << std::setw(9) << r.retransmissions << "  "
+                  << (r.exact ? "exact" : "NOT exact") << "\n";
+    }
+}
+
+/// Writes the collectives' rows as CSV.
+void
+WriteCollectiveCsv(const std::string& path, const std::vector<CollectiveRow>& rows)
+{
+    std::ostringstream out;
+    out << "schedule,collective,impairment,mean_ms,inflation_percent,slowest_ms,megabytes,"
+           "retransmissions,exact\n";
+    out << std::setprecision(6);
+    for (const auto& r : rows)
+    {
+        out << r.schedule << "," << r.collective << "," << r.impairment << "," << r.meanMs << ","
+            << r.inflation << "," << r.slowestMs << "," << r.megabytes << "," << r.retransmissions
+            << "," << (r.exact ? 1 : 0) << "\n";
+    }
+    wantext::WriteFile(path, out.str());
 }
 
 /// Prints the rows as a table: T plan (the planner's), T mixed (when the
@@ -467,7 +616,15 @@ Run(int argc, char* argv[])
     cmd.AddValue("maxRequests",
                  "Requests per missing contribution before it is given up",
                  o.maxRequests);
+    cmd.AddValue("collectives",
+                 "Also run each schedule on today's network: comma list of ring (all-reduce) "
+                 "and ps (parameter server) over TCP in each clique, under every setting "
+                 "(none: not run)",
+                 o.collectives);
     cmd.AddValue("output", "Write the table as CSV to this file", o.output);
+    cmd.AddValue("collectivesOutput",
+                 "Write the collectives' table as CSV to this file",
+                 o.collectivesOutput);
     cmd.AddValue("packetOutput",
                  "Write every run's per-round results to this file (.json or .csv)",
                  o.packetOutput);
@@ -504,9 +661,20 @@ Run(int argc, char* argv[])
     const auto settings = Settings(o);
     wanopt::CheckOptionRules(OptionRules(o), "wan-impairments", o.quiet, std::cerr);
     o.traces.Check(WanTopology::NineCity());
-    if (!o.output.empty() && !wantext::EndsWith(o.output, ".csv"))
+    if (o.collectives != "none")
     {
-        throw std::invalid_argument("--output '" + o.output + "' must end in .csv");
+        for (const auto& name : wantext::SplitList(o.collectives))
+        {
+            WanCollectiveExperiment::Parse(name); // names a bad collective
+        }
+    }
+    for (const auto& [option, path] : {std::make_pair("--output", o.output),
+                                       std::make_pair("--collectivesOutput", o.collectivesOutput)})
+    {
+        if (!path.empty() && !wantext::EndsWith(path, ".csv"))
+        {
+            throw std::invalid_argument(std::string(option) + " '" + path + "' must end in .csv");
+        }
     }
     if (!o.packetOutput.empty())
     {
@@ -521,6 +689,13 @@ Run(int argc, char* argv[])
     {
         WriteCsv(o.output, rows);
         std::cout << "table written to " << o.output << "\n";
+    }
+    const auto collectiveRows = RunCollectiveSweep(o, settings);
+    PrintCollectiveRows(collectiveRows);
+    if (!o.collectivesOutput.empty())
+    {
+        WriteCollectiveCsv(o.collectivesOutput, collectiveRows);
+        std::cout << "collectives' table written to " << o.collectivesOutput << "\n";
     }
     if (!o.packetOutput.empty())
     {

@@ -91,7 +91,7 @@ class WanCollectiveExperiment
     void SetImpairment(WanNetworkHelper::LinkClass linkClass, const WanLinkImpairment& impairment);
     /**
      * @param kind the core links' queue disc (WanNetworkHelper::SetCoreQueue)
-     * @param packets its size (0: the kind's own)
+     * @param packets a FIFO's size, >= 1 (WanNetworkHelper's CoreQueuePackets)
      */
     void SetCoreQueue(const std::string& kind, uint32_t packets);
     /**

@@ -170,6 +170,46 @@ void
 WanCollectiveHelper::ClearWarnings()
 {
     m_warnings.clear();
+    m_members.clear();
+    m_sendBytes.clear();
+}
+
+void
+WanCollectiveHelper::SizeReceiveBuffers()
+{
+    const auto& topo = m_network.GetTopology();
+    for (const auto& m : m_members)
+    {
+        uint64_t senders = 0;
+        for (uint32_t from : m.receivesFrom)
+        {
+            senders = std::max<uint64_t>(senders, m_sendBytes.at(from));
+        }
+        uint64_t need = 2 * senders +
+                        WanCollectiveApplication::MinimumBuffer(m_network.GetIslands().Get(m.city));
+        need += need >> 14; // over what the window scale rounds the advertised window down by
+        UintegerValue receive;
+        m.app->GetAttribute("ReceiveBuffer", receive);
+        if (receive.Get() >= need)
+        {
+            continue;
+        }
+        if (!m_receiveBufferSet)
+        {
+            m.app->SetAttribute(
+                "ReceiveBuffer",
+                UintegerValue(static_cast<uint32_t>(
+                    std::min<uint64_t>(need, std::numeric_limits<uint32_t>::max()))));
+            continue;
+        }
+        const std::string warning =
+            topo.GetCity(m.city).code + ": receive buffer of " + std::to_string(receive.Get()) +
+            " bytes not over twice its senders' send buffers (" + std::to_string(senders) +
+            " bytes): the receiver's window can hold a sender, and ns-3 before 3.41 crashes "
+            "when a sender's unacknowledged bytes fill it exactly (ns-3 issue #991)";
+        m_warnings.push_back(warning);
+        NS_LOG_WARN(warning);
+    }
 }
 
 Ptr<WanCollectiveApplication>
@@ -224,6 +264,8 @@ WanCollectiveHelper::Create(uint32_t city,
     {
         WarnBelow(receive.Get(), "receive", city, from, city);
     }
+    m_sendBytes[city] = send.Get();
+    m_members.push_back({app, city, receivesFrom});
     m_network.GetIslands().Get(city)->AddApplication(app);
     return app;
 }

@@ -9,6 +9,7 @@
 
 #include "ns3/object-factory.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,8 +32,15 @@ class WanCollectiveApplication;
  * twice the largest bandwidth-delay product of the paths it sends or
  * receives on (the path's narrowest link at the network's scale, times its
  * round-trip propagation) and at least two segments
- * (WanCollectiveApplication::MinimumBuffer), set before the sockets exist; a
- * buffer set below
+ * (WanCollectiveApplication::MinimumBuffer), set before the sockets exist;
+ * and each receive buffer over twice the largest send buffer of the members
+ * it receives from (plus two segments and the window scale's rounding), so
+ * the window a receiver advertises always exceeds what a sender can have
+ * unacknowledged: a sender is held by its send buffer and congestion window,
+ * never by the receiver's window, as Linux's receive autotuning holds it,
+ * and ns-3 before 3.41 never meets its bug of a sender whose unacknowledged
+ * bytes fill the window exactly (it sends an empty segment and crashes,
+ * ns-3 issue #991). A buffer set below
  * a path's product is warned with the throughput it caps a connection at
  * (GetWarnings).
  */
@@ -118,8 +126,15 @@ class WanCollectiveHelper
     Ptr<WanCollectiveApplication> Create(uint32_t city,
                                          const std::vector<uint32_t>& sendsTo,
                                          const std::vector<uint32_t>& receivesFrom);
-    /// Forgets the last Install's warnings.
+    /// Forgets the last Install's warnings and members.
     void ClearWarnings();
+    /**
+     * @brief Once every member of an Install is created (Create): each
+     * receive buffer, unless set, raised to over twice the largest send
+     * buffer of the members it receives from (see the class); one set
+     * below that warned.
+     */
+    void SizeReceiveBuffers();
 
     const WanNetworkHelper& m_network; //!< the network
     std::string m_what;                //!< the collective's name
@@ -140,10 +155,20 @@ class WanCollectiveHelper
                    uint32_t from,
                    uint32_t to);
 
-    ObjectFactory m_factory;             //!< the members' applications
-    bool m_sendBufferSet{false};         //!< SendBuffer set by the user
-    bool m_receiveBufferSet{false};      //!< ReceiveBuffer set by the user
-    std::vector<std::string> m_warnings; //!< of the last Install
+    /// A member of the last Install.
+    struct Member
+    {
+        Ptr<WanCollectiveApplication> app;  //!< its application
+        uint32_t city;                      //!< its city
+        std::vector<uint32_t> receivesFrom; //!< whom it receives from
+    };
+
+    ObjectFactory m_factory;                  //!< the members' applications
+    std::vector<Member> m_members;            //!< of the last Install
+    std::map<uint32_t, uint32_t> m_sendBytes; //!< each member's send buffer, by city
+    bool m_sendBufferSet{false};              //!< SendBuffer set by the user
+    bool m_receiveBufferSet{false};           //!< ReceiveBuffer set by the user
+    std::vector<std::string> m_warnings;      //!< of the last Install
 };
 
 } // namespace ns3

@@ -49,6 +49,7 @@ WanParameterServerHelper::Install(const std::vector<uint32_t>& members, uint32_t
         app->SetMembers(addresses, s, i, OwnValues(members[i], chunks), expected);
         apps.Add(app);
     }
+    SizeReceiveBuffers();
     return apps;
 }
 

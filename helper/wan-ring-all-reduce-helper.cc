@@ -37,6 +37,7 @@ WanRingAllReduceHelper::Install(const std::vector<uint32_t>& order)
         app->SetRing(members, i, OwnValues(order[i], chunks), expected);
         apps.Add(app);
     }
+    SizeReceiveBuffers();
     return apps;
 }
 

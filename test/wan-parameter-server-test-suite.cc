@@ -228,6 +228,68 @@ class ParameterServerBadInputTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief Receive buffers over twice the senders' send buffers, by hand, and
+ * the exchange exact under 5% loss on every core link. The server at A on
+ * the triangle (A-B 10, A-C 20 ms, 20 Gbps access): a frame's store and
+ * forward on the path is 8.28 us (two accesses 3.6 us each, two edge ports
+ * 0.18 us, a 100 Gbps link 0.72 us), so the products are 2.5 GB/s x
+ * (20 ms + 8.28 us) = 50020700 bytes to B and 2.5 GB/s x (40 ms + 8.28 us) =
+ * 100020700 bytes to C. A's send buffer is twice the larger (200041400), B's
+ * and C's twice their own (100041400, 200041400); every receive buffer is
+ * over twice its largest sender's, 2 x 200041400 + 17896 bytes and 1/16384
+ * of it: 400125116 (twice the product alone, B's 100041400, let A's window
+ * reach B's, which ns-3 before 3.41 crashes on under loss, issue #991).
+ */
+class ParameterServerBuffersTestCase : public WanTestCase
+{
+  public:
+    ParameterServerBuffersTestCase()
+        : WanTestCase("parameter server: receive buffers over the senders', exact at 5% loss")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        WanNetworkHelper net(TriangleTopology());
+        WanLinkImpairment loss;
+        loss.lossRate = 0.05;
+        net.SetImpairment(WanNetworkHelper::CORE, loss);
+        net.Install();
+        net.AssignStreams(1);
+        WanParameterServerHelper ps(net);
+        ps.SetPayload(3e6);
+        auto apps = ps.Install({0, 1, 2}, 0);
+        const std::vector<uint64_t> send{200041400, 100041400, 200041400};
+        const uint64_t need = 2 * 200041400ULL + 17896;
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            UintegerValue sent;
+            UintegerValue received;
+            apps.Get(i)->GetAttribute("SendBuffer", sent);
+            apps.Get(i)->GetAttribute("ReceiveBuffer", received);
+            NS_TEST_EXPECT_MSG_EQ(sent.Get(), send[i], "member " << i);
+            NS_TEST_EXPECT_MSG_EQ(received.Get(), need + (need >> 14), "member " << i);
+        }
+        NS_TEST_EXPECT_MSG_EQ(ps.GetWarnings().size(), 0, "");
+        apps.Start(Seconds(0));
+        apps.Stop(Seconds(60));
+        Simulator::Stop(Seconds(60));
+        Simulator::Run();
+        uint64_t retransmissions = 0;
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            auto app = DynamicCast<WanParameterServerApplication>(apps.Get(i));
+            NS_TEST_EXPECT_MSG_EQ(app->IsExact(), true, "member " << i);
+            retransmissions += app->GetRetransmissions();
+        }
+        NS_TEST_EXPECT_MSG_GT(retransmissions, 0, "5% loss");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief The wan-training-parameter-server test suite.
  */
 class WanParameterServerTestSuite : public TestSuite
@@ -238,6 +300,7 @@ class WanParameterServerTestSuite : public TestSuite
     {
         AddTestCase(new ParameterServerLogicTestCase);
         AddTestCase(new ParameterServerTcpTestCase);
+        AddTestCase(new ParameterServerBuffersTestCase);
         AddTestCase(new ParameterServerBadInputTestCase);
     }
 };

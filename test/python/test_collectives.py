@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""nine-city-cliques runs today's collectives in each clique of the packet
-run's schedule: per round, the bytes of the pairs the schedule names, counted
-by hand, every sum exact, and the mean of the rounds."""
+"""nine-city-cliques and wan-impairments run today's collectives in each
+clique of a schedule: per round, the bytes of the pairs the schedule names,
+counted by hand, every sum exact, the mean of the rounds, and under loss
+TCP's repairs and their cost."""
 
+import csv
 import os
 import re
 import subprocess
@@ -48,3 +50,35 @@ def test_the_schedule_on_todays_network_counts_by_hand():
         mean = float(re.search(r"mean round ([\d.]+) ms over 3 round",
                                part.split("pairs, %s in each clique:" % kind)[1]).group(1))
         assert mean == pytest.approx(sum(float(r[1]) for r in rows) / 3, rel=2e-3)
+
+
+@pytest.mark.programs
+def test_impairment_sweep_runs_the_schedule_on_todays_network(tmp_path):
+    from wan_training import ns3_dir
+
+    path = str(tmp_path / "collectives.csv")
+    done = subprocess.run([os.path.join(ns3_dir(), "ns3"), "run", "--no-build",
+                           "wan-impairments --schedule=pairs --lossRate=0.05 --jitterMs=none "
+                           "--recovery=accept --rounds=1 --scale=10000 --quiet "
+                           "--collectives=ring --collectivesOutput=" + path],
+                          cwd=ns3_dir(), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "The schedules on today's network" in done.stdout
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["schedule"], r["collective"], r["impairment"]) for r in rows] == [
+        ("pairs", "ring all-reduce", "none"), ("pairs", "ring all-reduce", "loss 5%")]
+    none, loss = rows
+    for r in rows:
+        # Round 1 of pairs: 3 pairs, 24 records each (a ring of 2 at 12 chunks).
+        assert float(r["megabytes"]) == pytest.approx(3 * 24 * RECORD / 1e6, rel=1e-5)
+        assert r["exact"] == "1"
+        # One round: the mean is the slowest.
+        assert float(r["mean_ms"]) == pytest.approx(float(r["slowest_ms"]), rel=1e-5)
+    assert float(none["inflation_percent"]) == 0
+    assert int(none["retransmissions"]) == 0
+    # 5% on every link class: TCP repairs what is lost, and it costs time.
+    assert int(loss["retransmissions"]) > 0
+    assert float(loss["inflation_percent"]) == pytest.approx(
+        100 * (float(loss["mean_ms"]) / float(none["mean_ms"]) - 1), rel=1e-4)
+    assert float(loss["inflation_percent"]) > 0

@@ -122,6 +122,8 @@ IMPAIRMENTS = {
     "rounds": ("2", {}, None),
     "maxRequests": ("1", {"recovery": "rerequest", "lossRate": "0.2"}, {}),
     "output": ("table.csv", {}, None),
+    "collectives": ("ps", {}, None),
+    "collectivesOutput": ("collectives.csv", {}, {"collectives": "none"}),
     "packetOutput": ("packets.json", {}, None),
     "pcap": ("true", {}, None),
     "ascii": ("true", {}, None),
