@@ -196,11 +196,6 @@ OptionRules(const Options& o)
          some(&CliqueExperimentHelper::Repairs),
          "--recovery with rerequest, early, coded or coded+early",
          false},
-        {"--collectivesOutput",
-         !o.collectivesOutput.empty(),
-         o.collectives != "none",
-         "--collectives other than none",
-         false},
         {"--tracePrefix", o.traces.prefix != d.traces.prefix, traced, "--pcap or --ascii", false},
         {"--traceLinks", o.traces.links != d.traces.links, traced, "--pcap or --ascii", false},
     };

@@ -60,7 +60,8 @@ def main(argv=None):
         "output": ["impairments.csv"],
         # Every option has a value: SEM would pass an empty default as "None".
         "packetOutput": ["packets.json"],
-        # Today's collectives over TCP are not part of this campaign's table.
+        # Today's collectives over TCP are not part of this campaign's table
+        # (their CSV holds its header alone).
         "collectives": ["none"],
         "collectivesOutput": ["collectives.csv"],
         **({"recovery": [args.recovery]} if args.recovery else {}),

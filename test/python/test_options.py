@@ -123,7 +123,7 @@ IMPAIRMENTS = {
     "maxRequests": ("1", {"recovery": "rerequest", "lossRate": "0.2"}, {}),
     "output": ("table.csv", {}, None),
     "collectives": ("ps", {}, None),
-    "collectivesOutput": ("collectives.csv", {}, {"collectives": "none"}),
+    "collectivesOutput": ("collectives.csv", {}, None),
     "packetOutput": ("packets.json", {}, None),
     "pcap": ("true", {}, None),
     "ascii": ("true", {}, None),
