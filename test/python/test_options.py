@@ -20,7 +20,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 # A small table (pairs without FPGA memory) and a small packet-level run.
 TABLE = {"schedule": "pairs", "hbmGB": "0"}
-PACKET = dict(TABLE, packetSchedule="pairs", scale="10000", rounds="1", baselines="false")
+# Today's collectives over TCP are left out but where their option is the case.
+PACKET = dict(TABLE, packetSchedule="pairs", scale="10000", rounds="1", baselines="false",
+              collectives="none")
 OFF = {"packetLevel": "false"}
 # Parity blocks need more chunks per stream than scale 10000 gives; the core
 # queues need load to tell a FIFO from FQ-CoDel.
@@ -89,7 +91,7 @@ NINE_CITY = {
     "traceLinks": ("core", {"pcap": "true"}, {}),
     "quiet": ("true", {"bfdIntervalMs": "5", "faultDetection": "oracle"}, None),
     "crossTraffic": ("0.3", {}, OFF),
-    "collectives": ("ring", {}, OFF),
+    "collectives": ("ring", {}, OFF),  # the base runs none
     "coreQueue": ("fifo", LOADED, OFF),
     "coreQueuePackets": ("5", dict(LOADED, coreQueue="fifo"), {}),
     "packetOutput": ("packets.json", {}, OFF),
@@ -101,7 +103,7 @@ NINE_CITY = {
 
 IMPAIRMENTS_BASE = {"schedule": "pairs", "lossRate": "0.01", "jitterMs": "none",
                     "crossTraffic": "none", "recovery": "accept", "rounds": "1",
-                    "scale": "10000"}
+                    "scale": "10000", "collectives": "none"}
 IMPAIRMENTS = {
     "schedule": ("triangles", {}, None),
     "lossRate": ("0.05", {}, None),
