@@ -685,6 +685,14 @@ RunTable(const Options& o, ScheduleComparisonHelper& helper)
     }
 }
 
+/// @return the schedule a packet run names: a schedule file (.json) or a built-in
+CliqueSchedule
+ScheduleOf(const std::string& name, const WanTopology& topo)
+{
+    return wantext::EndsWith(name, ".json") ? CliqueSchedule::LoadFile(name, topo)
+                                            : CliqueScheduleBuiltins::Make(name, topo);
+}
+
 /// Runs one sync of each of today's collectives the options name, on the same network.
 void
 RunCollectives(const Options& o, const WanTopology& topo, const PlannerConfig& config)
@@ -727,9 +735,7 @@ RunCollectives(const Options& o, const WanTopology& topo, const PlannerConfig& c
     const WanCollectiveScheduleExperiment cliques(experiment);
     for (const auto& [schedule, memory] : o.packetRuns)
     {
-        const auto s = wantext::EndsWith(schedule, ".json")
-                           ? CliqueSchedule::LoadFile(schedule, topo)
-                           : CliqueScheduleBuiltins::Make(schedule, topo);
+        const auto s = ScheduleOf(schedule, topo);
         const uint32_t rounds = o.rounds > 0 ? static_cast<uint32_t>(o.rounds) : s.GetNRounds();
         for (const auto& name : names)
         {
@@ -778,8 +784,7 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
     }
     for (const auto& [name, memory] : o.packetRuns)
     {
-        auto schedule = wantext::EndsWith(name, ".json") ? CliqueSchedule::LoadFile(name, topo)
-                                                         : CliqueScheduleBuiltins::Make(name, topo);
+        auto schedule = ScheduleOf(name, topo);
         for (const auto& v : variants)
         {
             PlannerConfig c = config;

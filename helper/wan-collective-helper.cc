@@ -60,24 +60,24 @@ WanCollectiveHelper::BandwidthDelayProduct(uint32_t from, uint32_t to) const
     const auto path = topo.GetPath(from, to);
     for (size_t h = 0; h + 1 < path.size(); ++h)
     {
-        for (const auto& link : topo.GetLinks())
-        {
-            if ((link.a == path[h] && link.b == path[h + 1]) ||
-                (link.b == path[h] && link.a == path[h + 1]))
-            {
-                rate = std::min(rate, link.capacityBps);
-            }
-        }
+        rate = std::min(rate, topo.GetLinks()[topo.GetLinkIndex(path[h], path[h + 1])].capacityBps);
     }
-    PlannerConfig config;
-    config.multicast = false;
-    config.edgeBps = m_network.GetEdgeRate();
-    config.frameBytes = m_network.GetIslands().Get(from)->GetObject<Ipv4>()->GetMtu(1);
+    // Made once: it copies the topology and computes its paths. Every link
+    // of the network has the islands' MTU.
+    const uint32_t mtu = m_network.GetIslands().Get(from)->GetObject<Ipv4>()->GetMtu(1);
+    if (!m_planner)
+    {
+        PlannerConfig config;
+        config.multicast = false;
+        config.edgeBps = m_network.GetEdgeRate();
+        config.frameBytes = mtu;
+        m_planner = std::make_shared<const RoundPlanner>(topo, config);
+    }
     const double scale = m_network.GetScale();
     // A segment's round trip: the latency both ways and its frame's store
     // and forward, on the sender's own link too (an ACK's is a few bytes).
-    const double frame = RoundPlanner(topo, config).GetFrameDelay(from, to) +
-                         8.0 * config.frameBytes / topo.GetCity(from).egressBps;
+    const double frame =
+        m_planner->GetFrameDelay(from, to) + 8.0 * mtu / topo.GetCity(from).egressBps;
     const double roundTrip = 2 * topo.GetPathDelay(from, to) + scale * frame;
     return rate / scale / 8 * roundTrip;
 }

@@ -10,6 +10,7 @@
 #include "ns3/object-factory.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ namespace ns3
 {
 
 class WanCollectiveApplication;
+class RoundPlanner;
 
 /**
  * @ingroup wan-training
@@ -163,12 +165,13 @@ class WanCollectiveHelper
         std::vector<uint32_t> receivesFrom; //!< whom it receives from
     };
 
-    ObjectFactory m_factory;                  //!< the members' applications
-    std::vector<Member> m_members;            //!< of the last Install
-    std::map<uint32_t, uint32_t> m_sendBytes; //!< each member's send buffer, by city
-    bool m_sendBufferSet{false};              //!< SendBuffer set by the user
-    bool m_receiveBufferSet{false};           //!< ReceiveBuffer set by the user
-    std::vector<std::string> m_warnings;      //!< of the last Install
+    ObjectFactory m_factory;                               //!< the members' applications
+    std::vector<Member> m_members;                         //!< of the last Install
+    mutable std::shared_ptr<const RoundPlanner> m_planner; //!< frame delays, made at first use
+    std::map<uint32_t, uint32_t> m_sendBytes;              //!< each member's send buffer, by city
+    bool m_sendBufferSet{false};                           //!< SendBuffer set by the user
+    bool m_receiveBufferSet{false};                        //!< ReceiveBuffer set by the user
+    std::vector<std::string> m_warnings;                   //!< of the last Install
 };
 
 } // namespace ns3
