@@ -7,9 +7,9 @@
 # is left alone), with the modules the module needs, its tests and examples,
 # MPI, and -fsanitize=address,leak,undefined (the programs with the C
 # library's allocator, which AddressSanitizer replaces, not jemalloc); then
-# runs, each under the sanitizers, every wan-training-* test suite (through the
-# test runner), every example test/examples-to-run.py marks to run, and the
-# distributed check (scripts/distributed_check.py: 2 and 3 ranks against one
+# runs, each under the sanitizers, every example test/examples-to-run.py marks
+# to run and every wan-training-* test suite (through the test runner), as many
+# at a time as there are build jobs, then the distributed check (scripts/distributed_check.py: 2 and 3 ranks against one
 # process).  A
 # sanitizer report ends the program that made it with exit code 23 and fails
 # its check; reports inside code the module cannot fix (ns-3's own, third-party
@@ -111,38 +111,47 @@ if [ -z "$suites" ]; then
     suites="$("$runner" --list | grep '^wan-training-' | sort -u)" || true
     [ -n "$suites" ] || record 1 "the test runner lists no wan-training test suite"
 fi
-# The suites run $WT_JOBS at a time, each into its own log, printed when it fails.
+# The suites and the examples run $WT_JOBS at a time (each program is one
+# thread), the examples first (the longest runs), each into its own log,
+# printed when it fails.
 logs="$(mktemp -d)"
-run_suite() {
-    local rc=0
-    (cd "$NS3_DIR" && "$runner" --suite="$1") >"$logs/$1.log" 2>&1 || rc=$?
-    echo "$rc $1"
+jobs=()
+if [ -z "$only_suite" ]; then
+    while IFS= read -r example; do
+        [ -z "$example" ] || jobs+=("example $example")
+    done < <(wt_examples_to_run)
+fi
+for suite in $suites; do jobs+=("test suite $suite"); done
+printf '%s\n' "${jobs[@]}" >"$logs/jobs"
+run_job() {
+    local rc=0 label log="$logs/$1.log" words program
+    label="$(sed -n "${1}p" "$logs/jobs")"
+    if [ "${label%% *}" = example ]; then
+        read -ra words <<<"${label#example }"
+        program="$(find "$NS3_DIR/$WT_SANITIZE_OUT" -maxdepth 4 -type f \
+            -name "ns3*-${words[0]}-*" -perm -u+x 2>/dev/null | head -n 1)"
+        if [ -z "$program" ]; then
+            echo "no sanitized program ${words[0]}" >"$log"
+            rc=1
+        else
+            (cd "$NS3_DIR" && "$program" "${words[@]:1}") >"$log" 2>&1 || rc=$?
+        fi
+    else
+        (cd "$NS3_DIR" && "$runner" --suite="${label#test suite }") >"$log" 2>&1 || rc=$?
+    fi
+    printf '%s\t%s\t%s\n' "$rc" "$1" "$label"
 }
-export -f run_suite
-export runner logs NS3_DIR
-for suite in $suites; do echo "$suite"; done |
-    xargs -P "$WT_JOBS" -I{} bash -c 'run_suite "$1"' _ {} >"$logs/results" || true
-while read -r rc suite; do
-    [ "$rc" = 0 ] || cat "$logs/$suite.log"
-    record "$rc" "test suite $suite"
-done < <(sort -k2 "$logs/results")
-[ "$(wc -l <"$logs/results")" = "$(echo "$suites" | wc -w)" ] || record 1 "every suite reported"
+export -f run_job
+export runner logs NS3_DIR WT_SANITIZE_OUT
+seq "${#jobs[@]}" | xargs -P "$WT_JOBS" -I{} bash -c 'run_job "$1"' _ {} >"$logs/results" || true
+while IFS=$'\t' read -r rc i label; do
+    [ "$rc" = 0 ] || cat "$logs/$i.log"
+    record "$rc" "$label"
+done < <(sort -t $'\t' -k3 "$logs/results")
+[ "$(wc -l <"$logs/results")" = "${#jobs[@]}" ] || record 1 "every suite and example reported"
 rm -rf "$logs"
 
 if [ -z "$only_suite" ]; then
-    while IFS= read -r example; do
-        [ -n "$example" ] || continue
-        read -ra words <<<"$example"
-        program="$(sanitized_program "${words[0]}")"
-        rc=0
-        if [ -z "$program" ]; then
-            rc=1
-        else
-            (cd "$NS3_DIR" && "$program" "${words[@]:1}" >/dev/null) || rc=$?
-        fi
-        record "$rc" "example $example"
-    done < <(wt_examples_to_run)
-
     # Without leak detection: Open MPI's allocations kept until exit cannot be
     # told apart cheaply (its components are unloaded before LeakSanitizer
     # reports, and it has no frame pointers: matching them by library needs
