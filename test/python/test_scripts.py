@@ -754,3 +754,44 @@ def test_tcp_validation(tmp_path):
     assert ax["xscale"] == "log"
     assert ax["ylabel"] == "measured goodput / closed form"
     assert ax["legend"] == ["newreno, RTT 20 ms (Mathis)"]
+
+
+def test_collectives_sweep(tmp_path):
+    out = run_script("collectives_sweep.py", "--systems", "paper", "ring", "schedule-ring",
+                     "--schedule", "pairs", "--lossRate", "0", "0.05", "--runs", "2",
+                     "--scale", "10000", "--rounds", "1", "--jobs", "2", "--output", str(tmp_path))
+    assert "written:" in out
+    runs = read_csv(tmp_path / "collectives-sweep-runs.csv")
+    assert sorted((r["system"], float(r["loss"]), int(r["run"])) for r in runs) == sorted(
+        (s, p, k) for s in ("paper", "ring", "schedule-ring") for p in (0, 0.05) for k in (1, 2))
+    # D = 1 GB at scale 10000: 12 records of 8936 bytes.  A ring of the nine
+    # cities sends 2 x 8 steps of its segments, 16 x 12 records in all; pairs'
+    # first round is 3 rings of two, 24 records each.  At full scale:
+    for r in runs:
+        assert r["exact"] == "True"
+        if r["system"] == "ring":
+            assert float(r["island_gb"]) == pytest.approx(16 * 12 * 8936 * 1e4 / 1e9, rel=1e-9)
+        if r["system"] == "schedule-ring":
+            assert float(r["island_gb"]) == pytest.approx(3 * 24 * 8936 * 1e4 / 1e9, rel=1e-9)
+            assert float(r["max_island_gb"]) == pytest.approx(12 * 8936 * 1e4 / 1e9, rel=1e-9)
+    lossless = [r for r in runs if float(r["loss"]) == 0]
+    assert all(int(r["retransmissions"]) == 0 for r in lossless)
+    # 5% on every core link: TCP repairs, and the sync takes longer than without.
+    lossy = [r for r in runs if r["system"] == "ring" and float(r["loss"]) > 0]
+    assert sum(int(r["retransmissions"]) for r in lossy) > 0
+    summary = read_csv(tmp_path / "collectives-sweep.csv")
+    assert [(s["system"], float(s["loss"])) for s in summary] == [
+        (s, p) for s in ("paper", "ring", "schedule-ring") for p in (0, 0.05)]
+    for s in summary:
+        both = [float(r["sync_ms"]) for r in runs
+                if r["system"] == s["system"] and r["loss"] == s["loss"]]
+        assert float(s["sync_ms"]) == pytest.approx(sum(both) / 2, rel=1e-9)
+        # Student's t with one degree of freedom: 12.706 x |a - b| / 2.
+        assert float(s["sync_ms_ci95"]) == pytest.approx(12.7062 * abs(both[0] - both[1]) / 2,
+                                                         rel=1e-4, abs=1e-9)
+    ring = {float(s["loss"]): float(s["sync_ms"]) for s in summary if s["system"] == "ring"}
+    assert ring[0.05] > ring[0]
+    ax = read_figure(tmp_path / "collectives-sweep.png")["axes"][0]
+    assert ax["ylabel"] == "time per sync, ms (log)"
+    assert ax["xticklabels"] == ["none", "5%"]
+    assert ax["legend"] == ["paper", "ring", "schedule-ring"]
