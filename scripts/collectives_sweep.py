@@ -38,7 +38,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 # None of these loads ns-3 here.
 from wan_training import (builtin_schedules, mean_ci, model_facts,  # noqa: E402
-                          parse_schedule_memory, run_tasks, write_csv)
+                          parse_schedule_memory, run_tasks, write_tables)
 
 SYSTEMS = ("paper", "ring", "ps", "schedule-ring", "schedule-ps")
 METRICS = ("sync_ms", "island_gb", "max_island_gb", "retransmissions")
@@ -210,18 +210,13 @@ def main(argv=None):
              for run in range(1, args.runs + 1)]
     rows = run_tasks(run_one, tasks, args.jobs)
     summary = summarise(rows)
-    runs_path = os.path.join(args.output, "collectives-sweep-runs.csv")
-    write_csv(runs_path, rows)
-    csv_path = os.path.join(args.output, "collectives-sweep.csv")
-    write_csv(csv_path, summary)
-    png_path = os.path.join(args.output, "collectives-sweep.png")
-    plot(summary, png_path)
+    paths = write_tables(args.output, "collectives-sweep", rows, summary, plot)
     for s in summary:
         print("%-15s loss %-7g sync %10.1f +/- %8.1f ms  islands send %8.3f GB (most %6.3f)  "
               "retransmissions %8.1f  exact %s" % (
                   s["system"], s["loss"], s["sync_ms"], s["sync_ms_ci95"], s["island_gb"],
                   s["max_island_gb"], s["retransmissions"], s["exact"]))
-    print("written: %s" % ", ".join((runs_path, csv_path, png_path)))
+    print("written: %s" % ", ".join(paths))
 
 
 if __name__ == "__main__":

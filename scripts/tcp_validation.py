@@ -25,7 +25,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 
-from wan_training import mean_ci, run_tasks, write_csv  # noqa: E402  (no ns-3 loaded here)
+from wan_training import mean_ci, run_tasks, write_tables  # noqa: E402  (no ns-3 loaded here)
 
 # The congestion controls: ns-3's TypeId and the closed form that applies.
 CONTROLS = {"newreno": ("ns3::TcpNewReno", "Mathis"), "cubic": ("ns3::TcpCubic", "RFC 9438")}
@@ -150,19 +150,14 @@ def main(argv=None):
              for run in range(1, args.runs + 1)]
     rows = run_tasks(run_one, tasks, args.jobs)
     summary = summarise(rows)
-    runs_path = os.path.join(args.output, "tcp-validation-runs.csv")
-    write_csv(runs_path, rows)
-    csv_path = os.path.join(args.output, "tcp-validation.csv")
-    write_csv(csv_path, summary)
-    png_path = os.path.join(args.output, "tcp-validation.png")
-    plot(summary, png_path)
+    paths = write_tables(args.output, "tcp-validation", rows, summary, plot)
     for s in summary:
         print("%-7s p %-7g RTT %5g ms  %-8s %9.3f Mbit/s  measured %9.3f +/- %7.3f  "
               "ratio %.3f +/- %.3f  lost %.0f" % (
                   s["congestion"], s["loss"], s["rtt_ms"], s["closed_form"],
                   s["closed_form_mbps"], s["goodput_mbps"], s["goodput_mbps_ci95"],
                   s["ratio"], s["ratio_ci95"], s["lost_packets"]))
-    print("written: %s" % ", ".join((runs_path, csv_path, png_path)))
+    print("written: %s" % ", ".join(paths))
 
 
 if __name__ == "__main__":

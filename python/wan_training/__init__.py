@@ -454,19 +454,25 @@ def write_packet_output(path, runs):
         out.write("\n")
 
 
-def write_sweep(folder, name, rows, summary, packets, plot):
-    """Writes a sweep's outputs into folder: NAME-runs.csv (one row per run),
-    NAME.csv (the summary), NAME-packets.json (every run's packet output) and
-    NAME.png (plot(summary, path) draws it).  Returns the four paths, in that
-    order."""
+def write_tables(folder, name, rows, summary, plot):
+    """Writes a sweep's tables and figure into folder: NAME-runs.csv (one row
+    per run), NAME.csv (the summary) and NAME.png (plot(summary, path) draws
+    it).  Returns the three paths, in that order."""
     runs_path = os.path.join(folder, name + "-runs.csv")
     write_csv(runs_path, rows)
     csv_path = os.path.join(folder, name + ".csv")
     write_csv(csv_path, summary)
-    packets_path = os.path.join(folder, name + "-packets.json")
-    write_packet_output(packets_path, packets)
     png_path = os.path.join(folder, name + ".png")
     plot(summary, png_path)
+    return runs_path, csv_path, png_path
+
+
+def write_sweep(folder, name, rows, summary, packets, plot):
+    """write_tables, and NAME-packets.json (every run's packet output).
+    Returns the four paths: runs, summary, packets, figure."""
+    runs_path, csv_path, png_path = write_tables(folder, name, rows, summary, plot)
+    packets_path = os.path.join(folder, name + "-packets.json")
+    write_packet_output(packets_path, packets)
     return runs_path, csv_path, packets_path, png_path
 
 
