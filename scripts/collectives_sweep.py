@@ -53,7 +53,7 @@ def impairment_of(p):
     return impairment
 
 
-def run_paper(schedule, hbm_gb, p, links, run, scale, rounds):
+def run_paper(schedule, hbm_gb, p, links, scale, rounds):
     """The schedule's rounds on the intelligent network."""
     from wan_training import ns
 
@@ -78,7 +78,7 @@ def run_paper(schedule, hbm_gb, p, links, run, scale, rounds):
     return sum(times) / n, sum(sent) / n / 1e9, max(most) / 1e9, 0, exact
 
 
-def run_tcp(system, schedule, p, links, run, scale, rounds):
+def run_tcp(system, schedule, p, links, scale, rounds):
     """A collective over TCP among every island, or in each clique of the schedule."""
     from wan_training import ns
 
@@ -110,9 +110,9 @@ def run_one(system, schedule, hbm_gb, p, links, run, scale, rounds):
 
     ns.RngSeedManager.SetRun(run)
     if system == "paper":
-        figures = run_paper(schedule, hbm_gb, p, links, run, scale, rounds)
+        figures = run_paper(schedule, hbm_gb, p, links, scale, rounds)
     else:
-        figures = run_tcp(system, schedule, p, links, run, scale, rounds)
+        figures = run_tcp(system, schedule, p, links, scale, rounds)
     row = {"system": system, "schedule": schedule, "hbm_gb": hbm_gb, "loss": p,
            "links": ",".join(links), "run": run, "scale": scale}
     row.update(zip(METRICS + ("exact",), figures))

@@ -9,8 +9,9 @@
 # library's allocator, which AddressSanitizer replaces, not jemalloc); then
 # runs, each under the sanitizers, every example test/examples-to-run.py marks
 # to run and every wan-training-* test suite (through the test runner), as many
-# at a time as there are build jobs, then the distributed check (scripts/distributed_check.py: 2 and 3 ranks against one
-# process).  A
+# at a time as there are build jobs, then the distributed check
+# (scripts/distributed_check.py --onePerCase: each case on 2 or 3 ranks against
+# one process).  A
 # sanitizer report ends the program that made it with exit code 23 and fails
 # its check; reports inside code the module cannot fix (ns-3's own, third-party
 # libraries) are suppressed by test/sanitizer/lsan.supp and ubsan.supp, each
@@ -128,8 +129,7 @@ run_job() {
     label="$(sed -n "${1}p" "$logs/jobs")"
     if [ "${label%% *}" = example ]; then
         read -ra words <<<"${label#example }"
-        program="$(find "$NS3_DIR/$WT_SANITIZE_OUT" -maxdepth 4 -type f \
-            -name "ns3*-${words[0]}-*" -perm -u+x 2>/dev/null | head -n 1)"
+        program="$(sanitized_program "${words[0]}")"
         if [ -z "$program" ]; then
             echo "no sanitized program ${words[0]}" >"$log"
             rc=1
@@ -141,7 +141,7 @@ run_job() {
     fi
     printf '%s\t%s\t%s\n' "$rc" "$1" "$label"
 }
-export -f run_job
+export -f run_job sanitized_program
 export runner logs NS3_DIR WT_SANITIZE_OUT
 seq "${#jobs[@]}" | xargs -P "$WT_JOBS" -I{} bash -c 'run_job "$1"' _ {} >"$logs/results" || true
 while IFS=$'\t' read -r rc i label; do
