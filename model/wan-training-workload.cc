@@ -358,8 +358,8 @@ struct GlobalObjective
 
 } // namespace
 
-double
-WanTrainingWorkload::GetMinimumLoss() const
+std::vector<double>
+WanTrainingWorkload::GetMinimiser() const
 {
     if (m_kind == Kind::QUADRATIC)
     {
@@ -371,7 +371,7 @@ WanTrainingWorkload::GetMinimumLoss() const
                 mean[k] += m_centres[i * m_dimension + k] / m_islands;
             }
         }
-        return GlobalLoss(mean);
+        return mean;
     }
     gsl_multimin_function_fdf objective;
     objective.n = m_dimension;
@@ -391,10 +391,21 @@ WanTrainingWorkload::GetMinimumLoss() const
             break; // converged, or no further progress along the line
         }
     }
-    const double best = gsl_multimin_fdfminimizer_minimum(m);
+    const gsl_vector* best = gsl_multimin_fdfminimizer_x(m);
+    std::vector<double> out(m_dimension);
+    for (uint32_t k = 0; k < m_dimension; ++k)
+    {
+        out[k] = gsl_vector_get(best, k);
+    }
     gsl_multimin_fdfminimizer_free(m);
     gsl_vector_free(x);
-    return best;
+    return out;
+}
+
+double
+WanTrainingWorkload::GetMinimumLoss() const
+{
+    return GlobalLoss(GetMinimiser());
 }
 
 } // namespace ns3

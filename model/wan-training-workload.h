@@ -144,11 +144,17 @@ class WanTrainingWorkload
      */
     void GlobalGradient(const std::vector<double>& x, std::vector<double>& gradient) const;
     /**
+     * @brief x*, the minimiser of (1 / N) sum_i f_i: the mean of the c_i
+     * (quadratic), or GSL's BFGS as for GetMinimumLoss (logistic).
+     * @return x*
+     */
+    std::vector<double> GetMinimiser() const;
+    /**
      * @brief f* = min_x (1 / N) sum_i f_i(x), the loss training aims at.
      * Quadratic: exact, at the mean of the c_i.  Logistic (strictly convex
      * with mu > 0): GSL's BFGS (gsl_multimin_fdfminimizer_vector_bfgs2) from
      * x = 0 until the gradient's norm is below 1e-10 (at most 10000
-     * iterations).
+     * iterations): f at GetMinimiser().
      * @return f*
      */
     double GetMinimumLoss() const;
