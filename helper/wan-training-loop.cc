@@ -122,6 +122,18 @@ WanTrainingLoop::GetTypeId()
                           DoubleValue(0.5),
                           MakeDoubleAccessor(&WanTrainingLoop::m_heterogeneity),
                           MakeDoubleChecker<double>(0))
+            .AddAttribute("GradientNoise",
+                          "Standard deviation of a stochastic gradient's noise per coordinate "
+                          "and local step (0: full gradients)",
+                          DoubleValue(0),
+                          MakeDoubleAccessor(&WanTrainingLoop::m_gradientNoise),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("Skew",
+                          "Logistic: share of class 1 at island 0, falling linearly to 1 - Skew "
+                          "at the last island (0.5: identical shares)",
+                          DoubleValue(0.9),
+                          MakeDoubleAccessor(&WanTrainingLoop::m_skew),
+                          MakeDoubleChecker<double>(0, 1))
             .AddAttribute("InitialSpread",
                           "Standard deviation of the random initial models per coordinate",
                           DoubleValue(1),
@@ -182,6 +194,7 @@ WanTrainingLoop::MakeWorkload(uint32_t nIslands) const
     {
         WanLogisticSettings s;
         s.islands = nIslands;
+        s.skew = m_skew;
         s.seed = Seed();
         return WanTrainingWorkload::Logistic(s);
     }
@@ -191,6 +204,18 @@ WanTrainingLoop::MakeWorkload(uint32_t nIslands) const
     s.heterogeneity = m_heterogeneity;
     s.seed = Seed();
     return WanTrainingWorkload::RandomQuadratic(s);
+}
+
+WanGossipTraining
+WanTrainingLoop::MakeTraining(uint32_t nIslands) const
+{
+    WanGossipSettings settings;
+    settings.stepSize = m_stepSize;
+    settings.localSteps = m_localSteps;
+    settings.initialSpread = m_initialSpread;
+    settings.gradientNoise = m_gradientNoise;
+    settings.seed = Seed() + 1; // the models' stream apart from the workload's
+    return WanGossipTraining(MakeWorkload(nIslands), settings);
 }
 
 WanTrainingRunResult
@@ -214,12 +239,7 @@ WanTrainingLoop::Train(const WanExperimentResult& result) const
     out.workload = wancompat::EnumName(GetTypeId(), "Workload", m_workload);
     out.policy = wancompat::EnumName(GetTypeId(), "Policy", m_policy);
     out.computeS = ComputeSeconds();
-    WanGossipSettings settings;
-    settings.stepSize = m_stepSize;
-    settings.localSteps = m_localSteps;
-    settings.initialSpread = m_initialSpread;
-    settings.seed = Seed() + 1; // the models' stream apart from the workload's
-    WanGossipTraining training(MakeWorkload(n), settings);
+    WanGossipTraining training = MakeTraining(n);
     out.minimumLoss = training.GetWorkload().GetMinimumLoss();
     const double initial = training.GetHistory().front().modelLoss;
     out.targetLoss = out.minimumLoss + m_targetGap * (initial - out.minimumLoss);

@@ -119,6 +119,14 @@ class WanTrainingLoop : public ObjectBase
     WanTrainingWorkload MakeWorkload(uint32_t nIslands) const;
 
     /**
+     * @param nIslands N
+     * @return the training Train runs, before its first round: the
+     *         workload, the initial models and the gradients' noise that
+     *         the attributes, Seed and RngRun describe
+     */
+    WanGossipTraining MakeTraining(uint32_t nIslands) const;
+
+    /**
      * @brief Trains over a packet-level run's rounds.
      * @param result a feasible run with at least one round, its matrices
      *        N x N (std::invalid_argument otherwise, naming the problem)
@@ -141,6 +149,8 @@ class WanTrainingLoop : public ObjectBase
     uint32_t m_dimension;   //!< quadratic: d
     double m_heterogeneity; //!< quadratic: spread of the optima
     double m_initialSpread; //!< spread of the initial models
+    double m_gradientNoise; //!< standard deviation of the gradients' noise
+    double m_skew;          //!< logistic: class 1's share at island 0
     double m_targetGap;     //!< share of the initial gap to f* left at the target
     uint64_t m_seed;        //!< base seed
 };

@@ -142,9 +142,15 @@ WanGossipTraining::WanGossipTraining(WanTrainingWorkload workload,
 }
 
 void
-WanGossipTraining::CheckSettings() const
+WanGossipTraining::CheckSettings()
 {
     RequireNonNegative(m_settings.stepSize, "step size");
+    RequireNonNegative(m_settings.gradientNoise, "gradient noise");
+    if (m_settings.gradientNoise > 0)
+    {
+        m_noise.reset(gsl_rng_alloc(gsl_rng_mt19937), gsl_rng_free);
+        gsl_rng_set(m_noise.get(), static_cast<unsigned long>(m_settings.seed + 0x9E3779B9));
+    }
 }
 
 WanTrainingRecord
@@ -178,7 +184,9 @@ WanGossipTraining::RunRound(const WanMatrix& mixing,
             m_workload.Gradient(i, x, gradient);
             for (uint32_t k = 0; k < d; ++k)
             {
-                x[k] -= m_settings.stepSize * gradient[k];
+                const double noise =
+                    m_noise ? gsl_ran_gaussian(m_noise.get(), m_settings.gradientNoise) : 0;
+                x[k] -= m_settings.stepSize * (gradient[k] + noise);
             }
         }
         std::copy(x.begin(), x.end(), row);

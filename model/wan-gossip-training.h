@@ -9,6 +9,8 @@
 #include "wan-training-workload.h"
 
 #include <cstdint>
+#include <gsl/gsl_rng.h>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -24,7 +26,10 @@ struct WanGossipSettings
     double stepSize{0.1};    //!< eta, non-negative
     uint32_t localSteps{1};  //!< tau, gradient steps per round on each island
     double initialSpread{1}; //!< standard deviation of the random initial models
-    uint64_t seed{1};        //!< seed of the initial models
+    /// Standard deviation of a stochastic gradient's noise per coordinate
+    /// (0: full gradients)
+    double gradientNoise{0};
+    uint64_t seed{1}; //!< seed of the initial models and of the gradients' noise
 };
 
 /**
@@ -50,8 +55,11 @@ struct WanTrainingRecord
  * of size eta on every island, then every island takes the row of the
  * round's (realised) mixing matrix W: x_i <- sum_j W_ij x_j.
  *
- * The gradient steps are the workload's full local gradients, so a seed
- * (the workload's and the initial models') fixes the whole run. The initial
+ * The gradient steps are the workload's full local gradients, plus, with
+ * gradientNoise sigma, independent normal noise of standard deviation
+ * sigma per coordinate and step (drawn from its own mt19937 stream, seeded
+ * with the seed + 0x9E3779B9, island by island and step by step), so a
+ * seed (the workload's and the models') fixes the whole run. The initial
  * models are drawn island by island from GSL's mt19937 (gsl_rng_set with
  * the seed), normal with mean 0 and standard deviation initialSpread per
  * coordinate, unless given.
@@ -165,14 +173,17 @@ class WanGossipTraining
                                      uint32_t localSteps);
 
   private:
-    /// Throws std::invalid_argument unless the settings are in range.
-    void CheckSettings() const;
+    /// Throws std::invalid_argument unless the settings are in range; opens
+    /// the gradients' noise stream.
+    void CheckSettings();
     /// Appends the record of the current models at the given time.
     void Record(double timeS);
 
-    WanTrainingWorkload m_workload;           //!< the local losses
-    WanGossipSettings m_settings;             //!< eta, tau
-    std::vector<double> m_models;             //!< x_i, N x d row-major
+    WanTrainingWorkload m_workload; //!< the local losses
+    WanGossipSettings m_settings;   //!< eta, tau
+    std::vector<double> m_models;   //!< x_i, N x d row-major
+    /// The gradients' noise (null without): copies share the stream
+    std::shared_ptr<gsl_rng> m_noise;
     std::vector<WanTrainingRecord> m_history; //!< the records
     std::vector<double> m_carried;            //!< R - W of the last round, N x N (empty: none)
     std::vector<double> m_carriedModels;      //!< the models sent in that round, N x d

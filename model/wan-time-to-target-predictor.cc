@@ -439,18 +439,7 @@ WanTimeToTargetPredictor::ClosedFormRun(const WanWorkloadConstants& c,
                                         double targetGap,
                                         uint64_t rounds) const
 {
-    Require(c.islands == m_islands,
-            "constants of " + std::to_string(c.islands) + " islands for a schedule of " +
-                std::to_string(m_islands));
-    Require(c.dimension >= 1, "a model of 0 dimensions (need at least 1)");
-    for (const auto& [value, what] : {std::pair{c.noise, "gradient noise"},
-                                      std::pair{c.heterogeneity, "heterogeneity"},
-                                      std::pair{c.initialMean, "initial distance"},
-                                      std::pair{c.initialSpread, "initial spread"}})
-    {
-        Require(std::isfinite(value) && value >= 0,
-                std::string(what) + " " + wantext::Num(value) + " (need a non-negative value)");
-    }
+    CheckConstants(c);
     const double a = Contraction(c.curvature);
     const double a2 = a * a;
     const double s2 = c.noise * NoiseGain(c.curvature);
@@ -477,6 +466,70 @@ WanTimeToTargetPredictor::ClosedFormRun(const WanWorkloadConstants& c,
         return gap();
     };
     return RunGaps(m_period.size(), first, next, targetGap, rounds);
+}
+
+void
+WanTimeToTargetPredictor::CheckConstants(const WanWorkloadConstants& c) const
+{
+    Require(c.islands == m_islands,
+            "constants of " + std::to_string(c.islands) + " islands for a schedule of " +
+                std::to_string(m_islands));
+    Require(c.dimension >= 1, "a model of 0 dimensions (need at least 1)");
+    for (const auto& [value, what] : {std::pair{c.noise, "gradient noise"},
+                                      std::pair{c.heterogeneity, "heterogeneity"},
+                                      std::pair{c.initialMean, "initial distance"},
+                                      std::pair{c.initialSpread, "initial spread"}})
+    {
+        Require(std::isfinite(value) && value >= 0,
+                std::string(what) + " " + wantext::Num(value) + " (need a non-negative value)");
+    }
+}
+
+std::vector<double>
+WanTimeToTargetPredictor::MomentsRun(const WanWorkloadConstants& c,
+                                     double targetGap,
+                                     uint64_t rounds) const
+{
+    CheckConstants(c);
+    const double a = Contraction(c.curvature);
+    const double s2 = c.noise * NoiseGain(c.curvature);
+    const auto n = static_cast<Eigen::Index>(m_islands);
+    const double d = c.dimension;
+    const Eigen::MatrixXd identity = Eigen::MatrixXd::Identity(n, n);
+    const Eigen::MatrixXd average = Eigen::MatrixXd::Constant(n, n, 1.0 / n);
+    // Per coordinate: the optima's deviations G of covariance gamma (I - J),
+    // tr = N zeta^2 / d; the models' second moment K; their covariance with
+    // G, L (0 at the start: the initial models do not know the optima).
+    const double across = n > 1 ? n / (d * (n - 1.0)) : 0;
+    const Eigen::MatrixXd gamma = c.heterogeneity * across * (identity - average);
+    Eigen::MatrixXd k = c.initialMean / d * Eigen::MatrixXd::Constant(n, n, 1.0) +
+                        c.initialSpread * across * (identity - average);
+    Eigen::MatrixXd l = Eigen::MatrixXd::Zero(n, n);
+    const double scale = c.curvature * d / (2.0 * m_islands);
+    auto gap = [&] { return scale * k.trace(); };
+    uint64_t round = 0;
+    auto next = [&] {
+        const Eigen::MatrixXd w = ToEigen(m_period[round++ % m_period.size()].mixing);
+        const Eigen::MatrixXd before = a * a * k + a * (1 - a) * (l + l.transpose()) +
+                                       (1 - a) * (1 - a) * gamma + s2 * identity;
+        k = w * before * w.transpose();
+        l = w * (a * l + (1 - a) * gamma);
+        return gap();
+    };
+    return RunGaps(m_period.size(), gap(), next, targetGap, rounds);
+}
+
+std::vector<double>
+WanTimeToTargetPredictor::MomentGaps(const WanWorkloadConstants& constants, uint64_t rounds) const
+{
+    return MomentsRun(constants, -1, rounds);
+}
+
+WanPrediction
+WanTimeToTargetPredictor::Moments(const WanWorkloadConstants& c, double targetGap) const
+{
+    CheckTarget(targetGap, GetFloorGap(c.curvature, c.noise, c.islands, c.dimension));
+    return Predict(MomentsRun(c, targetGap, 0), targetGap);
 }
 
 std::vector<double>

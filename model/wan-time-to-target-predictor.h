@@ -116,6 +116,16 @@ struct WanPrediction
  *   M + (1 - a) G), S <- W (a^2 S + s^2 I) W^T, and the expected gap is
  *   (lambda / 2N) (||M||_F^2 + d tr S).  Exact in expectation (and, without
  *   noise and with S = 0, exactly WanGossipTraining's modelLoss - f*).
+ * - **Isotropic moments** (any workload, through its constants): the
+ *   exact recursion's second moments with the optima and the initial
+ *   models known only by their spreads, isotropic over the islands and
+ *   coordinates: per coordinate, the optima's deviations G of covariance
+ *   Gamma = (N zeta^2 / (d (N - 1))) (I - J), the models' second moment K
+ *   and their covariance with G, L (0 at the start); each round K <- W (a^2
+ *   K + a (1 - a)(L + L^T) + (1 - a)^2 Gamma + s^2 I) W^T, L <- W (a L + (1
+ *   - a) Gamma), and the gap is (lambda d / 2N) tr K.  For a quadratic
+ *   whose optima are drawn isotropically (WanTrainingWorkload's random
+ *   ones) it is the exact recursion averaged over the draw.
  * - **Closed form** (any workload, through its constants): the gap splits
  *   into the average model's part, independent of the schedule for doubly
  *   stochastic W, (lambda / 2)(a^2r m0 + d s^2 (1 - a^2r) / (N (1 - a^2))),
@@ -172,6 +182,20 @@ class WanTimeToTargetPredictor
      */
     WanPrediction ClosedForm(const WanWorkloadConstants& constants, double targetGap) const;
 
+    /**
+     * @param constants the workload's constants
+     * @param rounds rounds to predict
+     * @return the isotropic moment recursion's gap before the first round
+     *         and after each, rounds + 1 values
+     */
+    std::vector<double> MomentGaps(const WanWorkloadConstants& constants, uint64_t rounds) const;
+    /**
+     * @param constants the workload's constants
+     * @param targetGap the gap to reach, above the floor
+     * @return rounds and time to it by the isotropic moment recursion, or unreachable
+     */
+    WanPrediction Moments(const WanWorkloadConstants& constants, double targetGap) const;
+
     /** @return q^2, the consensus rate per round (0: exact averaging, 1: none) */
     double GetConsensusRate() const;
     /**
@@ -204,6 +228,12 @@ class WanTimeToTargetPredictor
     std::vector<double> ExactRun(const WanQuadraticMoments& moments,
                                  double targetGap,
                                  uint64_t rounds) const;
+    /// Refuses constants that do not fit the schedule or are out of range.
+    void CheckConstants(const WanWorkloadConstants& constants) const;
+    /// The isotropic moment recursion's gaps, as ExactRun.
+    std::vector<double> MomentsRun(const WanWorkloadConstants& constants,
+                                   double targetGap,
+                                   uint64_t rounds) const;
     /// The closed form's gaps, as ExactRun.
     std::vector<double> ClosedFormRun(const WanWorkloadConstants& constants,
                                       double targetGap,

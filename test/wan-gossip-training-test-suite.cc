@@ -669,6 +669,59 @@ class GossipCarryTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief Stochastic gradients: the noise's variance, and its stream fixed
+ * by the seed.
+ */
+class GossipGradientNoiseTestCase : public WanTestCase
+{
+  public:
+    GossipGradientNoiseTestCase()
+        : WanTestCase("gossip training: stochastic gradients' noise, by its seed")
+    {
+    }
+
+  private:
+    /// @return one island's model after one step of size 1/2 from its optimum 0
+    static std::vector<double> OneStep(double noise, uint64_t seed)
+    {
+        const uint32_t d = 20000;
+        WanGossipSettings s;
+        s.stepSize = 0.5;
+        s.gradientNoise = noise;
+        s.seed = seed;
+        WanGossipTraining t(WanTrainingWorkload::Quadratic({std::vector<double>(d, 0)}, 1),
+                            s,
+                            {std::vector<double>(d, 0)});
+        t.RunRound({{1}}, 0, 0);
+        return t.GetModel(0);
+    }
+
+    void DoCheck() override
+    {
+        NS_TEST_EXPECT_MSG_EQ((OneStep(0, 1) == std::vector<double>(20000, 0)),
+                              true,
+                              "full gradients at the optimum stay there");
+        const auto x = OneStep(2, 1);
+        double variance = 0;
+        for (double v : x)
+        {
+            variance += v * v / x.size();
+        }
+        // eta^2 sigma^2 = 1; the estimate's standard deviation is sqrt(2 /
+        // 20000) = 1%.
+        NS_TEST_EXPECT_MSG_EQ_TOL(variance, 1, 0.05, "eta^2 sigma^2");
+        NS_TEST_EXPECT_MSG_EQ((OneStep(2, 1) == x), true, "the same seed, the same noise");
+        NS_TEST_EXPECT_MSG_EQ((OneStep(2, 2) == x), false, "another seed, other noise");
+        WanGossipSettings bad;
+        bad.gradientNoise = -1;
+        const auto e = ErrorOf(
+            [&] { WanGossipTraining(WanTrainingWorkload::Quadratic({{0}}, 1), bad, {{0}}); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "gradient noise -1"), true, e);
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief The gossip training's test suite.
  */
 class WanGossipTrainingTestSuite : public TestSuite
@@ -683,6 +736,7 @@ class WanGossipTrainingTestSuite : public TestSuite
         AddTestCase(new GossipLogisticTestCase);
         AddTestCase(new GossipDeterminismTestCase);
         AddTestCase(new GossipBadInputTestCase);
+        AddTestCase(new GossipGradientNoiseTestCase);
     }
 };
 

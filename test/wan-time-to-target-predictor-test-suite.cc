@@ -115,6 +115,47 @@ class PredictorByHandTestCase : public WanTestCase
 };
 
 /**
+ * @brief The isotropic moments by hand: with two islands every spread is
+ * isotropic, so they are the exact recursion averaged over the optima's
+ * sign (which cancels the initial models' covariance with them).
+ */
+class PredictorIsotropicMomentsTestCase : public WanTestCase
+{
+  public:
+    PredictorIsotropicMomentsTestCase()
+        : WanTestCase("predictor: isotropic moments, the exact recursion averaged over the draw")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        WanPredictorTraining training;
+        training.stepSize = 0.5;
+        training.localSteps = 3;
+        const WanTimeToTargetPredictor p({{TwoIslandMixing(), 1}}, training);
+        auto plus = TwoIslandMoments(1);
+        auto minus = plus;
+        minus.centres = {{-1}, {1}};
+        const auto up = p.ExactGaps(plus, 12);
+        const auto down = p.ExactGaps(minus, 12);
+        WanWorkloadConstants c;
+        c.islands = 2;
+        c.noise = 1;
+        c.heterogeneity = 1; // |c_i - 0|^2 = 1
+        c.initialMean = 1;   // xbar(0) = 1
+        c.initialSpread = 1; // x_i(0) = 1 +- 1
+        const auto moments = p.MomentGaps(c, 12);
+        for (size_t r = 0; r <= 12; ++r)
+        {
+            const double mean = (up[r] + down[r]) / 2;
+            NS_TEST_EXPECT_MSG_EQ_TOL(moments.at(r), mean, 1e-12 * mean, "round " << r);
+        }
+        NS_TEST_EXPECT_MSG_EQ((up[3] != down[3]), true, "the sign matters to one draw");
+    }
+};
+
+/**
  * @brief A schedule that averages exactly: the topology term vanishes, and
  * the closed form is the exact recursion.
  */
@@ -150,9 +191,11 @@ class PredictorExactAveragingTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(c.initialMean, 1.0 / 9 + 1.0 / 9, 1e-12, "||xbar(0) - x*||^2");
         const auto exact = p.ExactGaps(m, 20);
         const auto closed = p.ClosedFormGaps(c, 20);
+        const auto moments = p.MomentGaps(c, 20);
         for (size_t r = 0; r < exact.size(); ++r)
         {
             NS_TEST_EXPECT_MSG_EQ_TOL(closed.at(r), exact[r], 1e-12 * exact[r], "round " << r);
+            NS_TEST_EXPECT_MSG_EQ_TOL(moments.at(r), exact[r], 1e-12 * exact[r], "round " << r);
         }
         // After a round only the average's part is left: a = 0.6^3.
         const double a2 = std::pow(0.6, 6);
@@ -230,6 +273,56 @@ class PredictorAgainstTrainingTestCase : public WanTestCase
                                   1e-12,
                                   "the initial gap is lambda / 2 (mean + spread)");
         NS_TEST_EXPECT_MSG_EQ_TOL(p.GetConsensusRate(), 0, 1e-12, "rows then columns average");
+    }
+};
+
+/**
+ * @brief With stochastic gradients the recursion is the training's
+ * expectation: a model of 2000 coordinates averages the noise out.
+ */
+class PredictorNoisyTrainingTestCase : public WanTestCase
+{
+  public:
+    PredictorNoisyTrainingTestCase()
+        : WanTestCase("predictor: the recursion is the noisy training's expectation")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        WanQuadraticSettings q;
+        q.dimension = 2000;
+        q.heterogeneity = 0.5;
+        q.seed = 3;
+        const auto workload = WanTrainingWorkload::RandomQuadratic(q);
+        WanGossipSettings settings;
+        settings.stepSize = 0.3;
+        settings.localSteps = 2;
+        settings.gradientNoise = 1;
+        settings.seed = 5;
+        WanGossipTraining training(workload, settings);
+        WanQuadraticMoments m;
+        m.noise = 1;
+        for (uint32_t i = 0; i < 9; ++i)
+        {
+            m.centres.push_back(workload.GetCentre(i));
+            m.initialMeans.push_back(training.GetModel(i));
+        }
+        const auto period = NineIslandPeriod(1, 1);
+        WanPredictorTraining t;
+        t.stepSize = 0.3;
+        t.localSteps = 2;
+        const auto gaps = WanTimeToTargetPredictor(period, t).ExactGaps(m, 10);
+        const double best = workload.GetMinimumLoss();
+        for (uint32_t r = 1; r <= 10; ++r)
+        {
+            const auto record = training.RunRound(period[(r - 1) % 2].mixing, 0, 1);
+            NS_TEST_EXPECT_MSG_EQ_TOL(record.modelLoss - best,
+                                      gaps[r],
+                                      0.03 * gaps[r],
+                                      "round " << r);
+        }
     }
 };
 
@@ -349,8 +442,10 @@ class WanTimeToTargetPredictorTestSuite : public TestSuite
         : TestSuite("wan-training-time-to-target-predictor", Type::UNIT)
     {
         AddTestCase(new PredictorByHandTestCase);
+        AddTestCase(new PredictorIsotropicMomentsTestCase);
         AddTestCase(new PredictorExactAveragingTestCase);
         AddTestCase(new PredictorAgainstTrainingTestCase);
+        AddTestCase(new PredictorNoisyTrainingTestCase);
         AddTestCase(new PredictorLogisticConstantsTestCase);
         AddTestCase(new PredictorBadInputTestCase);
     }
