@@ -795,3 +795,46 @@ def test_collectives_sweep(tmp_path):
     assert ax["ylabel"] == "time per sync, ms (log)"
     assert ax["xticklabels"] == ["none", "5%"]
     assert ax["legend"] == ["paper", "ring", "schedule-ring"]
+
+
+def test_predictor_validation(tmp_path):
+    out = run_script("predictor_validation.py", "--builtins", "pairs", "triangles",
+                     "--optimized", "0", "--random", "1", "--runs", "2",
+                     "--workloads", "quadratic", "--localSteps", "1", "5", "--computeMs", "0",
+                     "100", "--heterogeneityLevels", "high", "--noiseLevels", "low",
+                     "--noise", "0", "0", "--targets", "--targetShares", "0.05", "0.01",
+                     "--trainingSteps", "400", "--bootstrap", "50", "--jobs", "2",
+                     "--output", str(tmp_path))
+    assert "wrote" in out
+    schedules = {r["schedule"]: r for r in read_csv(tmp_path / "predictor-validation-schedules.csv")}
+    assert sorted(schedules) == ["pairs", "random-1", "triangles"]
+    assert int(schedules["triangles"]["period"]) == 2
+    assert float(schedules["triangles"]["a"]) == pytest.approx(1.75, rel=1e-9)
+    runs = read_csv(tmp_path / "predictor-validation-runs.csv")
+    # 3 schedules x 2 runs x 2 H x 2 targets.
+    assert len(runs) == 24
+    # Without noise the exact recursion is the training itself.
+    assert all(r["rounds_exact"] == r["rounds_simulated"] for r in runs)
+    assert sum(r["rounds_simulated"] != "" for r in runs) >= 12
+    summary = read_csv(tmp_path / "predictor-validation.csv")
+    # 2 H x 2 C x 2 targets, each with the 7 predictors.
+    assert len(summary) == 8 * 7
+    for s in summary:
+        if s["predictor"] == "exact":
+            assert s["spearman"] in ("1.0", "nan")
+            if int(s["reached"]) == 0:  # no schedule reached it: no regret, no error
+                assert (s["regret"], s["median_log_error"]) == ("nan", "nan")
+            else:
+                assert float(s["regret"]) == pytest.approx(1.0)
+                assert float(s["median_log_error"]) == pytest.approx(0.0, abs=1e-12)
+        if s["predictor"] == "cost" and float(s["compute_ms"]) == 0:
+            t = [x for x in summary if x["predictor"] == "T" and
+                 all(x[k] == s[k] for k in ("local_steps", "compute_ms", "target"))]
+            assert s["spearman"] == t[0]["spearman"]
+    ax = read_figure(tmp_path / "predictor-validation.png")["axes"]
+    assert ax[0]["xlabel"] == "simulated time to target, s (C = 0 ms)"
+    assert ax[1]["xticklabels"] == ["exact", "moments", "closed", "J", "A", "T", "cost"]
+    bad = subprocess.run([sys.executable, os.path.join(SCRIPTS, "predictor_validation.py"),
+                          "--targets", "1"], capture_output=True, text=True)
+    assert bad.returncode == 2
+    assert "--targets above 1" in bad.stderr
