@@ -35,7 +35,7 @@ namespace
 
 /// Prints one optimisation's result.
 void
-PrintResult(std::ostream& os, const WanTopology& topo, const OptimizerResult& r)
+PrintResult(std::ostream& os, const WanTopology& topo, const OptimizerResult& r, bool time)
 {
     const auto& e = r.evaluation;
     os << std::fixed << std::setprecision(1);
@@ -55,6 +55,23 @@ PrintResult(std::ostream& os, const WanTopology& topo, const OptimizerResult& r)
     {
         os << "  best of the built-in schedules: " << r.bestBuiltin << ", J "
            << std::setprecision(0) << r.builtin.objective << " ms-error\n";
+    }
+    if (time)
+    {
+        for (const auto& [what, p] : {std::pair{"best schedule", r.predicted},
+                                      std::pair{"best built-in schedule", r.builtinPredicted}})
+        {
+            os << std::defaultfloat << std::setprecision(4) << "  predicted time to target ("
+               << what << "): ";
+            if (p.reachable)
+            {
+                os << p.seconds << " s, " << p.rounds << " rounds\n";
+            }
+            else
+            {
+                os << "never (the gap settles at " << p.floorGap << ")\n";
+            }
+        }
     }
     os << std::defaultfloat << std::setprecision(3) << "  search: " << r.method << ", " << r.steps
        << " steps, " << r.distinct << " distinct schedules of " << r.spaceSize << " (coverage "
@@ -94,6 +111,21 @@ Options()
          "largest number of schedules that auto enumerates")
         ("evaluations", po::value<int64_t>()->default_value(20000), "annealing steps")
         ("seed", po::value<uint32_t>()->default_value(1), "annealing seed")
+        ("objective", po::value<std::string>()->default_value("j"),
+         "what the search minimises: j (J = T x A, the paper's) or time (the predicted time "
+         "to target of a workload, WanTimeToTargetPredictor)")
+        ("workload", po::value<std::string>()->default_value("quadratic"),
+         "time: the workload whose constants the prediction takes, quadratic or logistic "
+         "(WanTrainingLoop's, with its other defaults)")
+        ("localSteps", po::value<int64_t>()->default_value(1),
+         "time: H, local steps between two averagings")
+        ("computeMs", po::value<double>()->default_value(0),
+         "time: C, compute time of one local step, ms")
+        ("stepSize", po::value<double>()->default_value(0.1), "time: eta, the local step size")
+        ("gradientNoise", po::value<double>()->default_value(0),
+         "time: standard deviation of the gradients' noise per coordinate")
+        ("targetShare", po::value<double>()->default_value(0.05),
+         "time: the target gap, a share of the initial gap to f*")
         ("name", po::value<std::string>()->default_value("optimised"),
          "name of the written schedule")
         ("output", po::value<std::string>()->default_value(""),
@@ -152,6 +184,7 @@ OptionRules(const po::variables_map& vm)
     const auto given = [&vm](const char* option) { return !vm[option].defaulted(); };
     const bool synthetic = vm["synthetic"].as<int64_t>() != 0;
     const auto search = vm["search"].as<std::string>();
+    const bool time = vm["objective"].as<std::string>() == "time";
     return {
         {"--regions", given("regions"), synthetic, "--synthetic", true},
         {"--topologySeed", given("topologySeed"), synthetic, "--synthetic", true},
@@ -163,6 +196,12 @@ OptionRules(const po::variables_map& vm)
          false},
         {"--seed", given("seed"), search != "exhaustive", "--search=annealing or auto", false},
         {"--name", given("name"), !vm["output"].as<std::string>().empty(), "--output", false},
+        {"--workload", given("workload"), time, "--objective=time", false},
+        {"--localSteps", given("localSteps"), time, "--objective=time", false},
+        {"--computeMs", given("computeMs"), time, "--objective=time", false},
+        {"--stepSize", given("stepSize"), time, "--objective=time", false},
+        {"--gradientNoise", given("gradientNoise"), time, "--objective=time", false},
+        {"--targetShare", given("targetShare"), time, "--objective=time", false},
     };
 }
 
@@ -181,6 +220,48 @@ ConfigureSearch(CliqueScheduleHelper& helper, const po::variables_map& vm)
     helper.SetOptimizerAttribute("Evaluations",
                                  UintegerValue(Count(vm, "evaluations", bounds::kEvaluations)));
     helper.SetOptimizerAttribute("Seed", UintegerValue(vm["seed"].as<uint32_t>()));
+}
+
+/**
+ * @brief The time-to-target objective of the options: the workload's
+ * constants (WanTrainingLoop's workload at the run's RngRun), H, C, eta and
+ * the target as a share of the initial gap.
+ * @param vm the parsed options
+ * @param n the topology's islands
+ * @return the objective; unset for --objective=j; throws on bad values
+ */
+ScheduleTimeObjective
+TimeObjective(const po::variables_map& vm, uint32_t n)
+{
+    const auto objective = vm["objective"].as<std::string>();
+    if (objective != "j" && objective != "time")
+    {
+        throw std::invalid_argument("--objective must be j or time (got '" + objective + "')");
+    }
+    if (objective == "j")
+    {
+        return {};
+    }
+    WanPredictorTraining training;
+    training.localSteps = Count(vm, "localSteps", bounds::kLocalSteps);
+    training.computeS = wantool::Bounded<double>(vm, "computeMs", bounds::kStepComputeMs) / 1e3;
+    training.stepSize = wantool::Bounded<double>(vm, "stepSize", bounds::kStepSize);
+    const double noise = wantool::Bounded<double>(vm, "gradientNoise", bounds::kGradientNoise);
+    const double share = wantool::Bounded<double>(vm, "targetShare", bounds::kTargetShare);
+    WanTrainingLoop loop;
+    loop.SetWorkload(vm["workload"].as<std::string>());
+    loop.SetAttribute("StepSize", DoubleValue(training.stepSize));
+    loop.SetAttribute("LocalSteps", UintegerValue(training.localSteps));
+    loop.SetAttribute("GradientNoise", DoubleValue(noise));
+    const auto start = loop.MakeTraining(n);
+    std::vector<std::vector<double>> models;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        models.push_back(start.GetModel(i));
+    }
+    const auto constants = WanWorkloadConstants::Of(start.GetWorkload(), models, noise * noise);
+    const double gap = start.GetHistory().front().modelLoss - start.GetWorkload().GetMinimumLoss();
+    return ScheduleTimeObjective(constants, training, share * gap);
 }
 
 /// The files to write and the sweep to run, checked before the long work.
@@ -262,6 +343,8 @@ Run(const po::variables_map& vm)
     const WanTopology topo = LoadTopology(vm);
     CliqueScheduleHelper helper(topo, config);
     ConfigureSearch(helper, vm);
+    const auto time = TimeObjective(vm, topo.GetNCities());
+    helper.SetTimeObjective(time);
     auto settings =
         out.dimension.empty() ? helper.DefaultSweep() : helper.Settings(out.dimension, out.values);
     if (!out.topology.empty())
@@ -271,7 +354,7 @@ Run(const po::variables_map& vm)
 
     std::cout << topo.GetNCities() << " islands, " << topo.GetLinks().size() << " core links\n";
     auto result = helper.Optimize();
-    PrintResult(std::cout, topo, result);
+    PrintResult(std::cout, topo, result, time.IsSet());
     if (!out.schedule.empty())
     {
         CliqueSchedule named(vm["name"].as<std::string>(), result.schedule.GetRounds());

@@ -171,10 +171,18 @@ CliqueScheduleHelper::Optimize() const
     return Optimize(m_config);
 }
 
+void
+CliqueScheduleHelper::SetTimeObjective(const ScheduleTimeObjective& objective)
+{
+    m_time = objective;
+}
+
 OptimizerResult
 CliqueScheduleHelper::Optimize(const PlannerConfig& config) const
 {
-    return m_optimizer.Create<ScheduleOptimizer>()->Optimize(m_topo, config, m_mixing);
+    auto optimizer = m_optimizer.Create<ScheduleOptimizer>();
+    optimizer->SetTimeObjective(m_time);
+    return optimizer->Optimize(m_topo, config, m_mixing);
 }
 
 std::vector<CapabilitySetting>

@@ -78,6 +78,11 @@ class CliqueScheduleHelper
      * @param value its value
      */
     void SetOptimizerAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * @param objective what Optimize minimises instead of J: the predicted
+     *        time to target (ScheduleOptimizer::SetTimeObjective); unset: J
+     */
+    void SetTimeObjective(const ScheduleTimeObjective& objective);
 
     /**
      * @param name one of BuiltinNames()
@@ -161,10 +166,11 @@ class CliqueScheduleHelper
     void WriteSweep(const std::string& path, const std::vector<SweepRow>& rows) const;
 
   private:
-    WanTopology m_topo;        //!< network
-    PlannerConfig m_config;    //!< capabilities
-    MixingOptions m_mixing;    //!< conventions of A
-    ObjectFactory m_optimizer; //!< ScheduleOptimizer with its attributes
+    WanTopology m_topo;           //!< network
+    PlannerConfig m_config;       //!< capabilities
+    MixingOptions m_mixing;       //!< conventions of A
+    ObjectFactory m_optimizer;    //!< ScheduleOptimizer with its attributes
+    ScheduleTimeObjective m_time; //!< the optimizer's time objective (unset: J)
 };
 
 } // namespace ns3

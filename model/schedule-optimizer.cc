@@ -21,6 +21,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_siman.h>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <unordered_map>
@@ -58,10 +59,12 @@ class Search
   public:
     Search(ScheduleEvaluator& evaluator,
            const ScheduleSpace& space,
-           TracedCallback<double, uint64_t>& improvement)
+           TracedCallback<double, uint64_t>& improvement,
+           const ScheduleTimeObjective& time)
         : m_evaluator(evaluator),
           m_space(space),
-          m_improvement(improvement)
+          m_improvement(improvement),
+          m_time(time)
     {
     }
 
@@ -78,7 +81,17 @@ class Search
         }
         Rounds r = ScheduleSpace::RoundsOf(canonical);
         auto e = m_evaluator.Evaluate(r);
+        double value = e.objective;
         double energy = EnergyOf(e);
+        if (m_time.IsSet() && e.feasible && std::isfinite(e.objective))
+        {
+            const auto p = m_time.Predict(r, e.roundTimeMs);
+            value = p.reachable ? 1e3 * p.seconds : std::numeric_limits<double>::infinity();
+            // Unreachable: above every schedule that reaches the target,
+            // lower as its floor comes closer to it.
+            energy = p.reachable ? std::log(std::max(p.seconds, 1e-300))
+                                 : kPenalty + std::log(p.floorGap / m_time.GetTargetGap());
+        }
         m_energy.emplace(key, energy);
         if (!m_hasBest || energy < m_bestEnergy - kTie)
         {
@@ -86,8 +99,9 @@ class Search
             m_bestEnergy = energy;
             m_best = r;
             NS_LOG_INFO("step " << m_steps << ": J " << e.objective << " ms-error, T "
-                                << e.roundTimeMs << " ms, A " << e.disagreement);
-            m_improvement(e.objective, m_steps);
+                                << e.roundTimeMs << " ms, A " << e.disagreement << ", objective "
+                                << value);
+            m_improvement(value, m_steps);
         }
         return energy;
     }
@@ -140,6 +154,7 @@ class Search
     ScheduleEvaluator& m_evaluator;                   //!< T, A and J
     const ScheduleSpace& m_space;                     //!< canonical forms
     TracedCallback<double, uint64_t>& m_improvement;  //!< new best
+    const ScheduleTimeObjective& m_time;              //!< time to target (when set)
     std::unordered_map<std::string, double> m_energy; //!< energy by canonical key
     uint64_t m_steps{0};                              //!< schedules visited
     bool m_hasBest{false};                            //!< a schedule was evaluated
@@ -428,6 +443,19 @@ ScheduleOptimizer::CheckSettings(uint32_t n) const
     return maxClique;
 }
 
+void
+ScheduleOptimizer::SetTimeObjective(const ScheduleTimeObjective& objective)
+{
+    m_time = objective;
+}
+
+WanPrediction
+ScheduleOptimizer::Predicted(const ScheduleEvaluation& e, const Rounds& rounds) const
+{
+    return e.feasible && std::isfinite(e.objective) ? m_time.Predict(rounds, e.roundTimeMs)
+                                                    : WanPrediction{};
+}
+
 OptimizerResult
 ScheduleOptimizer::Optimize(const WanTopology& topo,
                             const PlannerConfig& config,
@@ -440,7 +468,7 @@ ScheduleOptimizer::Optimize(const WanTopology& topo,
     const uint32_t maxClique = CheckSettings(n);
     const ScheduleSpace space(n, maxClique, m_maxPeriod);
     ScheduleEvaluator evaluator(topo, config, mixing);
-    Search search(evaluator, space, m_improvement);
+    Search search(evaluator, space, m_improvement, m_time);
     OptimizerResult result;
     result.partitions = space.GetPartitions();
     result.spaceSize = ScheduleSpace::CountSchedules(result.partitions, m_maxPeriod);
@@ -480,6 +508,15 @@ ScheduleOptimizer::Optimize(const WanTopology& topo,
     result.schedule =
         builtin != builtins.end() ? builtin->second : CliqueSchedule("optimised", search.GetBest());
     result.evaluation = evaluator.Evaluate(result.schedule.GetRounds());
+    if (m_time.IsSet())
+    {
+        result.predicted = Predicted(result.evaluation, result.schedule.GetRounds());
+        result.builtinPredicted =
+            result.bestBuiltin.empty()
+                ? WanPrediction{}
+                : Predicted(result.builtin,
+                            CliqueScheduleBuiltins::Make(result.bestBuiltin, topo).GetRounds());
+    }
     result.steps = search.GetSteps();
     result.distinct = search.GetDistinct();
     result.coverage = result.spaceSize > 0 ? result.distinct / result.spaceSize : 0;

@@ -7,6 +7,7 @@
 
 #include "clique-schedule.h"
 #include "schedule-evaluator.h"
+#include "schedule-time-objective.h"
 
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
@@ -35,6 +36,10 @@ struct OptimizerResult
     double seconds{0};             //!< wall-clock time of the search
     std::string bestBuiltin;       //!< best built-in schedule within the bounds ("" if none)
     ScheduleEvaluation builtin;    //!< its evaluation
+    /// with a time objective: the schedule's predicted time to target
+    /// (unreachable otherwise)
+    WanPrediction predicted;
+    WanPrediction builtinPredicted; //!< the same for the best built-in schedule
 };
 
 /**
@@ -97,8 +102,16 @@ class ScheduleOptimizer : public Object
                              const MixingOptions& mixing = {});
 
     /**
+     * @brief Minimise the predicted time to target instead of J (an unset
+     * objective: J again).  The result reports both.
+     * @param objective the workload's constants, the training and the target
+     */
+    void SetTimeObjective(const ScheduleTimeObjective& objective);
+
+    /**
      * TracedCallback signature for a new best schedule.
-     * @param [in] objective its J, ms-error
+     * @param [in] objective its J, ms-error, or its predicted time to
+     *        target, ms (infinite: unreachable), with a time objective
      * @param [in] step the number of schedules visited so far
      */
     typedef void (*ImprovementCallback)(double objective, uint64_t step);
@@ -110,17 +123,21 @@ class ScheduleOptimizer : public Object
      *         std::invalid_argument
      */
     uint32_t CheckSettings(uint32_t n) const;
+    /// @return a feasible schedule's predicted time to target (unreachable otherwise)
+    WanPrediction Predicted(const ScheduleEvaluation& e,
+                            const std::vector<CliqueSchedule::Round>& rounds) const;
 
-    uint32_t m_maxPeriod;        //!< largest period
-    uint32_t m_maxCliqueSize;    //!< largest clique (0: N)
-    uint32_t m_seed;             //!< random seed of the search
-    uint32_t m_evaluations;      //!< annealing steps
-    uint32_t m_restarts;         //!< annealing walks
-    double m_exhaustiveLimit;    //!< largest space that is enumerated
-    SearchMethod m_search{AUTO}; //!< how the space is searched
-    double m_initialTemperature; //!< annealing temperature, in ln J
-    double m_finalTemperature;   //!< annealing stops below this
-    bool m_startFromBuiltin;     //!< anneal from the best built-in schedule
+    uint32_t m_maxPeriod;         //!< largest period
+    uint32_t m_maxCliqueSize;     //!< largest clique (0: N)
+    uint32_t m_seed;              //!< random seed of the search
+    uint32_t m_evaluations;       //!< annealing steps
+    uint32_t m_restarts;          //!< annealing walks
+    double m_exhaustiveLimit;     //!< largest space that is enumerated
+    SearchMethod m_search{AUTO};  //!< how the space is searched
+    double m_initialTemperature;  //!< annealing temperature, in ln J
+    double m_finalTemperature;    //!< annealing stops below this
+    bool m_startFromBuiltin;      //!< anneal from the best built-in schedule
+    ScheduleTimeObjective m_time; //!< time to target (unset: J)
 
     /// A new best schedule was found.
     TracedCallback<double, uint64_t> m_improvement;

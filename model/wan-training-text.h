@@ -150,6 +150,11 @@ inline constexpr Range kPeriod{1, 100, "rounds"};       //!< optimizer's largest
 inline constexpr Range kCliqueSize{0, 1000, "islands"}; //!< optimizer's largest clique
 inline constexpr Range kEvaluations{1, 1e9, "steps"};   //!< optimizer's annealing steps
 inline constexpr Range kExhaustiveLimit{0, 1e12, "schedules"}; //!< optimizer's enumeration
+inline constexpr Range kLocalSteps{1, 100000, "steps"};        //!< H, local steps per round
+inline constexpr Range kStepComputeMs{0, 1e6, "ms"};           //!< C, compute time of a step
+inline constexpr Range kStepSize{0, 10, "", true};             //!< eta, the local step size
+inline constexpr Range kGradientNoise{0, 1e6, ""};             //!< the gradients' noise
+inline constexpr Range kTargetShare{0, 1, "", true, true};     //!< target share of the gap
 } // namespace bounds
 
 /**

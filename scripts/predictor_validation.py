@@ -389,11 +389,11 @@ def main():
                         choices=["low", "high"])
     parser.add_argument("--noiseLevels", nargs="+", default=["low", "high"],
                         choices=["low", "high"])
-    parser.add_argument("--heterogeneity", type=float, nargs=2, default=[0.1, 1.0],
+    parser.add_argument("--heterogeneity", type=float, nargs=2, default=[0.03, 0.3],
                         help="quadratic: the optima's spread, low and high")
     parser.add_argument("--skew", type=float, nargs=2, default=[0.6, 0.9],
                         help="logistic: class 1's share at island 0, low and high")
-    parser.add_argument("--noise", type=float, nargs=2, default=[0.1, 1.0],
+    parser.add_argument("--noise", type=float, nargs=2, default=[0.3, 1.0],
                         help="standard deviation of the gradients' noise, low and high")
     parser.add_argument("--targets", type=float, nargs="*", default=[1.2, 2, 5],
                         help="targets: multiples of exact averaging's floor")

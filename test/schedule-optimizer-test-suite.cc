@@ -107,6 +107,104 @@ class OptimizerExhaustiveTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief With the time-to-target objective the exhaustive search returns
+ * the least predicted time of the 15 schedules on three islands, and
+ * reports the J of what it found.
+ */
+class OptimizerTimeObjectiveTestCase : public WanTestCase
+{
+  public:
+    OptimizerTimeObjectiveTestCase()
+        : WanTestCase("time-to-target objective: the least predicted time of the 15 schedules")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        auto topo = TriangleTopology();
+        PlannerConfig config;
+        config.hbmBytes = 32e9;
+        WanWorkloadConstants c;
+        c.islands = 3;
+        c.dimension = 10;
+        c.heterogeneity = 0.5;
+        c.initialMean = 1;
+        c.initialSpread = 2;
+        c.noise = 0.1;
+        WanPredictorTraining training;
+        training.localSteps = 5;
+        training.computeS = 0.2;
+        const ScheduleTimeObjective time(c, training, 0.05);
+        auto o = MakeOptimizer("exhaustive", 2);
+        o->SetTimeObjective(time);
+        const auto result = o->Optimize(topo, config);
+        NS_TEST_EXPECT_MSG_EQ(result.distinct, 15, "each once");
+
+        CliqueSchedule::Round none{{0}, {1}, {2}};
+        CliqueSchedule::Round ab{{0, 1}, {2}};
+        CliqueSchedule::Round ac{{0, 2}, {1}};
+        CliqueSchedule::Round bc{{0}, {1, 2}};
+        CliqueSchedule::Round abc{{0, 1, 2}};
+        std::vector<CliqueSchedule::Round> letters{none, ab, ac, bc, abc};
+        ScheduleEvaluator evaluator(topo, config);
+        double best = std::numeric_limits<double>::infinity();
+        double leastJ = best;
+        auto consider = [&](const std::vector<CliqueSchedule::Round>& rounds) {
+            const auto e = evaluator.Evaluate(rounds);
+            if (e.feasible && std::isfinite(e.objective))
+            {
+                leastJ = std::min(leastJ, e.objective);
+                const auto p = time.Predict(rounds, e.roundTimeMs);
+                best = p.reachable ? std::min(best, p.seconds) : best;
+            }
+        };
+        for (size_t a = 0; a < letters.size(); ++a)
+        {
+            consider({letters[a]});
+            for (size_t b = a + 1; b < letters.size(); ++b)
+            {
+                consider({letters[a], letters[b]});
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(result.predicted.reachable, true, "reached");
+        NS_TEST_EXPECT_MSG_EQ_TOL(result.predicted.seconds, best, 1e-9 * best, "least time");
+        NS_TEST_EXPECT_MSG_EQ_TOL(result.evaluation.objective,
+                                  evaluator.Evaluate(result.schedule).objective,
+                                  1e-9,
+                                  "its J, reported");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(result.evaluation.objective, leastJ, "J is not minimised");
+        // Without the objective: the least J, and no prediction.
+        const auto plain = MakeOptimizer("exhaustive", 2)->Optimize(topo, config);
+        NS_TEST_EXPECT_MSG_EQ_TOL(plain.evaluation.objective, leastJ, 1e-9 * leastJ, "least J");
+        NS_TEST_EXPECT_MSG_EQ(plain.predicted.reachable, false, "no time objective");
+
+        // Where they part: four islands with memory, no heterogeneity, so
+        // every schedule that mixes needs about as many rounds.  J takes
+        // all-to-all (its A of 1); the time takes two rounds of pairs with
+        // a shorter T, 16.34 s against all-to-all's 16.382 s predicted.
+        const auto four = WanTopology::RandomGeometric(4, 2, 7);
+        c.islands = 4;
+        c.heterogeneity = 0;
+        training.computeS = 1;
+        const ScheduleTimeObjective flat(c, training, 0.05);
+        auto byTime = MakeOptimizer("exhaustive", 2);
+        byTime->SetTimeObjective(flat);
+        const auto t = byTime->Optimize(four, config);
+        const auto j = MakeOptimizer("exhaustive", 2)->Optimize(four, config);
+        NS_TEST_EXPECT_MSG_EQ(j.schedule.GetLargestClique(), 4, "J: all-to-all");
+        NS_TEST_EXPECT_MSG_EQ(t.schedule.GetLargestClique(), 2, "time: pairs");
+        const auto allToAll = flat.Predict(j.schedule.GetRounds(), j.evaluation.roundTimeMs);
+        NS_TEST_EXPECT_MSG_LT(t.predicted.seconds, allToAll.seconds, "faster to the target");
+        NS_TEST_EXPECT_MSG_GT(t.evaluation.objective, j.evaluation.objective, "at a larger J");
+        // A target below exact averaging's floor is refused when set.
+        const auto e = ErrorOf([&] { ScheduleTimeObjective(c, training, 1e-9); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "is at or below the floor"), true, e);
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief The annealing finds the optimum that enumeration finds, on small
  * synthetic topologies with and without FPGA memory.
  */
@@ -361,6 +459,7 @@ class ScheduleOptimizerTestSuite : public TestSuite
         : TestSuite("wan-training-optimizer", Type::UNIT)
     {
         AddTestCase(new OptimizerExhaustiveTestCase);
+        AddTestCase(new OptimizerTimeObjectiveTestCase);
         AddTestCase(new OptimizerAnnealingTestCase);
         AddTestCase(new OptimizerNineCityTestCase);
         AddTestCase(new OptimizerBadInputTestCase);
