@@ -147,6 +147,39 @@ def rounds_to(gaps, target):
     return next((r for r, g in enumerate(gaps) if g <= target), None)
 
 
+def regime_rows(name, regime, curves, floor, settings):
+    """One row per target: the rounds to it of the gap averaged over the runs,
+    simulated (with a bootstrap 95% interval over the runs, and each run's
+    own rounds) and predicted (each predictor's gap averaged likewise)."""
+    import numpy
+
+    simulated = numpy.array(curves["simulated"])
+    mean = {key: numpy.mean(numpy.array(c), axis=0) for key, c in curves.items()}
+    rng = numpy.random.default_rng(settings["args"].seed)
+    picks = rng.integers(0, len(simulated), size=(settings["args"].bootstrap, len(simulated)))
+    resampled = simulated[picks].mean(axis=1)
+    targets = ([("%gx floor" % k, k * floor) for k in settings["targets"]] +
+               [("%g of the gap" % s, s * mean["simulated"][0])
+                for s in settings["target_shares"]])
+    rows = []
+    for label, target in targets:
+        if target <= floor:
+            continue  # no noise: the floor is 0, and so is k x it
+        boot = sorted(math.inf if r is None else r
+                      for r in (rounds_to(c, target) for c in resampled))
+        workload, steps, het, noise = regime
+        row = {"schedule": name, "workload": workload, "local_steps": steps,
+               "heterogeneity": het, "noise": noise, "target": label, "target_gap": target,
+               "rounds_simulated": rounds_to(mean["simulated"], target),
+               "rounds_simulated_low": boot[int(0.025 * (len(boot) - 1))],
+               "rounds_simulated_high": boot[int(0.975 * (len(boot) - 1))],
+               "rounds_each_run": ";".join(str(rounds_to(c, target)) for c in simulated)}
+        for key in PREDICTORS:
+            row["rounds_" + key] = rounds_to(mean[key], target) if key in mean else None
+        rows.append(row)
+    return rows
+
+
 def train_schedule(name, kind, spec, gb, settings):
     """Runs one schedule at packet level, then every training and
     prediction over its rounds; returns its row and the rows of its runs."""
@@ -181,6 +214,8 @@ def train_schedule(name, kind, spec, gb, settings):
         training.localSteps = steps
         predictor = ns.WanTimeToTargetPredictor(period, training)
         rounds = max(1, settings["training_steps"] // steps)
+        curves = {}
+        floors = []
         for run in range(1, settings["runs"] + 1):
             ns.RngSeedManager.SetRun(run)
             loop = ns.WanTrainingLoop()
@@ -190,6 +225,7 @@ def train_schedule(name, kind, spec, gb, settings):
             loop.SetAttribute("LocalSteps", ns.UintegerValue(steps))
             loop.SetAttribute("GradientNoise", ns.DoubleValue(sigma))
             if workload == "quadratic":
+                loop.SetAttribute("Dimension", ns.UintegerValue(settings["dimension"]))
                 loop.SetAttribute("Heterogeneity",
                                   ns.DoubleValue(settings["heterogeneity"][het]))
             else:
@@ -215,26 +251,19 @@ def train_schedule(name, kind, spec, gb, settings):
                 moments.noise = sigma * sigma
                 moments.initialMeans = models
                 gaps["exact"] = list(predictor.ExactGaps(moments, rounds))
-            floor = predictor.GetFloorGap(constants.curvature, constants.noise, 9,
-                                          constants.dimension)
-            targets = ([("%gx floor" % k, k * floor) for k in settings["targets"]] +
-                       [("%g of the gap" % s, s * simulated[0])
-                        for s in settings["target_shares"]])
-            for label, target in targets:
-                if target <= floor:
-                    continue  # no noise: the floor is 0, and so is k x it
-                out = {"schedule": name, "workload": workload, "local_steps": steps,
-                       "heterogeneity": het, "noise": noise, "target": label, "run": run,
-                       "target_gap": target, "rounds_simulated": rounds_to(simulated, target)}
-                for key in PREDICTORS:
-                    out["rounds_" + key] = rounds_to(gaps[key], target) if key in gaps else None
-                runs.append(out)
+            curves.setdefault("simulated", []).append(simulated)
+            for key, g in gaps.items():
+                curves.setdefault(key, []).append(g)
+            floors.append(predictor.GetFloorGap(constants.curvature, constants.noise, 9,
+                                                constants.dimension))
+        runs.extend(regime_rows(name, (workload, steps, het, noise), curves,
+                                statistics.fmean(floors), settings))
     return row, runs, seconds
 
 
 def time_of(rounds, steps, compute_s, seconds):
-    """rounds x H x C plus the rounds' T in turn (inf for None)."""
-    if rounds is None:
+    """rounds x H x C plus the rounds' T in turn (inf for None or inf)."""
+    if rounds is None or not math.isfinite(rounds):
         return math.inf
     period = len(seconds)
     network = rounds // period * sum(seconds) + sum(seconds[:rounds % period])
@@ -289,16 +318,14 @@ def summarise(rows, schedules, seconds, args):
         names = sorted(per)
         for compute_ms in args.computeMs:
             c = compute_ms / 1e3
-            simulated = {}
-            for name in names:
-                times = [time_of(r["rounds_simulated"], steps, c, seconds[name])
-                         for r in per[name]]
-                simulated[name] = mean_ci(times)
-            sim = [simulated[n][0] for n in names]
-            finite = [n for n in names if math.isfinite(simulated[n][0])]
+            def time(name, field):
+                return time_of(per[name][0][field], steps, c, seconds[name])
+
+            sim = [time(n, "rounds_simulated") for n in names]
+            finite = [n for n in names if math.isfinite(time(n, "rounds_simulated"))]
             distinct = (len(finite) >= 2 and
-                        min(simulated[n][0] + simulated[n][1] for n in finite) <
-                        max(simulated[n][0] - simulated[n][1] for n in finite))
+                        min(time(n, "rounds_simulated_high") for n in finite) <
+                        max(time(n, "rounds_simulated_low") for n in finite))
             base = {"workload": workload, "local_steps": steps, "compute_ms": compute_ms,
                     "heterogeneity": het, "noise": noise, "target": target,
                     "schedules": len(names), "reached": len(finite), "distinct": distinct}
@@ -306,8 +333,7 @@ def summarise(rows, schedules, seconds, args):
                 if key == "exact" and workload != "quadratic":
                     continue  # the exact recursion needs a quadratic
                 if key in PREDICTORS:
-                    pred = [statistics.fmean(time_of(r["rounds_" + key], steps, c, seconds[n])
-                                             for r in per[n]) for n in names]
+                    pred = [time(n, "rounds_" + key) for n in names]
                 else:
                     pred = [{"J": info[n]["j"], "A": info[n]["a"], "T": info[n]["t_ms"],
                              "cost": steps * compute_ms + info[n]["t_ms"]}[key] for n in names]
@@ -391,6 +417,8 @@ def main():
                         choices=["low", "high"])
     parser.add_argument("--heterogeneity", type=float, nargs=2, default=[0.03, 0.3],
                         help="quadratic: the optima's spread, low and high")
+    parser.add_argument("--dimension", type=int, default=1000,
+                        help="quadratic: d (the gap's relative fluctuation falls as 1 / sqrt(N d))")
     parser.add_argument("--skew", type=float, nargs=2, default=[0.6, 0.9],
                         help="logistic: class 1's share at island 0, low and high")
     parser.add_argument("--noise", type=float, nargs=2, default=[0.3, 1.0],
@@ -408,7 +436,8 @@ def main():
     parser.add_argument("--output", default=".", help="output folder")
     args = parser.parse_args()
     for name, value, least in (("--runs", args.runs, 1), ("--trainingSteps", args.trainingSteps, 1),
-                               ("--jobs", args.jobs, 1), ("--bootstrap", args.bootstrap, 1)):
+                               ("--jobs", args.jobs, 1), ("--bootstrap", args.bootstrap, 1),
+                               ("--dimension", args.dimension, 1)):
         if value < least:
             parser.error("%s must be at least %d (got %d)" % (name, least, value))
     if any(h < 1 for h in args.localSteps) or any(c < 0 for c in args.computeMs):
@@ -422,6 +451,7 @@ def main():
         parser.error("fewer than 2 schedules to rank")
     settings = {"args": args, "runs": args.runs, "scale": args.scale,
                 "step_size": args.stepSize, "training_steps": args.trainingSteps,
+                "dimension": args.dimension,
                 "heterogeneity": dict(zip(("low", "high"), args.heterogeneity)),
                 "skew": dict(zip(("low", "high"), args.skew)),
                 "noise": dict(zip(("low", "high"), args.noise)),
