@@ -844,3 +844,27 @@ def test_predictor_validation(tmp_path):
                           "--targets", "1"], capture_output=True, text=True)
     assert bad.returncode == 2
     assert "--targets above 1" in bad.stderr
+
+
+def test_objective_comparison(tmp_path):
+    out = run_script("objective_comparison.py", "--workloads", "quadratic", "--coreGbps",
+                     "--runs", "2", "--evaluations", "500", "--maxPeriod", "2", "--dimension",
+                     "50", "--trainingSteps", "300", "--bootstrap", "50", "--hbmGB", "0",
+                     "--heterogeneity", "0.03", "--output", str(tmp_path))
+    assert "wrote" in out
+    rows = read_csv(tmp_path / "objective-comparison.csv")
+    assert [(r["capability"], r["objective"]) for r in rows] == [("today", "J"),
+                                                                   ("today", "time")]
+    j, time = rows
+    # Each objective's own figure is the better one for what it found.
+    assert float(j["j"]) <= float(time["j"]) * (1 + 1e-9)
+    assert float(time["predicted_s"]) <= float(j["predicted_s"]) * (1 + 1e-9)
+    for r in rows:
+        assert int(r["period"]) <= 2
+        each = [int(k) for k in r["rounds_each_run"].split(";")]
+        assert min(each) - 1 <= int(r["rounds_simulated"]) <= max(each) + 1
+        assert float(r["simulated_low_s"]) <= float(r["simulated_s"]) <= float(
+            r["simulated_high_s"])
+    ax = read_figure(tmp_path / "objective-comparison.png")["axes"][0]
+    assert ax["ylabel"] == "simulated time to target, s"
+    assert ax["legend"] == ["minimising J", "minimising time"]
