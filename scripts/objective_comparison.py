@@ -180,7 +180,7 @@ def main():
                         help="standard deviation of the gradients' noise")
     parser.add_argument("--heterogeneity", type=float, default=0.3, help="quadratic: zeta")
     parser.add_argument("--skew", type=float, default=0.9, help="logistic: skew")
-    parser.add_argument("--dimension", type=int, default=1000, help="quadratic: d")
+    parser.add_argument("--dimension", type=int, default=200, help="quadratic: d")
     parser.add_argument("--target", type=float, default=5,
                         help="the target, a multiple of exact averaging's floor (above 1)")
     parser.add_argument("--trainingSteps", type=int, default=3000,

@@ -417,7 +417,7 @@ def main():
                         choices=["low", "high"])
     parser.add_argument("--heterogeneity", type=float, nargs=2, default=[0.03, 0.3],
                         help="quadratic: the optima's spread, low and high")
-    parser.add_argument("--dimension", type=int, default=1000,
+    parser.add_argument("--dimension", type=int, default=200,
                         help="quadratic: d (the gap's relative fluctuation falls as 1 / sqrt(N d))")
     parser.add_argument("--skew", type=float, nargs=2, default=[0.6, 0.9],
                         help="logistic: class 1's share at island 0, low and high")

@@ -43,6 +43,31 @@ MakeOptimizer(const std::string& search,
     return o;
 }
 
+/**
+ * @return the 15 distinct schedules of three islands with periods 1 and 2,
+ *         written out: each of the 5 partitions alone, and each pair of them
+ */
+std::vector<std::vector<CliqueSchedule::Round>>
+ThreeIslandSchedules()
+{
+    CliqueSchedule::Round none{{0}, {1}, {2}};
+    CliqueSchedule::Round ab{{0, 1}, {2}};
+    CliqueSchedule::Round ac{{0, 2}, {1}};
+    CliqueSchedule::Round bc{{0}, {1, 2}};
+    CliqueSchedule::Round abc{{0, 1, 2}};
+    std::vector<CliqueSchedule::Round> letters{none, ab, ac, bc, abc};
+    std::vector<std::vector<CliqueSchedule::Round>> out;
+    for (size_t a = 0; a < letters.size(); ++a)
+    {
+        out.push_back({letters[a]});
+        for (size_t b = a + 1; b < letters.size(); ++b)
+        {
+            out.push_back({letters[a], letters[b]});
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 /**
@@ -76,26 +101,14 @@ class OptimizerExhaustiveTestCase : public WanTestCase
             NS_TEST_EXPECT_MSG_EQ(result.roundsPlanned, 5, "5 distinct rounds");
 
             // The same minimum from an explicit list of the 15 schedules.
-            CliqueSchedule::Round none{{0}, {1}, {2}};
-            CliqueSchedule::Round ab{{0, 1}, {2}};
-            CliqueSchedule::Round ac{{0, 2}, {1}};
-            CliqueSchedule::Round bc{{0}, {1, 2}};
-            CliqueSchedule::Round abc{{0, 1, 2}};
-            std::vector<CliqueSchedule::Round> letters{none, ab, ac, bc, abc};
             ScheduleEvaluator evaluator(topo, config);
             double best = std::numeric_limits<double>::infinity();
-            uint32_t count = 0;
-            for (size_t a = 0; a < letters.size(); ++a)
+            const auto schedules = ThreeIslandSchedules();
+            NS_TEST_ASSERT_MSG_EQ(schedules.size(), 15, "the list");
+            for (const auto& rounds : schedules)
             {
-                best = std::min(best, evaluator.Evaluate({letters[a]}).objective);
-                ++count;
-                for (size_t b = a + 1; b < letters.size(); ++b)
-                {
-                    best = std::min(best, evaluator.Evaluate({letters[a], letters[b]}).objective);
-                    ++count;
-                }
+                best = std::min(best, evaluator.Evaluate(rounds).objective);
             }
-            NS_TEST_ASSERT_MSG_EQ(count, 15, "the list");
             NS_TEST_EXPECT_MSG_EQ_TOL(result.evaluation.objective,
                                       best,
                                       1e-9 * best,
@@ -141,30 +154,17 @@ class OptimizerTimeObjectiveTestCase : public WanTestCase
         const auto result = o->Optimize(topo, config);
         NS_TEST_EXPECT_MSG_EQ(result.distinct, 15, "each once");
 
-        CliqueSchedule::Round none{{0}, {1}, {2}};
-        CliqueSchedule::Round ab{{0, 1}, {2}};
-        CliqueSchedule::Round ac{{0, 2}, {1}};
-        CliqueSchedule::Round bc{{0}, {1, 2}};
-        CliqueSchedule::Round abc{{0, 1, 2}};
-        std::vector<CliqueSchedule::Round> letters{none, ab, ac, bc, abc};
         ScheduleEvaluator evaluator(topo, config);
         double best = std::numeric_limits<double>::infinity();
         double leastJ = best;
-        auto consider = [&](const std::vector<CliqueSchedule::Round>& rounds) {
+        for (const auto& rounds : ThreeIslandSchedules())
+        {
             const auto e = evaluator.Evaluate(rounds);
             if (e.feasible && std::isfinite(e.objective))
             {
                 leastJ = std::min(leastJ, e.objective);
                 const auto p = time.Predict(rounds, e.roundTimeMs);
                 best = p.reachable ? std::min(best, p.seconds) : best;
-            }
-        };
-        for (size_t a = 0; a < letters.size(); ++a)
-        {
-            consider({letters[a]});
-            for (size_t b = a + 1; b < letters.size(); ++b)
-            {
-                consider({letters[a], letters[b]});
             }
         }
         NS_TEST_ASSERT_MSG_EQ(result.predicted.reachable, true, "reached");

@@ -57,6 +57,39 @@ NineIslandPeriod(double first, double second)
     return period;
 }
 
+/**
+ * @param workload a random quadratic of nine islands
+ * @param training its gossip training, before the first round
+ * @param noise the gradients' noise variance sigma^2
+ * @return the moments of the exact recursion: its optima, curvature and
+ *         noise, the training's initial models (no variance)
+ */
+WanQuadraticMoments
+MomentsOf(const WanTrainingWorkload& workload, const WanGossipTraining& training, double noise)
+{
+    WanQuadraticMoments m;
+    m.curvature = workload.GetCurvature();
+    m.noise = noise;
+    for (uint32_t i = 0; i < workload.GetNIslands(); ++i)
+    {
+        m.centres.push_back(workload.GetCentre(i));
+        m.initialMeans.push_back(training.GetModel(i));
+    }
+    return m;
+}
+
+/// The gossip training of the cases against it: eta 0.3, H 2, noise and seed.
+WanGossipSettings
+GossipOf(double noise, uint64_t seed)
+{
+    WanGossipSettings settings;
+    settings.stepSize = 0.3;
+    settings.localSteps = 2;
+    settings.gradientNoise = noise;
+    settings.seed = seed;
+    return settings;
+}
+
 } // namespace
 
 /**
@@ -230,18 +263,8 @@ class PredictorAgainstTrainingTestCase : public WanTestCase
         q.heterogeneity = 1;
         q.seed = 7;
         const auto workload = WanTrainingWorkload::RandomQuadratic(q);
-        WanGossipSettings settings;
-        settings.stepSize = 0.3;
-        settings.localSteps = 2;
-        settings.seed = 11;
-        WanGossipTraining training(workload, settings);
-        WanQuadraticMoments m;
-        m.curvature = 1;
-        for (uint32_t i = 0; i < 9; ++i)
-        {
-            m.centres.push_back(workload.GetCentre(i));
-            m.initialMeans.push_back(training.GetModel(i));
-        }
+        WanGossipTraining training(workload, GossipOf(0, 11));
+        const auto m = MomentsOf(workload, training, 0);
         const auto period = NineIslandPeriod(0.3, 0.7);
         WanPredictorTraining t;
         t.stepSize = 0.3;
@@ -296,19 +319,8 @@ class PredictorNoisyTrainingTestCase : public WanTestCase
         q.heterogeneity = 0.5;
         q.seed = 3;
         const auto workload = WanTrainingWorkload::RandomQuadratic(q);
-        WanGossipSettings settings;
-        settings.stepSize = 0.3;
-        settings.localSteps = 2;
-        settings.gradientNoise = 1;
-        settings.seed = 5;
-        WanGossipTraining training(workload, settings);
-        WanQuadraticMoments m;
-        m.noise = 1;
-        for (uint32_t i = 0; i < 9; ++i)
-        {
-            m.centres.push_back(workload.GetCentre(i));
-            m.initialMeans.push_back(training.GetModel(i));
-        }
+        WanGossipTraining training(workload, GossipOf(1, 5));
+        const auto m = MomentsOf(workload, training, 1);
         const auto period = NineIslandPeriod(1, 1);
         WanPredictorTraining t;
         t.stepSize = 0.3;
