@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <map>
 #include <numeric>
@@ -470,6 +472,40 @@ ScheduleSpace::RoundOfLabels(const Labels& labels)
         key.push_back(it->second);
     }
     return ScheduleEvaluator::RoundOf(key);
+}
+
+struct ScheduleSpace::SeededRandom::Generator
+{
+    gsl_rng* rng{gsl_rng_alloc(gsl_rng_mt19937)}; //!< owned
+};
+
+ScheduleSpace::SeededRandom::SeededRandom(uint64_t seed)
+    : m_rng(std::make_unique<Generator>())
+{
+    gsl_rng_set(m_rng->rng, static_cast<unsigned long>(seed));
+}
+
+ScheduleSpace::SeededRandom::~SeededRandom()
+{
+    gsl_rng_free(m_rng->rng);
+}
+
+uint32_t
+ScheduleSpace::SeededRandom::UniformInt(uint32_t n)
+{
+    return static_cast<uint32_t>(gsl_rng_uniform_int(m_rng->rng, n));
+}
+
+double
+ScheduleSpace::SeededRandom::Uniform()
+{
+    return gsl_rng_uniform(m_rng->rng);
+}
+
+void
+ScheduleSpace::SeededRandom::Shuffle(std::vector<uint32_t>& values)
+{
+    gsl_ran_shuffle(m_rng->rng, values.data(), values.size(), sizeof(uint32_t));
 }
 
 } // namespace ns3

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,28 @@ class ScheduleSpace
          * @param values the values
          */
         virtual void Shuffle(std::vector<uint32_t>& values) = 0;
+    };
+
+    /**
+     * @brief Random numbers from GSL's mt19937 with a seed (gsl_rng_set), for
+     * random schedules outside a search (scripts, tests): a seed gives the
+     * same schedules on every platform with the same GSL.
+     */
+    class SeededRandom : public Random
+    {
+      public:
+        /// @param seed the generator's seed
+        explicit SeededRandom(uint64_t seed);
+        ~SeededRandom() override;
+        SeededRandom(const SeededRandom&) = delete;
+        SeededRandom& operator=(const SeededRandom&) = delete;
+        uint32_t UniformInt(uint32_t n) override;
+        double Uniform() override;
+        void Shuffle(std::vector<uint32_t>& values) override;
+
+      private:
+        struct Generator;                 //!< GSL's generator, kept out of the header
+        std::unique_ptr<Generator> m_rng; //!< the generator
     };
 
     /**

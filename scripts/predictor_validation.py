@@ -69,35 +69,22 @@ OPTIMIZER_BOUNDS = ((2, 3, 0), (3, 3, 0), (4, 2, 32), (0, 2, 32))
 
 
 def random_schedules(count, seed, islands=9, max_period=4):
-    """`count` random schedules of pairs and triangles (as ScheduleSpace's),
-    period 2 to max_period, every island connected over the period; each a
-    list of rounds, a round a list of cliques of island indices."""
-    rng = random.Random(seed)
-    out = []
+    """`count` random schedules from ScheduleSpace::RandomSchedule (pairs and
+    triangles, ScheduleSpace::SeededRandom with the seed) of period 2 to
+    max_period whose cliques connect every island over the period, distinct;
+    each a list of rounds, a round a list of cliques of island indices."""
+    from wan_training import ns
+
+    space = ns.ScheduleSpace(islands, 3, max_period)
+    random_ = ns.ScheduleSpace.SeededRandom(seed)
+    out, keys = [], set()
     while len(out) < count:
-        rounds = []
-        for _ in range(rng.randint(2, max_period)):
-            order = list(range(islands))
-            rng.shuffle(order)
-            cliques = []
-            while order:
-                left = len(order)
-                size = left if left in (2, 3) else 2 if left == 4 else rng.choice((2, 3))
-                cliques.append(sorted(order[:size]))
-                order = order[size:]
-            rounds.append(sorted(cliques))
-        parent = list(range(islands))
-
-        def root(i):
-            while parent[i] != i:
-                i = parent[i]
-            return i
-
-        for clique in (c for r in rounds for c in r):
-            for i in clique[1:]:
-                parent[root(i)] = root(clique[0])
-        if len({root(i) for i in range(islands)}) == 1 and rounds not in out:
-            out.append(rounds)
+        rounds = space.RandomSchedule(random_)
+        key = bytes(str(space.Key(rounds)), "latin-1", "replace")
+        if (rounds.size() >= 2 and ns.ScheduleEvaluator.Components(rounds, islands) == 1
+                and key not in keys):
+            keys.add(key)
+            out.append([[list(c) for c in r] for r in rounds])
     return out
 
 

@@ -228,6 +228,53 @@ class SpaceMovesTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief SeededRandom: GSL's mt19937 by its seed, so a seed gives the same
+ * random schedules.
+ */
+class SpaceSeededRandomTestCase : public WanTestCase
+{
+  public:
+    SpaceSeededRandomTestCase()
+        : WanTestCase("seeded random numbers: the same schedules from the same seed")
+    {
+    }
+
+  private:
+    /// @return the keys of 50 random schedules from a seed
+    static std::vector<std::string> Keys(const ScheduleSpace& space, uint64_t seed)
+    {
+        ScheduleSpace::SeededRandom random(seed);
+        std::vector<std::string> keys;
+        for (int k = 0; k < 50; ++k)
+        {
+            keys.push_back(space.Key(space.RandomSchedule(random)));
+        }
+        return keys;
+    }
+
+    void DoCheck() override
+    {
+        const ScheduleSpace space(9, 3, 4);
+        const auto keys = Keys(space, 1);
+        NS_TEST_EXPECT_MSG_EQ((Keys(space, 1) == keys), true, "the same seed");
+        NS_TEST_EXPECT_MSG_EQ((Keys(space, 2) == keys), false, "another seed");
+        NS_TEST_EXPECT_MSG_GT(std::set<std::string>(keys.begin(), keys.end()).size(),
+                              45,
+                              "distinct schedules");
+        ScheduleSpace::SeededRandom random(3);
+        std::vector<uint32_t> values{0, 1, 2, 3, 4, 5, 6, 7};
+        random.Shuffle(values);
+        NS_TEST_EXPECT_MSG_EQ(std::set<uint32_t>(values.begin(), values.end()).size(),
+                              8,
+                              "a shuffle keeps every value");
+        const double u = random.Uniform();
+        NS_TEST_EXPECT_MSG_EQ((u >= 0 && u < 1), true, "uniform in [0, 1)");
+        NS_TEST_EXPECT_MSG_LT(random.UniformInt(5), 5, "below n");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief The wan-training-schedule-space test suite.
  */
 class ScheduleSpaceTestSuite : public TestSuite
@@ -239,6 +286,7 @@ class ScheduleSpaceTestSuite : public TestSuite
         AddTestCase(new SpaceCountTestCase);
         AddTestCase(new SpaceCanonicalTestCase);
         AddTestCase(new SpaceMovesTestCase);
+        AddTestCase(new SpaceSeededRandomTestCase);
     }
 };
 
