@@ -363,7 +363,7 @@ def plot(summary, rows, seconds, args, png_path):
     left.plot(left.get_xlim(), left.get_xlim(), "k--", linewidth=0.8)
     left.set_xlabel("simulated time to target, s (C = %g ms)" % args.computeMs[0])
     left.set_ylabel("predicted time to target, s")
-    left.set_title("Time to target, per run and regime")
+    left.set_title("Time to target, per schedule and regime")
     left.legend()
     for k, key in enumerate(PREDICTORS + BASELINES):
         values = [s["spearman"] for s in summary if s["predictor"] == key
