@@ -7,7 +7,8 @@ J = T x A, A, T and the round's cost as the predictors to beat.
 
 Schedules: the built-ins (each with its default FPGA memory), the
 optimizer's (ScheduleOptimizer, minimising J under four bounds) and random
-clique schedules of pairs and triangles (period 2 to 4, every island
+clique schedules (ScheduleSpace::RandomSchedule: pairs and triangles,
+ScheduleSpace::SeededRandom with --seed; period 2 to 4, every island
 connected over the period).  Each runs once at packet level, lossless (its
 rounds are the same for every RngRun: no loss, no jitter); the training then
 runs RngRun 1..--runs (the workload, the initial models and the gradients'
@@ -21,7 +22,11 @@ averaging every round settles at (the floor, WanTimeToTargetPredictor::
 GetFloorGap, from the noise), or --targetShares of the initial gap.  The
 time to a target is rounds x H x C plus the rounds' T; a schedule that does
 not reach it within --trainingSteps local steps (rounds = steps / H) counts
-as never (infinite), in the training and in each prediction alike.
+as never (infinite), in the training and in each prediction alike.  Each
+is read on the gap averaged over the runs (the predictors predict the
+expected gap; one run's gap may dip below a target near the floor by
+chance), with a bootstrap 95% interval over the runs; each run's own rounds
+are kept beside it.
 
 Predictors: "exact" (quadratic only: the moment recursion from the
 workload's optima and the initial models), "moments" (the isotropic moment
@@ -29,17 +34,18 @@ recursion from the workload's constants), "closed" (the closed form), and
 the baselines "J", "A", "T" and "cost" (H x C + T), which rank but do not
 predict a time.  Per regime (workload, H, C, heterogeneity, noise, target),
 over the schedules: Spearman's and Kendall's rank correlations between
-each predictor and the simulated mean time to target, with bootstrap 95%
+each predictor and the simulated time to target, with bootstrap 95%
 intervals (resampling the schedules), the median |log(predicted /
 simulated)| over the schedules both reach, and the top-1 regret (simulated
 time of the predictor's best / the best simulated, infinite when the
 predictor's best never reaches the target).  "distinct" says whether the
-simulated times differ beyond their 95% intervals (the best schedule's
-interval below the worst's).
+simulated times differ beyond their 95% intervals (the fastest schedule's
+interval below the slowest reaching one's).
 
 Writes into the output folder:
-  predictor-validation-runs.csv       per schedule, run and regime: rounds to
-                                      target, simulated and predicted
+  predictor-validation-runs.csv       per schedule, regime and target: rounds
+                                      to it, simulated (with its interval and
+                                      each run's) and predicted
   predictor-validation-schedules.csv  per schedule: period, T, A, J
   predictor-validation.csv            per regime and predictor: the figures above
   predictor-validation.png            predicted against simulated time, and
