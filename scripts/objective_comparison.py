@@ -106,13 +106,13 @@ def compare(core_gbps, workload, args):
     time, floor = objective_of(ns, cppyy, workload, args)
     rows = []
     for objective in ("J", "time"):
-        optimizer = ns.CreateObject("ScheduleOptimizer")
-        optimizer.SetAttribute("MaxPeriod", ns.UintegerValue(args.maxPeriod))
-        optimizer.SetAttribute("MaxCliqueSize", ns.UintegerValue(args.maxClique))
-        optimizer.SetAttribute("Evaluations", ns.UintegerValue(args.evaluations))
+        helper = ns.CliqueScheduleHelper(topo, config)
+        helper.SetOptimizerAttribute("MaxPeriod", ns.UintegerValue(args.maxPeriod))
+        helper.SetOptimizerAttribute("MaxCliqueSize", ns.UintegerValue(args.maxClique))
+        helper.SetOptimizerAttribute("Evaluations", ns.UintegerValue(args.evaluations))
         if objective == "time":
-            optimizer.SetTimeObjective(time)
-        found = optimizer.Optimize(topo, config)
+            helper.SetTimeObjective(time)
+        found = helper.Optimize()
         e = found.evaluation
         predicted = time.Predict(found.schedule.GetRounds(), e.roundTimeMs)
         seconds, sim = simulate(ns, topo, config, found.schedule, workload, floor, args)

@@ -114,10 +114,10 @@ def make_schedule(ns, topo, config, name, kind, spec):
     if kind == "builtin":
         return ns.CliqueScheduleBuiltins.Make(spec, topo)
     if kind == "optimized":
-        optimizer = ns.CreateObject("ScheduleOptimizer")
-        optimizer.SetAttribute("MaxCliqueSize", ns.UintegerValue(spec[0]))
-        optimizer.SetAttribute("MaxPeriod", ns.UintegerValue(spec[1]))
-        return optimizer.Optimize(topo, config).schedule
+        helper = ns.CliqueScheduleHelper(topo, config)
+        helper.SetOptimizerAttribute("MaxCliqueSize", ns.UintegerValue(spec[0]))
+        helper.SetOptimizerAttribute("MaxPeriod", ns.UintegerValue(spec[1]))
+        return helper.Optimize().schedule
     rounds = cppyy.gbl.std.vector[ns.CliqueSchedule.Round]()
     for r in spec:
         round_ = ns.CliqueSchedule.Round()

@@ -799,7 +799,7 @@ def test_collectives_sweep(tmp_path):
 
 def test_predictor_validation(tmp_path):
     out = run_script("predictor_validation.py", "--builtins", "pairs", "triangles",
-                     "--optimized", "0", "--random", "1", "--runs", "2",
+                     "--optimized", "1", "--random", "1", "--runs", "2",
                      "--workloads", "quadratic", "--localSteps", "1", "5", "--computeMs", "0",
                      "100", "--heterogeneityLevels", "high", "--noiseLevels", "low",
                      "--noise", "0", "0", "--targets", "--targetShares", "0.05", "0.01",
@@ -807,15 +807,15 @@ def test_predictor_validation(tmp_path):
                      "--output", str(tmp_path))
     assert "wrote" in out
     schedules = {r["schedule"]: r for r in read_csv(tmp_path / "predictor-validation-schedules.csv")}
-    assert sorted(schedules) == ["pairs", "random-1", "triangles"]
+    assert sorted(schedules) == ["optimized-c2-p3", "pairs", "random-1", "triangles"]
     assert int(schedules["triangles"]["period"]) == 2
     assert float(schedules["triangles"]["a"]) == pytest.approx(1.75, rel=1e-9)
     runs = read_csv(tmp_path / "predictor-validation-runs.csv")
-    # 3 schedules x 2 H x 2 targets, the runs' gaps averaged.
-    assert len(runs) == 12
+    # 4 schedules x 2 H x 2 targets, the runs' gaps averaged.
+    assert len(runs) == 16
     # Without noise the exact recursion is the training itself, run by run.
     assert all(r["rounds_exact"] == r["rounds_simulated"] for r in runs)
-    assert sum(r["rounds_simulated"] != "" for r in runs) >= 6
+    assert sum(r["rounds_simulated"] != "" for r in runs) >= 8
     for r in runs:
         each = [int(k) for k in r["rounds_each_run"].split(";") if k != "None"]
         if r["rounds_simulated"] and len(each) == 2:
