@@ -21,6 +21,7 @@
 #include "ns3/wan-training-module.h"
 #include "ns3/wan-training-text.h"
 
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <tuple>
@@ -35,7 +36,7 @@ namespace
 
 /// Prints one optimisation's result.
 void
-PrintResult(std::ostream& os, const WanTopology& topo, const OptimizerResult& r, bool time)
+PrintResult(std::ostream& os, const WanTopology& topo, const OptimizerResult& r)
 {
     const auto& e = r.evaluation;
     os << std::fixed << std::setprecision(1);
@@ -56,21 +57,18 @@ PrintResult(std::ostream& os, const WanTopology& topo, const OptimizerResult& r,
         os << "  best of the built-in schedules: " << r.bestBuiltin << ", J "
            << std::setprecision(0) << r.builtin.objective << " ms-error\n";
     }
-    if (time)
+    for (const auto& [what, p] : {std::pair{"best schedule", r.predicted},
+                                  std::pair{"best built-in schedule", r.builtinPredicted}})
     {
-        for (const auto& [what, p] : {std::pair{"best schedule", r.predicted},
-                                      std::pair{"best built-in schedule", r.builtinPredicted}})
+        os << std::defaultfloat << std::setprecision(4) << "  predicted time to target (" << what
+           << "): ";
+        if (p.reachable)
         {
-            os << std::defaultfloat << std::setprecision(4) << "  predicted time to target ("
-               << what << "): ";
-            if (p.reachable)
-            {
-                os << p.seconds << " s, " << p.rounds << " rounds\n";
-            }
-            else
-            {
-                os << "never (the gap settles at " << p.floorGap << ")\n";
-            }
+            os << p.seconds << " s, " << p.rounds << " rounds\n";
+        }
+        else
+        {
+            os << "never (the gap settles at " << p.floorGap << ")\n";
         }
     }
     os << std::defaultfloat << std::setprecision(3) << "  search: " << r.method << ", " << r.steps
@@ -115,17 +113,19 @@ Options()
          "what the search minimises: j (J = T x A, the paper's) or time (the predicted time "
          "to target of a workload, WanTimeToTargetPredictor)")
         ("workload", po::value<std::string>()->default_value("quadratic"),
-         "time: the workload whose constants the prediction takes, quadratic or logistic "
-         "(WanTrainingLoop's, with its other defaults)")
+         "the workload whose time to target is predicted (and minimised with "
+         "--objective=time): quadratic or logistic (WanTrainingLoop's, with its other "
+         "defaults)")
         ("localSteps", po::value<int64_t>()->default_value(1),
-         "time: H, local steps between two averagings")
+         "prediction: H, local steps between two averagings")
         ("computeMs", po::value<double>()->default_value(0),
-         "time: C, compute time of one local step, ms")
-        ("stepSize", po::value<double>()->default_value(0.1), "time: eta, the local step size")
+         "prediction: C, compute time of one local step, ms")
+        ("stepSize", po::value<double>()->default_value(0.1),
+         "prediction: eta, the local step size")
         ("gradientNoise", po::value<double>()->default_value(0),
-         "time: standard deviation of the gradients' noise per coordinate")
+         "prediction: standard deviation of the gradients' noise per coordinate")
         ("targetShare", po::value<double>()->default_value(0.05),
-         "time: the target gap, a share of the initial gap to f*")
+         "prediction: the target gap, a share of the initial gap to f*")
         ("name", po::value<std::string>()->default_value("optimised"),
          "name of the written schedule")
         ("output", po::value<std::string>()->default_value(""),
@@ -184,7 +184,6 @@ OptionRules(const po::variables_map& vm)
     const auto given = [&vm](const char* option) { return !vm[option].defaulted(); };
     const bool synthetic = vm["synthetic"].as<int64_t>() != 0;
     const auto search = vm["search"].as<std::string>();
-    const bool time = vm["objective"].as<std::string>() == "time";
     return {
         {"--regions", given("regions"), synthetic, "--synthetic", true},
         {"--topologySeed", given("topologySeed"), synthetic, "--synthetic", true},
@@ -196,12 +195,6 @@ OptionRules(const po::variables_map& vm)
          false},
         {"--seed", given("seed"), search != "exhaustive", "--search=annealing or auto", false},
         {"--name", given("name"), !vm["output"].as<std::string>().empty(), "--output", false},
-        {"--workload", given("workload"), time, "--objective=time", false},
-        {"--localSteps", given("localSteps"), time, "--objective=time", false},
-        {"--computeMs", given("computeMs"), time, "--objective=time", false},
-        {"--stepSize", given("stepSize"), time, "--objective=time", false},
-        {"--gradientNoise", given("gradientNoise"), time, "--objective=time", false},
-        {"--targetShare", given("targetShare"), time, "--objective=time", false},
     };
 }
 
@@ -228,7 +221,8 @@ ConfigureSearch(CliqueScheduleHelper& helper, const po::variables_map& vm)
  * the target as a share of the initial gap.
  * @param vm the parsed options
  * @param n the topology's islands
- * @return the objective; unset for --objective=j; throws on bad values
+ * @return the objective (with --objective=j too: its predictions are
+ *         printed beside J); throws on bad values
  */
 ScheduleTimeObjective
 TimeObjective(const po::variables_map& vm, uint32_t n)
@@ -237,10 +231,6 @@ TimeObjective(const po::variables_map& vm, uint32_t n)
     if (objective != "j" && objective != "time")
     {
         throw std::invalid_argument("--objective must be j or time (got '" + objective + "')");
-    }
-    if (objective == "j")
-    {
-        return {};
     }
     WanPredictorTraining training;
     training.localSteps = Count(vm, "localSteps", bounds::kLocalSteps);
@@ -344,7 +334,11 @@ Run(const po::variables_map& vm)
     CliqueScheduleHelper helper(topo, config);
     ConfigureSearch(helper, vm);
     const auto time = TimeObjective(vm, topo.GetNCities());
-    helper.SetTimeObjective(time);
+    const bool byTime = vm["objective"].as<std::string>() == "time";
+    if (byTime)
+    {
+        helper.SetTimeObjective(time);
+    }
     auto settings =
         out.dimension.empty() ? helper.DefaultSweep() : helper.Settings(out.dimension, out.values);
     if (!out.topology.empty())
@@ -354,7 +348,21 @@ Run(const po::variables_map& vm)
 
     std::cout << topo.GetNCities() << " islands, " << topo.GetLinks().size() << " core links\n";
     auto result = helper.Optimize();
-    PrintResult(std::cout, topo, result, time.IsSet());
+    if (!byTime)
+    {
+        // Minimising J: the predicted times of what it found, for comparison.
+        const auto predict = [&time](const ScheduleEvaluation& e, const CliqueSchedule& s) {
+            return e.feasible && std::isfinite(e.objective)
+                       ? time.Predict(s.GetRounds(), e.roundTimeMs)
+                       : WanPrediction{};
+        };
+        result.predicted = predict(result.evaluation, result.schedule);
+        if (!result.bestBuiltin.empty())
+        {
+            result.builtinPredicted = predict(result.builtin, helper.Builtin(result.bestBuiltin));
+        }
+    }
+    PrintResult(std::cout, topo, result);
     if (!out.schedule.empty())
     {
         CliqueSchedule named(vm["name"].as<std::string>(), result.schedule.GetRounds());

@@ -273,19 +273,19 @@ def test_optimiser_refuses_or_warns_of_options_its_search_does_not_use(tmp_path)
     assert rc == 0 and "warning: --seed does nothing here: it needs --search=annealing" in err, err
     rc, out, err, _ = run(path, small, str(tmp_path / "plain"))
     assert rc == 0 and "does nothing" not in err, err
-    assert "predicted time to target" not in out
-    # The time-to-target objective and its workload's options.
+    # Both figures with either objective: J, and the predicted time to target.
+    assert "J " in out and "predicted time to target (best schedule): " in out
+    _, timed_base, err, _ = run(path, small + ["--objective=time"], str(tmp_path / "time"))
+    assert "predicted time to target (best schedule): " in timed_base, err
+    # The workload's options change the prediction with either objective.
     for option in ("workload=logistic", "localSteps=5", "computeMs=10", "stepSize=0.2",
                    "gradientNoise=0.1", "targetShare=0.1"):
         name = option.split("=")[0]
-        rc, _, err, _ = run(path, small + ["--" + option], str(tmp_path / name))
-        assert rc == 0 and "warning: --%s does nothing here: it needs --objective=time" % name \
-            in err, err
-        rc, timed, err, _ = run(path, small + ["--objective=time", "--" + option],
-                                str(tmp_path / (name + "-time")))
-        assert rc == 0 and "does nothing" not in err, err
-        assert "predicted time to target (best schedule): " in timed
-        assert timed != run(path, small + ["--objective=time"], str(tmp_path / (name + "-base")))[1]
+        for objective, base in (("j", out), ("time", timed_base)):
+            rc, changed, err, _ = run(path, small + ["--objective=" + objective, "--" + option],
+                                      str(tmp_path / (name + "-" + objective)))
+            assert rc == 0 and "does nothing" not in err, err
+            assert changed != base, (option, objective)
     rc, out, err, _ = run(path, small + ["--objective=fast"], str(tmp_path / "objective"))
     assert rc == 1 and "--objective must be j or time (got 'fast')" in err, err
     rc, out, err, _ = run(path, small + ["--objective=time", "--targetShare=1"],
