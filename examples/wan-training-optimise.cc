@@ -21,7 +21,6 @@
 #include "ns3/wan-training-module.h"
 #include "ns3/wan-training-text.h"
 
-#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <tuple>
@@ -351,15 +350,11 @@ Run(const po::variables_map& vm)
     if (!byTime)
     {
         // Minimising J: the predicted times of what it found, for comparison.
-        const auto predict = [&time](const ScheduleEvaluation& e, const CliqueSchedule& s) {
-            return e.feasible && std::isfinite(e.objective)
-                       ? time.Predict(s.GetRounds(), e.roundTimeMs)
-                       : WanPrediction{};
-        };
-        result.predicted = predict(result.evaluation, result.schedule);
+        result.predicted = time.Predict(result.schedule.GetRounds(), result.evaluation);
         if (!result.bestBuiltin.empty())
         {
-            result.builtinPredicted = predict(result.builtin, helper.Builtin(result.bestBuiltin));
+            result.builtinPredicted =
+                time.Predict(helper.Builtin(result.bestBuiltin).GetRounds(), result.builtin);
         }
     }
     PrintResult(std::cout, topo, result);

@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_siman.h>
 #include <limits>
@@ -85,7 +84,7 @@ class Search
         double energy = EnergyOf(e);
         if (m_time.IsSet() && e.feasible && std::isfinite(e.objective))
         {
-            const auto p = m_time.Predict(r, e.roundTimeMs);
+            const auto p = m_time.Predict(r, e);
             value = p.reachable ? 1e3 * p.seconds : std::numeric_limits<double>::infinity();
             // Unreachable: above every schedule that reaches the target,
             // lower as its floor comes closer to it.
@@ -162,35 +161,6 @@ class Search
     Rounds m_best;                                    //!< best schedule
 };
 
-/// The schedule space's random numbers, drawn from a GSL generator.
-class GslRandom : public ScheduleSpace::Random
-{
-  public:
-    /// @param rng the generator (not owned)
-    explicit GslRandom(const gsl_rng* rng)
-        : m_rng(rng)
-    {
-    }
-
-    uint32_t UniformInt(uint32_t n) override
-    {
-        return static_cast<uint32_t>(gsl_rng_uniform_int(m_rng, n));
-    }
-
-    double Uniform() override
-    {
-        return gsl_rng_uniform(m_rng);
-    }
-
-    void Shuffle(std::vector<uint32_t>& values) override
-    {
-        gsl_ran_shuffle(m_rng, values.data(), values.size(), sizeof(uint32_t));
-    }
-
-  private:
-    const gsl_rng* m_rng; //!< the generator
-};
-
 /// The annealer's configuration: the schedule and the search it belongs to.
 struct AnnealState
 {
@@ -209,7 +179,7 @@ void
 AnnealStep(const gsl_rng* rng, void* xp, double /* stepSize */)
 {
     auto s = static_cast<AnnealState*>(xp);
-    GslRandom random(rng);
+    ScheduleSpace::GslRandom random(rng);
     s->search->GetSpace().Mutate(random, s->rounds);
 }
 
@@ -294,7 +264,7 @@ Anneal(Search& search, const Rounds& start0, const AnnealSettings& settings)
 {
     gsl_rng* rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, settings.seed);
-    GslRandom random(rng);
+    ScheduleSpace::GslRandom random(rng);
     const uint32_t restarts = std::min(settings.restarts, settings.evaluations);
     const uint32_t perRun = settings.evaluations / restarts;
     const uint32_t blocks = std::min(kTemperatureSteps, perRun);
@@ -449,13 +419,6 @@ ScheduleOptimizer::SetTimeObjective(const ScheduleTimeObjective& objective)
     m_time = objective;
 }
 
-WanPrediction
-ScheduleOptimizer::Predicted(const ScheduleEvaluation& e, const Rounds& rounds) const
-{
-    return e.feasible && std::isfinite(e.objective) ? m_time.Predict(rounds, e.roundTimeMs)
-                                                    : WanPrediction{};
-}
-
 OptimizerResult
 ScheduleOptimizer::Optimize(const WanTopology& topo,
                             const PlannerConfig& config,
@@ -510,12 +473,12 @@ ScheduleOptimizer::Optimize(const WanTopology& topo,
     result.evaluation = evaluator.Evaluate(result.schedule.GetRounds());
     if (m_time.IsSet())
     {
-        result.predicted = Predicted(result.evaluation, result.schedule.GetRounds());
+        result.predicted = m_time.Predict(result.schedule.GetRounds(), result.evaluation);
         result.builtinPredicted =
             result.bestBuiltin.empty()
                 ? WanPrediction{}
-                : Predicted(result.builtin,
-                            CliqueScheduleBuiltins::Make(result.bestBuiltin, topo).GetRounds());
+                : m_time.Predict(CliqueScheduleBuiltins::Make(result.bestBuiltin, topo).GetRounds(),
+                                 result.builtin);
     }
     result.steps = search.GetSteps();
     result.distinct = search.GetDistinct();

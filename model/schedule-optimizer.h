@@ -123,9 +123,6 @@ class ScheduleOptimizer : public Object
      *         std::invalid_argument
      */
     uint32_t CheckSettings(uint32_t n) const;
-    /// @return a feasible schedule's predicted time to target (unreachable otherwise)
-    WanPrediction Predicted(const ScheduleEvaluation& e,
-                            const std::vector<CliqueSchedule::Round>& rounds) const;
 
     uint32_t m_maxPeriod;         //!< largest period
     uint32_t m_maxCliqueSize;     //!< largest clique (0: N)

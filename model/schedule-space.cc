@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <map>
 #include <numeric>
@@ -474,38 +473,44 @@ ScheduleSpace::RoundOfLabels(const Labels& labels)
     return ScheduleEvaluator::RoundOf(key);
 }
 
-struct ScheduleSpace::SeededRandom::Generator
+ScheduleSpace::GslRandom::GslRandom(const gsl_rng* rng)
+    : m_rng(rng)
 {
-    gsl_rng* rng{gsl_rng_alloc(gsl_rng_mt19937)}; //!< owned
-};
+}
+
+uint32_t
+ScheduleSpace::GslRandom::UniformInt(uint32_t n)
+{
+    return static_cast<uint32_t>(gsl_rng_uniform_int(m_rng, n));
+}
+
+double
+ScheduleSpace::GslRandom::Uniform()
+{
+    return gsl_rng_uniform(m_rng);
+}
+
+void
+ScheduleSpace::GslRandom::Shuffle(std::vector<uint32_t>& values)
+{
+    gsl_ran_shuffle(m_rng, values.data(), values.size(), sizeof(uint32_t));
+}
 
 ScheduleSpace::SeededRandom::SeededRandom(uint64_t seed)
-    : m_rng(std::make_unique<Generator>())
+    : SeededRandom(gsl_rng_alloc(gsl_rng_mt19937), seed)
 {
-    gsl_rng_set(m_rng->rng, static_cast<unsigned long>(seed));
+}
+
+ScheduleSpace::SeededRandom::SeededRandom(gsl_rng* rng, uint64_t seed)
+    : GslRandom(rng),
+      m_owned(rng)
+{
+    gsl_rng_set(m_owned, static_cast<unsigned long>(seed));
 }
 
 ScheduleSpace::SeededRandom::~SeededRandom()
 {
-    gsl_rng_free(m_rng->rng);
-}
-
-uint32_t
-ScheduleSpace::SeededRandom::UniformInt(uint32_t n)
-{
-    return static_cast<uint32_t>(gsl_rng_uniform_int(m_rng->rng, n));
-}
-
-double
-ScheduleSpace::SeededRandom::Uniform()
-{
-    return gsl_rng_uniform(m_rng->rng);
-}
-
-void
-ScheduleSpace::SeededRandom::Shuffle(std::vector<uint32_t>& values)
-{
-    gsl_ran_shuffle(m_rng->rng, values.data(), values.size(), sizeof(uint32_t));
+    gsl_rng_free(m_owned);
 }
 
 } // namespace ns3

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 #include <functional>
-#include <memory>
+#include <gsl/gsl_rng.h>
 #include <string>
 #include <vector>
 
@@ -62,11 +62,28 @@ class ScheduleSpace
     };
 
     /**
+     * @brief Random numbers from a GSL generator the caller owns (the
+     * optimizer's annealing passes its own).
+     */
+    class GslRandom : public Random
+    {
+      public:
+        /// @param rng the generator (not owned)
+        explicit GslRandom(const gsl_rng* rng);
+        uint32_t UniformInt(uint32_t n) override;
+        double Uniform() override;
+        void Shuffle(std::vector<uint32_t>& values) override;
+
+      private:
+        const gsl_rng* m_rng; //!< the generator
+    };
+
+    /**
      * @brief Random numbers from GSL's mt19937 with a seed (gsl_rng_set), for
      * random schedules outside a search (scripts, tests): a seed gives the
      * same schedules on every platform with the same GSL.
      */
-    class SeededRandom : public Random
+    class SeededRandom : public GslRandom
     {
       public:
         /// @param seed the generator's seed
@@ -74,13 +91,13 @@ class ScheduleSpace
         ~SeededRandom() override;
         SeededRandom(const SeededRandom&) = delete;
         SeededRandom& operator=(const SeededRandom&) = delete;
-        uint32_t UniformInt(uint32_t n) override;
-        double Uniform() override;
-        void Shuffle(std::vector<uint32_t>& values) override;
 
       private:
-        struct Generator;                 //!< GSL's generator, kept out of the header
-        std::unique_ptr<Generator> m_rng; //!< the generator
+        /// @param rng a new generator, owned from here on
+        /// @param seed its seed
+        SeededRandom(gsl_rng* rng, uint64_t seed);
+
+        gsl_rng* m_owned; //!< the generator
     };
 
     /**

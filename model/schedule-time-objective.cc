@@ -6,6 +6,8 @@
 
 #include "mixing-analysis.h"
 
+#include <cmath>
+
 namespace ns3
 {
 
@@ -41,6 +43,15 @@ ScheduleTimeObjective::Predict(const std::vector<CliqueSchedule::Round>& rounds,
             {MixingAnalysis::UniformMixing(round, m_constants.islands), roundTimeMs / 1e3});
     }
     return WanTimeToTargetPredictor(period, m_training).Moments(m_constants, m_targetGap);
+}
+
+WanPrediction
+ScheduleTimeObjective::Predict(const std::vector<CliqueSchedule::Round>& rounds,
+                               const ScheduleEvaluation& evaluation) const
+{
+    return evaluation.feasible && std::isfinite(evaluation.objective)
+               ? Predict(rounds, evaluation.roundTimeMs)
+               : WanPrediction{};
 }
 
 double

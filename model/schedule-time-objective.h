@@ -6,6 +6,7 @@
 #define SCHEDULE_TIME_OBJECTIVE_H
 
 #include "clique-schedule.h"
+#include "schedule-evaluator.h"
 #include "wan-time-to-target-predictor.h"
 
 #include <vector>
@@ -45,6 +46,14 @@ class ScheduleTimeObjective
      */
     WanPrediction Predict(const std::vector<CliqueSchedule::Round>& rounds,
                           double roundTimeMs) const;
+    /**
+     * @param rounds the period's rounds
+     * @param evaluation their evaluation (ScheduleEvaluator::Evaluate)
+     * @return the prediction with the evaluation's T, or unreachable when
+     *         the schedule is infeasible or never mixes
+     */
+    WanPrediction Predict(const std::vector<CliqueSchedule::Round>& rounds,
+                          const ScheduleEvaluation& evaluation) const;
     /** @return the target gap */
     double GetTargetGap() const;
 

@@ -38,19 +38,25 @@ Require(bool ok, const std::string& what)
     }
 }
 
-/// @return the matrix as Eigen's
-Eigen::MatrixXd
-ToEigen(const WanMatrix& m)
+/// @return the period's mixing matrices as Eigen's, once for a whole run
+std::vector<Eigen::MatrixXd>
+Mixings(const std::vector<WanPredictorRound>& period)
 {
-    Eigen::MatrixXd e(m.size(), m.size());
-    for (size_t i = 0; i < m.size(); ++i)
+    std::vector<Eigen::MatrixXd> out;
+    for (const auto& round : period)
     {
-        for (size_t j = 0; j < m.size(); ++j)
+        const auto& m = round.mixing;
+        Eigen::MatrixXd e(m.size(), m.size());
+        for (size_t i = 0; i < m.size(); ++i)
         {
-            e(i, j) = m[i][j];
+            for (size_t j = 0; j < m.size(); ++j)
+            {
+                e(i, j) = m[i][j];
+            }
         }
+        out.push_back(e);
     }
-    return e;
+    return out;
 }
 
 /// @return the rows as an N x d Eigen matrix, each of dimension d
@@ -185,9 +191,9 @@ WanTimeToTargetPredictor::WanTimeToTargetPredictor(std::vector<WanPredictorRound
     const auto n = static_cast<Eigen::Index>(m_islands);
     const Eigen::MatrixXd average = Eigen::MatrixXd::Constant(n, n, 1.0 / n);
     Eigen::MatrixXd product = Eigen::MatrixXd::Identity(n, n) - average;
-    for (const auto& round : m_period)
+    for (const auto& w : Mixings(m_period))
     {
-        product = (ToEigen(round.mixing) - average) * product;
+        product = (w - average) * product;
     }
     const double norm = Eigen::JacobiSVD<Eigen::MatrixXd>(product).singularValues()(0);
     m_consensusRate = std::pow(norm * norm, 1.0 / m_period.size());
@@ -260,14 +266,15 @@ WanTimeToTargetPredictor::GetEffectiveNeighbours(double curvature) const
     // The period's Lyapunov equation, solved by iteration from S = 0 (each
     // round a contraction by a^2 at least); the trace averaged over the
     // period's phases once settled.
+    const auto mixings = Mixings(m_period);
     Eigen::MatrixXd s = Eigen::MatrixXd::Zero(n, n);
     double last = -1;
     for (uint64_t p = 0; p < kMaxRounds / m_period.size(); ++p)
     {
         double trace = 0;
-        for (const auto& round : m_period)
+        for (const auto& w : mixings)
         {
-            const Eigen::MatrixXd b = ToEigen(round.mixing) - average;
+            const Eigen::MatrixXd b = w - average;
             s = b * (a2 * s + identity) * b.transpose();
             trace += s.trace() / m_period.size();
         }
@@ -410,9 +417,10 @@ WanTimeToTargetPredictor::ExactRun(const WanQuadraticMoments& moments,
     Eigen::MatrixXd s = moments.initialVariance * identity;
     const double scale = moments.curvature / (2.0 * m_islands);
     auto gap = [&] { return scale * (m.squaredNorm() + d * s.trace()); };
+    const auto mixings = Mixings(m_period);
     uint64_t round = 0;
     auto next = [&] {
-        const Eigen::MatrixXd w = ToEigen(m_period[round++ % m_period.size()].mixing);
+        const Eigen::MatrixXd& w = mixings[round++ % mixings.size()];
         m = w * (a * m + (1 - a) * g);
         s = w * (a * a * s + s2 * identity) * w.transpose();
         return gap();
@@ -507,9 +515,10 @@ WanTimeToTargetPredictor::MomentsRun(const WanWorkloadConstants& c,
     Eigen::MatrixXd l = Eigen::MatrixXd::Zero(n, n);
     const double scale = c.curvature * d / (2.0 * m_islands);
     auto gap = [&] { return scale * k.trace(); };
+    const auto mixings = Mixings(m_period);
     uint64_t round = 0;
     auto next = [&] {
-        const Eigen::MatrixXd w = ToEigen(m_period[round++ % m_period.size()].mixing);
+        const Eigen::MatrixXd& w = mixings[round++ % mixings.size()];
         const Eigen::MatrixXd before = a * a * k + a * (1 - a) * (l + l.transpose()) +
                                        (1 - a) * (1 - a) * gamma + s2 * identity;
         k = w * before * w.transpose();

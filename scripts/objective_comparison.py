@@ -33,29 +33,21 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 # None of these loads ns-3 here.
-from predictor_validation import regime_rows, time_of  # noqa: E402
+from predictor_validation import regime_rows, time_of, training_loop  # noqa: E402
 from wan_training import run_tasks, write_csv  # noqa: E402
 
 
-def configure(ns, loop, workload, args, run):
+def training_loop_of(ns, workload, args, run):
     """The training loop of one run, as the validation configures it."""
-    ns.RngSeedManager.SetRun(run)
-    loop.SetWorkload(workload)
-    loop.SetAttribute("StepSize", ns.DoubleValue(args.stepSize))
-    loop.SetAttribute("LocalSteps", ns.UintegerValue(args.localSteps))
-    loop.SetAttribute("GradientNoise", ns.DoubleValue(args.noise))
-    if workload == "quadratic":
-        loop.SetAttribute("Dimension", ns.UintegerValue(args.dimension))
-        loop.SetAttribute("Heterogeneity", ns.DoubleValue(args.heterogeneity))
-    else:
-        loop.SetAttribute("Skew", ns.DoubleValue(args.skew))
+    return training_loop(ns, workload, run, args.stepSize, args.localSteps, args.noise,
+                         args.dimension,
+                         args.heterogeneity if workload == "quadratic" else args.skew,
+                         max(1, args.trainingSteps // args.localSteps))
 
 
 def objective_of(ns, cppyy, workload, args):
     """The time objective: RngRun 1's constants, the training, the target."""
-    loop = ns.WanTrainingLoop()
-    configure(ns, loop, workload, args, 1)
-    start = loop.MakeTraining(9)
+    start = training_loop_of(ns, workload, args, 1).MakeTraining(9)
     models = cppyy.gbl.std.vector[cppyy.gbl.std.vector["double"]]()
     for i in range(9):
         models.push_back(start.GetModel(i))
@@ -82,11 +74,7 @@ def simulate(ns, topo, config, schedule, workload, floor, args):
     seconds = [r.mixedMs / 1e3 for r in result.rounds]
     curves = []
     for run in range(1, args.runs + 1):
-        loop = ns.WanTrainingLoop()
-        configure(ns, loop, workload, args, run)
-        loop.SetAttribute("Rounds",
-                          ns.UintegerValue(max(1, args.trainingSteps // args.localSteps)))
-        outcome = loop.Train(result)
+        outcome = training_loop_of(ns, workload, args, run).Train(result)
         curves.append([h.modelLoss - outcome.minimumLoss for h in outcome.history])
     settings = {"args": args, "targets": [args.target], "target_shares": []}
     row = regime_rows("", ("", 0, "", ""), {"simulated": curves}, floor, settings)[0]

@@ -140,6 +140,25 @@ def rounds_to(gaps, target):
     return next((r for r, g in enumerate(gaps) if g <= target), None)
 
 
+def training_loop(ns, workload, run, step_size, steps, noise, dimension, heterogeneity, rounds):
+    """A training loop of RngRun `run`: eta, H and the gradients' noise; the
+    quadratic's dimension and heterogeneity, or the logistic's skew (given
+    as `heterogeneity`); `rounds` training rounds."""
+    ns.RngSeedManager.SetRun(run)
+    loop = ns.WanTrainingLoop()
+    loop.SetWorkload(workload)
+    loop.SetAttribute("Rounds", ns.UintegerValue(rounds))
+    loop.SetAttribute("StepSize", ns.DoubleValue(step_size))
+    loop.SetAttribute("LocalSteps", ns.UintegerValue(steps))
+    loop.SetAttribute("GradientNoise", ns.DoubleValue(noise))
+    if workload == "quadratic":
+        loop.SetAttribute("Dimension", ns.UintegerValue(dimension))
+        loop.SetAttribute("Heterogeneity", ns.DoubleValue(heterogeneity))
+    else:
+        loop.SetAttribute("Skew", ns.DoubleValue(heterogeneity))
+    return loop
+
+
 def regime_rows(name, regime, curves, floor, settings):
     """One row per target: the rounds to it of the gap averaged over the runs,
     simulated (with a bootstrap 95% interval over the runs, and each run's
@@ -210,19 +229,10 @@ def train_schedule(name, kind, spec, gb, settings):
         curves = {}
         floors = []
         for run in range(1, settings["runs"] + 1):
-            ns.RngSeedManager.SetRun(run)
-            loop = ns.WanTrainingLoop()
-            loop.SetWorkload(workload)
-            loop.SetAttribute("Rounds", ns.UintegerValue(rounds))
-            loop.SetAttribute("StepSize", ns.DoubleValue(settings["step_size"]))
-            loop.SetAttribute("LocalSteps", ns.UintegerValue(steps))
-            loop.SetAttribute("GradientNoise", ns.DoubleValue(sigma))
-            if workload == "quadratic":
-                loop.SetAttribute("Dimension", ns.UintegerValue(settings["dimension"]))
-                loop.SetAttribute("Heterogeneity",
-                                  ns.DoubleValue(settings["heterogeneity"][het]))
-            else:
-                loop.SetAttribute("Skew", ns.DoubleValue(settings["skew"][het]))
+            het_value = (settings["heterogeneity"] if workload == "quadratic"
+                         else settings["skew"])[het]
+            loop = training_loop(ns, workload, run, settings["step_size"], steps, sigma,
+                                 settings["dimension"], het_value, rounds)
             start = loop.MakeTraining(9)
             outcome = loop.Train(result)
             best = outcome.minimumLoss
