@@ -77,11 +77,20 @@ FpgaStreamDecoder::Open(const Key& key, double now)
     }
     else
     {
-        m_deadlines.erase({s.last + m_timeout, key});
+        m_deadlines.erase({s.due, key});
     }
     s.last = now;
-    m_deadlines.emplace(now + m_timeout, key);
+    s.due = now + m_timeout;
+    m_deadlines.emplace(s.due, key);
+    auto& stream = m_streamLast[StreamOf(key)];
+    stream = std::max(stream, now);
     return &s;
+}
+
+FpgaStreamDecoder::Stream
+FpgaStreamDecoder::StreamOf(const Key& key)
+{
+    return {std::get<0>(key), std::get<1>(key), std::get<2>(key)};
 }
 
 void
@@ -327,6 +336,15 @@ FpgaStreamDecoder::Expire(double now)
         const Key key = m_deadlines.begin()->second;
         m_deadlines.erase(m_deadlines.begin());
         auto it = m_blocks.find(key);
+        // Its stream still arrives (trailing rows come after the data): the
+        // block waits for the stream to go idle.
+        const double streamDue = m_streamLast.at(StreamOf(key)) + m_timeout;
+        if (streamDue > now)
+        {
+            it->second.due = streamDue;
+            m_deadlines.emplace(streamDue, key);
+            continue;
+        }
         Free(key, it->second);
         out.push_back(Close(key, it->second));
         m_blocks.erase(it);
@@ -347,6 +365,7 @@ FpgaStreamDecoder::Flush()
     }
     m_blocks.clear();
     m_deadlines.clear();
+    m_streamLast.clear();
     return out;
 }
 

@@ -37,7 +37,8 @@ namespace ns3
  * every data chunk arrived.  When the buffer is full the oldest open block
  * loses its copies (an eviction: it can no longer be decoded here, the
  * island's own decoding and repair take over).  A block is reported when no
- * chunk of it arrived for `timeout` seconds, with the chunks its stream
+ * chunk of its stream arrived for `timeout` seconds (a stream whose parity
+ * rows trail its data sends a block's rows long after the block), with the chunks its stream
  * carried, those that did not arrive and what was rebuilt, so that its
  * erasure rate is one path's.  A chunk of a block closed lately (the last
  * CLOSED_MEMORY blocks) is summed without being counted again.
@@ -116,8 +117,8 @@ class FpgaStreamDecoder
      * @param parities parity chunks per block, 1 to block, block + parities
      *        at most 256
      * @param capacity chunks the HBM set aside holds (0: nothing is decoded)
-     * @param timeoutSeconds how long a block stays open after its last
-     *        chunk arrived, > 0
+     * @param timeoutSeconds how long a block stays open after its stream's
+     *        last chunk arrived, > 0
      * @throws std::invalid_argument naming the bad value
      */
     FpgaStreamDecoder(uint32_t block, uint32_t parities, uint64_t capacity, double timeoutSeconds);
@@ -175,7 +176,9 @@ class FpgaStreamDecoder
     std::vector<Block> Expire(double now);
     /** @return every block, closed */
     std::vector<Block> Flush();
-    /** @return when the next block goes idle for the timeout (+infinity if none) */
+    /** @return when the next block may close (+infinity if none): its own
+     *  last chunk's time plus the timeout; it stays open when its stream
+     *  sent more since */
     double GetNextExpiry() const;
 
     /** @return chunks held in HBM */
@@ -206,6 +209,7 @@ class FpgaStreamDecoder
         bool evicted{false};     //!< its copies were taken
         bool undecodable{false}; //!< its copies solved to no values
         double last{0};          //!< last arrival, seconds
+        double due{0};           //!< when it closes unless its stream sends more
         uint64_t opened{0};      //!< order of opening (the oldest is evicted first)
     };
 
@@ -215,6 +219,13 @@ class FpgaStreamDecoder
      * @return its state, opened when new; null when the block closed lately
      */
     State* Open(const Key& key, double now);
+    /// (round, clique, position): a stream
+    using Stream = std::tuple<uint32_t, uint32_t, uint32_t>;
+    /**
+     * @param key a block
+     * @return its stream
+     */
+    static Stream StreamOf(const Key& key);
     /**
      * @brief Remembers a block as closed.
      * @param key the block
@@ -253,13 +264,14 @@ class FpgaStreamDecoder
     std::set<std::pair<uint64_t, Key>> m_holding; //!< blocks holding copies, oldest first
     /// (deadline, block) of each open block, earliest first
     std::set<std::pair<double, Key>> m_deadlines;
-    std::set<Key> m_closed;        //!< blocks closed lately
-    std::deque<Key> m_closedOrder; //!< the same, oldest first
-    uint64_t m_buffered{0};        //!< chunks held
-    uint64_t m_peak{0};            //!< most chunks held
-    uint64_t m_nextOpened{0};      //!< opening counter
-    Totals m_totals;               //!< counts reported
-    std::vector<Loss> m_losses;    //!< measured, not yet taken
+    std::map<Stream, double> m_streamLast; //!< each stream's last arrival, seconds
+    std::set<Key> m_closed;                //!< blocks closed lately
+    std::deque<Key> m_closedOrder;         //!< the same, oldest first
+    uint64_t m_buffered{0};                //!< chunks held
+    uint64_t m_peak{0};                    //!< most chunks held
+    uint64_t m_nextOpened{0};              //!< opening counter
+    Totals m_totals;                       //!< counts reported
+    std::vector<Loss> m_losses;            //!< measured, not yet taken
 };
 
 } // namespace ns3

@@ -170,8 +170,9 @@ class WanEarlyRecovery
     /** @return true when the round may end: its deadline has passed and no ask runs */
     bool CanFinish() const;
     /**
-     * @param blockEnd the last data chunk of the chunk's parity block
-     * @param parities parity chunks sent after that block
+     * @param blockEnd the last data chunk sent before the block's last parity
+     *        (its block's last, or the stream's when the rows trail)
+     * @param parities send slots from that data chunk to the parity
      * @param packetSeconds a chunk's wire time, seconds
      * @param start the round start
      * @param now the present time

@@ -218,6 +218,16 @@ WanIslandApplication::GetTypeId()
                           DoubleValue(-1),
                           MakeDoubleAccessor(&WanIslandApplication::m_parityPrior),
                           MakeDoubleChecker<double>(-1, 0.999999))
+            .AddAttribute("ParityLayout",
+                          "Where a stream's parity rows go: trailing (after all its data, "
+                          "row by row over the blocks: a lossless round's data arrive as "
+                          "without parity) or interleaved (each block's rows after its data)",
+                          EnumValue(WanParityCode::TRAILING),
+                          wancompat::MakeEnumMemberAccessor(&WanIslandApplication::m_parityLayout),
+                          MakeEnumChecker(WanParityCode::TRAILING,
+                                          "trailing",
+                                          WanParityCode::INTERLEAVED,
+                                          "interleaved"))
             .AddAttribute("ReportLoss",
                           "Decoding over the FPGA's sums, measure them for ParitySizing: at "
                           "a block's first parity, REPORT to every peer (and count for this "
@@ -307,7 +317,11 @@ WanIslandApplication::Validate(const WanIslandRound& round) const
                                            "clique member, or none");
     }
     // A bad parity layout is refused here, with its values.
-    WanParityCode(ChunkCount(round.payloadBytes, m_chunkBytes), ParityBlockInUse(), m_parityChunks);
+    WanParityCode(ChunkCount(round.payloadBytes, m_chunkBytes),
+                  ParityBlockInUse(),
+                  m_parityChunks,
+                  0,
+                  m_parityLayout);
 }
 
 uint32_t
@@ -467,7 +481,7 @@ WanIslandApplication::PrepareRound(uint32_t k)
     const auto& r = state.plan;
     state.chunks = ChunkCount(r.payloadBytes, m_chunkBytes);
     state.record.chunks = state.chunks;
-    state.code = WanParityCode(state.chunks, ParityBlockInUse(), m_parityChunks);
+    state.code = WanParityCode(state.chunks, ParityBlockInUse(), m_parityChunks, 0, m_parityLayout);
     if (state.code.IsEnabled())
     {
         WanSourceSet peers;
@@ -661,8 +675,9 @@ WanIslandApplication::SizeParity(RoundState& state)
     uint32_t rows = m_parityChunks;
     double rate = -1;
     const auto estimate = m_loss->GetEstimate(r.round);
-    // A prior binds only rows that go out between data chunks: a stream of
-    // one block sends its rows after all its data, every row.
+    // A stream of one block sends every row before any report: they follow
+    // all its data in either layout (the prior bounds what longer streams
+    // send between their data or after it).
     if (estimate && (estimate->receivers > 0 || state.chunks > m_parityBlock))
     {
         rate = estimate->rate;
@@ -672,7 +687,7 @@ WanIslandApplication::SizeParity(RoundState& state)
                                         m_parityChunks,
                                         estimate->dispersion);
     }
-    state.code = WanParityCode(state.chunks, m_parityBlock, m_parityChunks, rows);
+    state.code = WanParityCode(state.chunks, m_parityBlock, m_parityChunks, rows, m_parityLayout);
     NS_LOG_INFO("round " << r.round << ": " << rows << " parity rows per block, for a rate of "
                          << rate);
     m_paritySizedTrace(r.round, rows, rate);
@@ -1211,10 +1226,13 @@ WanIslandApplication::StartClock(uint32_t index)
         first = p == r.position ? first : std::max(first, r.arrivals[p]);
     }
     const Time period = PacketTime(r);
-    // With parity a data chunk leaves at most ParityChunks slots earlier than
-    // at the stream's mean spacing: the clock is never early.
-    const double spacing =
-        period.GetSeconds() * state.code.GetStreamLength() / std::max(state.chunks, 1u);
+    // With interleaved parity a data chunk leaves at most ParityChunks slots
+    // earlier than at the stream's mean spacing: the clock is never early.
+    // Trailing parity leaves the data at the packet period.
+    const uint32_t span = state.code.GetLayout() == WanParityCode::TRAILING
+                              ? state.chunks
+                              : state.code.GetStreamLength();
+    const double spacing = period.GetSeconds() * span / std::max(state.chunks, 1u);
     const WanOverdueClock clock(first.GetSeconds(),
                                 spacing,
                                 state.chunks,
@@ -1252,6 +1270,14 @@ WanIslandApplication::CheckOverdue(uint32_t index)
         if (!state.early->LastOverdue(now))
         {
             ScheduleOverdue(index, 4 * PacketTime(r));
+            return;
+        }
+        // The rows after the last data chunk (trailing ones, or the last
+        // block's) may still rebuild what is missing: wait for them too.
+        const Time rows = TailParityWait(state);
+        if (rows.IsStrictlyPositive())
+        {
+            state.overdueEvent = Later(rows, &WanIslandApplication::CheckOverdue, index);
             return;
         }
         Simulator::Cancel(state.checkEvent);
@@ -1300,8 +1326,10 @@ WanIslandApplication::ParityWait(const RoundState& state, uint32_t chunk) const
         return Time(0);
     }
     // The block's parities leave in order: its last one in, all are in
-    // (or lost).
+    // (or lost).  It leaves some slots after a data chunk (its block's last,
+    // or the stream's when the rows trail).
     const uint32_t group = code.LastGroup(code.BlockOf(chunk));
+    const uint32_t before = code.DataBefore(group);
     bool pending = false;
     for (uint32_t p : m_ledger.GetMissing(state.plan.round, chunk))
     {
@@ -1311,8 +1339,24 @@ WanIslandApplication::ParityWait(const RoundState& state, uint32_t chunk) const
     {
         return Time(0);
     }
-    return state.early->GetParityWait(code.BlockEnd(group),
-                                      code.GetSent(),
+    return state.early->GetParityWait(before,
+                                      code.SlotOfGroup(group) - code.SlotOf(before),
+                                      PacketSeconds(state.plan),
+                                      state.plan.start,
+                                      Simulator::Now());
+}
+
+Time
+WanIslandApplication::TailParityWait(const RoundState& state) const
+{
+    const auto& code = state.code;
+    if (!code.IsEnabled() || state.chunks == 0)
+    {
+        return Time(0);
+    }
+    const uint32_t last = state.chunks - 1;
+    return state.early->GetParityWait(last,
+                                      code.GetStreamLength() - 1 - code.SlotOf(last),
                                       PacketSeconds(state.plan),
                                       state.plan.start,
                                       Simulator::Now());

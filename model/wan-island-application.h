@@ -437,6 +437,12 @@ class WanIslandApplication : public Application
      */
     Time ParityWait(const RoundState& state, uint32_t chunk) const;
     /**
+     * @param state a round
+     * @return how long until the stream's last parity row should have come
+     *         (zero: it did, or there is no parity)
+     */
+    Time TailParityWait(const RoundState& state) const;
+    /**
      * @brief Requests the contributions one chunk still lacks from their
      * senders, and checks again after the request timeout.
      * @param index the round
@@ -571,7 +577,9 @@ class WanIslandApplication : public Application
     uint32_t m_parityWindow;     //!< rounds of reports counted
     double m_parityConfidence;   //!< of a receiver's rate interval
     double m_parityPrior;        //!< rate sized for without reports (below 0: every row)
-    bool m_reportLoss;           //!< report each block's erasures of the sums to the senders
+    WanParityCode::Layout m_parityLayout{
+        WanParityCode::TRAILING}; //!< where the rows go on a stream
+    bool m_reportLoss;            //!< report each block's erasures of the sums to the senders
     std::optional<WanLossEstimator> m_loss;  //!< the reports (with ParitySizing)
     std::map<Address, uint32_t> m_reporters; //!< each receiver that reported, numbered
 

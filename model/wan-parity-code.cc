@@ -11,11 +11,16 @@
 namespace ns3
 {
 
-WanParityCode::WanParityCode(uint32_t chunks, uint32_t block, uint32_t parities, uint32_t sent)
+WanParityCode::WanParityCode(uint32_t chunks,
+                             uint32_t block,
+                             uint32_t parities,
+                             uint32_t sent,
+                             Layout layout)
     : m_chunks(chunks),
       m_block(block),
       m_parities(block > 0 ? parities : 0),
-      m_sent(block > 0 ? (sent == 0 ? parities : sent) : 0)
+      m_sent(block > 0 ? (sent == 0 ? parities : sent) : 0),
+      m_layout(layout)
 {
     if (chunks >= PARITY_FLAG)
     {
@@ -72,6 +77,12 @@ WanParityCode::GetSent() const
     return m_sent;
 }
 
+WanParityCode::Layout
+WanParityCode::GetLayout() const
+{
+    return m_layout;
+}
+
 uint32_t
 WanParityCode::GetGroups() const
 {
@@ -98,9 +109,25 @@ WanParityCode::GetStreamLength() const
 uint32_t
 WanParityCode::SlotChunk(uint32_t slot) const
 {
-    if (m_block == 0)
+    if (m_block == 0 || (m_layout == TRAILING && slot < m_chunks))
     {
         return slot;
+    }
+    if (m_layout == TRAILING)
+    {
+        // Row by row over the blocks; a short last block may send fewer rows.
+        const uint32_t blocks = GetBlocks();
+        const uint32_t lastRows = BlockParities(blocks - 1);
+        const uint32_t p = slot - m_chunks;
+        uint32_t row = p / blocks;
+        uint32_t block = p % blocks;
+        if (row >= lastRows)
+        {
+            const uint32_t q = p - lastRows * blocks;
+            row = lastRows + q / (blocks - 1);
+            block = q % (blocks - 1);
+        }
+        return PARITY_FLAG | (block * m_parities + row);
     }
     const uint32_t span = m_block + m_sent;
     const uint32_t full = m_chunks / m_block;
@@ -124,7 +151,7 @@ WanParityCode::SlotChunk(uint32_t slot) const
 uint32_t
 WanParityCode::SlotOf(uint32_t chunk) const
 {
-    return m_block == 0 ? chunk : chunk + chunk / m_block * m_sent;
+    return m_block == 0 || m_layout == TRAILING ? chunk : chunk + chunk / m_block * m_sent;
 }
 
 uint32_t
@@ -228,6 +255,30 @@ WanParityCode::BlockEnd(uint32_t group) const
 {
     const uint32_t block = group / m_parities;
     return std::min<uint64_t>(static_cast<uint64_t>(block + 1) * m_block, m_chunks) - 1;
+}
+
+uint32_t
+WanParityCode::SlotOfGroup(uint32_t group) const
+{
+    const uint32_t block = BlockOfGroup(group);
+    const uint32_t row = RowOf(group);
+    if (m_layout == INTERLEAVED)
+    {
+        return block * (m_block + m_sent) + BlockSize(block) + row;
+    }
+    const uint32_t blocks = GetBlocks();
+    const uint32_t lastRows = BlockParities(blocks - 1);
+    if (row < lastRows)
+    {
+        return m_chunks + row * blocks + block;
+    }
+    return m_chunks + lastRows * blocks + (row - lastRows) * (blocks - 1) + block;
+}
+
+uint32_t
+WanParityCode::DataBefore(uint32_t group) const
+{
+    return m_layout == INTERLEAVED ? BlockEnd(group) : m_chunks - 1;
 }
 
 bool

@@ -45,6 +45,13 @@ namespace ns3
  * to sent - 1 of each block, and a receiver rebuilds with whatever rows
  * came, since a row's coefficients do not depend on how many are sent.
  *
+ * Two layouts (Layout): INTERLEAVED sends each block's rows right after
+ * the block's data; TRAILING sends every data chunk first, in order, then
+ * the rows, row by row over the blocks (row 0 of every block, then row 1,
+ * ...), so that the data arrive as they would without parity and a lossless
+ * round ends when its data do, while a block with one erasure is rebuilt
+ * after the first sweep of rows.
+ *
  * Without parity (the default-constructed code, or block 0) the stream is
  * the data chunks in order.
  */
@@ -58,6 +65,13 @@ class WanParityCode
     /// Reads a data chunk's fixed-point value.
     using ValueOf = std::function<int64_t(uint32_t chunk)>;
 
+    /// Where a stream's parity rows go.
+    enum Layout
+    {
+        INTERLEAVED, //!< each block's rows after the block's data
+        TRAILING,    //!< every row after all the data, row by row over the blocks
+    };
+
     /// A stream without parity.
     WanParityCode() = default;
     /**
@@ -67,9 +81,14 @@ class WanParityCode
      *        block + parities at most MAX_LENGTH (ignored when block is 0)
      * @param sent parity rows the stream carries per block, 1 to parities
      *        (0: all of them)
+     * @param layout where the rows go on the stream
      * @throws std::invalid_argument naming the bad value
      */
-    WanParityCode(uint32_t chunks, uint32_t block, uint32_t parities, uint32_t sent = 0);
+    WanParityCode(uint32_t chunks,
+                  uint32_t block,
+                  uint32_t parities,
+                  uint32_t sent = 0,
+                  Layout layout = INTERLEAVED);
 
     /** @return true when the stream carries parity chunks */
     bool IsEnabled() const;
@@ -81,6 +100,8 @@ class WanParityCode
     uint32_t GetParities() const;
     /** @return parity rows the stream carries per full block */
     uint32_t GetSent() const;
+    /** @return where the rows go on the stream */
+    Layout GetLayout() const;
     /** @return parity groups, empty ones of a short last block included */
     uint32_t GetGroups() const;
     /** @return parity chunks on the stream (rows sent of non-empty groups) */
@@ -154,9 +175,20 @@ class WanParityCode
     const WanMdsCode& GetMds() const;
     /**
      * @param group a parity group
-     * @return the last data chunk of its block, after which its parity is sent
+     * @return the last data chunk of its block
      */
     uint32_t BlockEnd(uint32_t group) const;
+    /**
+     * @param group a parity group whose row is sent
+     * @return the send slot that carries it
+     */
+    uint32_t SlotOfGroup(uint32_t group) const;
+    /**
+     * @param group a parity group whose row is sent
+     * @return the last data chunk sent before it: its block's last
+     *         (INTERLEAVED) or the stream's (TRAILING)
+     */
+    uint32_t DataBefore(uint32_t group) const;
     /**
      * @param chunk a chunk index from the wire
      * @return true when it names a parity group
@@ -173,6 +205,7 @@ class WanParityCode
     uint32_t m_block{0};                     //!< data chunks per block (0: none)
     uint32_t m_parities{0};                  //!< the code's parity rows per full block
     uint32_t m_sent{0};                      //!< parity rows sent per full block
+    Layout m_layout{INTERLEAVED};            //!< where the rows go
     std::shared_ptr<const WanMdsCode> m_mds; //!< the code (shared by copies)
 };
 

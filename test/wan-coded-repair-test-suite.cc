@@ -45,8 +45,12 @@ Sized(std::vector<std::pair<uint32_t, double>>* out,
  * @ingroup wan-training-tests
  * @brief The FPGA sums the islands' parity like any chunk; B loses merged
  * chunk 5 on its access hop and rebuilds both peers' contributions from the
- * parity of its group, exactly and without a round trip: the round completes
- * when the lossless one does.  Parity chunks are sent and counted.
+ * parity of its group, exactly and without a round trip.  With the rows
+ * trailing the data (10 blocks of 10) the round completes one slot after
+ * the lossless one: block 0's row is the first after chunk 99.  With each
+ * block's row after it the lossless round ends 9 slots later (the rows of
+ * blocks 0 to 8 go before chunk 99) and the lossy one with it.  Parity
+ * chunks are sent and counted.
  */
 class CodedMergedTestCase : public WanTestCase
 {
@@ -75,16 +79,29 @@ class CodedMergedTestCase : public WanTestCase
                                   "parity chunks are full chunks");
             lossless = rec.completion;
         }
-        auto o = CodedOptions(1);
-        o.dropsAtB = {5};
-        LineClique run(o);
-        const auto rec = run.islands[1]->GetRecord(0);
-        NS_TEST_EXPECT_MSG_EQ(rec.delivered, 200, "all in");
-        NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(1), "exact");
-        NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 2, "A's and C's contributions to chunk 5");
-        NS_TEST_EXPECT_MSG_EQ(rec.givenUp, 0, "nothing given up");
-        NS_TEST_EXPECT_MSG_EQ(rec.completion, lossless, "done when the lossless round is");
-        NS_TEST_EXPECT_MSG_EQ(rec.nacks + rec.retransmissions, 0, "no NACK, no resend");
+        auto interleaved = CodedOptions(1);
+        interleaved.parityLayout = "interleaved";
+        const Time between = LineClique(interleaved).islands[1]->GetRecord(0).completion;
+        const Time slot = (between - lossless) / 9;
+        NS_TEST_EXPECT_MSG_GT(slot, MicroSeconds(1), "a packet's time at the stream's rate");
+        for (const std::string layout : {"trailing", "interleaved"})
+        {
+            auto o = CodedOptions(1);
+            o.parityLayout = layout;
+            o.dropsAtB = {5};
+            LineClique run(o);
+            const auto rec = run.islands[1]->GetRecord(0);
+            NS_TEST_EXPECT_MSG_EQ(rec.delivered, 200, layout << ": all in");
+            NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(1), layout << ": exact");
+            NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 2, layout << ": A's and C's contributions");
+            NS_TEST_EXPECT_MSG_EQ(rec.givenUp, 0, layout << ": nothing given up");
+            const Time expected = layout == "trailing" ? lossless + slot : between;
+            NS_TEST_EXPECT_MSG_EQ_TOL(rec.completion,
+                                      expected,
+                                      NanoSeconds(2),
+                                      layout << ": done when its block's row is in");
+            NS_TEST_EXPECT_MSG_EQ(rec.nacks + rec.retransmissions, 0, layout << ": no resend");
+        }
     }
 };
 
@@ -106,7 +123,9 @@ class CodedDataTestCase : public WanTestCase
     {
         auto o = CodedOptions(1);
         o.aggregation = false;
-        o.dropsAtB = {110}; // A's 110 packets come first
+        // A's stream comes first: its 100 data chunks, then its 10 rows, each
+        // in two IP fragments (a row's header carries 56 more bytes).
+        o.dropsAtB = {120};
         LineClique run(o);
         const auto rec = run.islands[1]->GetRecord(0);
         NS_TEST_EXPECT_MSG_EQ(rec.delivered, 200, "all in");
@@ -206,7 +225,7 @@ class CodedEarlyTestCase : public WanTestCase
         o.peerIslands = true;
         o.arrivals = true;
         o.recovery = "early";
-        o.dropsAtB = {110}; // C's chunk 0: rebuilt
+        o.dropsAtB = {120}; // C's chunk 0 (after A's 120 arrivals): rebuilt
         {
             LineClique run(o);
             const auto rec = run.islands[1]->GetRecord(0);
@@ -214,7 +233,7 @@ class CodedEarlyTestCase : public WanTestCase
             NS_TEST_EXPECT_MSG_EQ(rec.rebuilt, 1, "from C's parity");
             NS_TEST_EXPECT_MSG_EQ(rec.requests, 0, "no request");
         }
-        o.dropsAtB = {110, 112}; // C's chunks 0 and 2: one group, two losses
+        o.dropsAtB = {120, 122}; // C's chunks 0 and 2: one group, two losses
         LineClique run(o);
         const auto rec = run.islands[1]->GetRecord(0);
         NS_TEST_EXPECT_MSG_EQ(rec.sum, LineClique::ExpectedSum(1), "exact");
@@ -274,7 +293,8 @@ class CodedAtFpgaTestCase : public WanTestCase
   private:
     void DoCheck() override
     {
-        Time lossless;
+        Time lossless; // the rows trailing
+        Time between;  // each block's row after it
         {
             auto o = CodedOptions(1);
             o.decodeBytes = 100000000;
@@ -284,6 +304,12 @@ class CodedAtFpgaTestCase : public WanTestCase
             NS_TEST_EXPECT_MSG_EQ(totals.blocks, 20, "10 blocks of A's stream and of C's");
             NS_TEST_EXPECT_MSG_EQ(totals.symbols, 220, "110 chunks each");
             NS_TEST_EXPECT_MSG_EQ(totals.erasures, 0, "lossless");
+        }
+        {
+            auto o = CodedOptions(1);
+            o.decodeBytes = 100000000;
+            o.parityLayout = "interleaved";
+            between = LineClique(o).islands[1]->GetRecord(0).completion;
         }
         // A's and C's chunks reach B's edge in turn: arrival 2 is A's chunk
         // 1, arrival 5 C's chunk 2.
@@ -306,7 +332,15 @@ class CodedAtFpgaTestCase : public WanTestCase
                                   "no decoder");
         }
         o.decodeBytes = 100000000;
+        // A lossy block's copies wait in HBM for its rows: with the rows
+        // trailing, until the stream's data are in (block 0 of each stream,
+        // 9 copies each, beside each stream's block in progress, 9 each, and
+        // a row: 37); with each block's row after it, the two lossy blocks
+        // and a row (19).
+        for (const auto& [layout, peak] : {std::pair<std::string, uint64_t>{"trailing", 37},
+                                           std::pair<std::string, uint64_t>{"interleaved", 19}})
         {
+            o.parityLayout = layout;
             LineClique run(o);
             const auto rec = run.islands[1]->GetRecord(0);
             NS_TEST_EXPECT_MSG_EQ(rec.delivered, 200, "all in");
@@ -316,17 +350,20 @@ class CodedAtFpgaTestCase : public WanTestCase
             // The two rebuilt sums leave with the block's parity, late: the
             // access hop, as fast as the stream, stays one chunk behind.
             const Time chunk = MicroSeconds(8);
-            NS_TEST_EXPECT_MSG_LT_OR_EQ(rec.completion, lossless + chunk, "within a chunk's time");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(rec.completion -
+                                            (layout == "trailing" ? lossless : between),
+                                        chunk,
+                                        layout << ": within a chunk's time of the lossless round");
             const auto& totals = run.fpgas[1]->GetStreamDecoder()->GetTotals();
             NS_TEST_EXPECT_MSG_EQ(totals.rebuilt, 2, "one per stream");
             NS_TEST_EXPECT_MSG_EQ(totals.erasures, 2, "one per stream");
             NS_TEST_EXPECT_MSG_EQ(totals.short_, 0, "");
             NS_TEST_EXPECT_MSG_EQ(totals.evicted, 0, "");
-            // At most a block of each stream and its parity in HBM at once.
-            NS_TEST_EXPECT_MSG_LT_OR_EQ(run.fpgas[1]->GetStreamDecoder()->GetPeakBuffered(),
-                                        22,
-                                        "copies freed as blocks complete");
+            NS_TEST_EXPECT_MSG_EQ(run.fpgas[1]->GetStreamDecoder()->GetPeakBuffered(),
+                                  peak,
+                                  layout << ": copies freed as blocks complete or decode");
         }
+        o.parityLayout = "trailing";
         // Room for 3 chunks: every block's copies are taken before its parity.
         o.decodeBytes = 3 * 9000;
         {

@@ -71,19 +71,20 @@ class DropNthErrorModel : public ErrorModel
  */
 struct LineCliqueOptions
 {
-    bool aggregation{true};          //!< FPGAs at the edges
-    std::set<uint32_t> dropsAtB;     //!< arrivals dropped at island B's access device
-    std::set<uint32_t> dropsAtEdgeB; //!< arrivals from the WAN dropped at B's edge node
-    bool arrivals{false};            //!< give the islands the plan's arrivals (early repair)
-    Time nackDelay{MilliSeconds(1)}; //!< the islands' NackDelay
-    Time deadline{0};                //!< the round's deadline after its start (0: none)
-    bool peerIslands{false};         //!< give the islands their peers' addresses
-    std::string recovery{"accept"};  //!< the islands' Recovery
-    uint32_t parityBlock{0};         //!< the islands' ParityBlock (0: no Parity)
-    uint32_t parityChunks{1};        //!< the islands' ParityChunks
-    uint64_t decodeBytes{0};         //!< the FPGAs' DecodeBytes (per-stream decoding)
-    double paritySizing{0};          //!< the islands' ParityEpsilon with ParitySizing (0: off)
-    uint32_t rounds{1};              //!< rounds, 100 ms apart from 0.1 s
+    bool aggregation{true};               //!< FPGAs at the edges
+    std::set<uint32_t> dropsAtB;          //!< arrivals dropped at island B's access device
+    std::set<uint32_t> dropsAtEdgeB;      //!< arrivals from the WAN dropped at B's edge node
+    bool arrivals{false};                 //!< give the islands the plan's arrivals (early repair)
+    Time nackDelay{MilliSeconds(1)};      //!< the islands' NackDelay
+    Time deadline{0};                     //!< the round's deadline after its start (0: none)
+    bool peerIslands{false};              //!< give the islands their peers' addresses
+    std::string recovery{"accept"};       //!< the islands' Recovery
+    uint32_t parityBlock{0};              //!< the islands' ParityBlock (0: no Parity)
+    uint32_t parityChunks{1};             //!< the islands' ParityChunks
+    std::string parityLayout{"trailing"}; //!< the islands' ParityLayout
+    uint64_t decodeBytes{0};              //!< the FPGAs' DecodeBytes (per-stream decoding)
+    double paritySizing{0};               //!< the islands' ParityEpsilon with ParitySizing (0: off)
+    uint32_t rounds{1};                   //!< rounds, 100 ms apart from 0.1 s
     std::function<void(struct LineClique&)> beforeRun; //!< called before Simulator::Run
 };
 
@@ -128,6 +129,7 @@ struct LineClique
                 app->SetAttribute("ParityBlock", UintegerValue(o.parityBlock));
             }
             app->SetAttribute("ParityChunks", UintegerValue(o.parityChunks));
+            app->SetAttribute("ParityLayout", StringValue(o.parityLayout));
             app->SetAttribute("ParitySizing", BooleanValue(o.paritySizing > 0));
             if (o.paritySizing > 0)
             {

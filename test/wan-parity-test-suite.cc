@@ -134,6 +134,67 @@ class ParityLayoutTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief The trailing layout by hand: the data first, then the rows row by
+ * row over the blocks, the short last block sending fewer.
+ */
+class ParityTrailingLayoutTestCase : public WanTestCase
+{
+  public:
+    ParityTrailingLayoutTestCase()
+        : WanTestCase("parity layout: every row after the data, row by row")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        const uint32_t P = WanParityCode::PARITY_FLAG;
+        // 0 .. 9 | g0 g3 g6 | g1 g4 g7 | g2 g5 (block 2 = {8, 9} has 2 rows)
+        WanParityCode three(10, 4, 3, 0, WanParityCode::TRAILING);
+        const std::vector<uint32_t> rows{P | 0, P | 3, P | 6, P | 1, P | 4, P | 7, P | 2, P | 5};
+        NS_TEST_ASSERT_MSG_EQ(three.GetStreamLength(), 18, "10 + 3 + 3 + 2");
+        for (uint32_t s = 0; s < 10; ++s)
+        {
+            NS_TEST_EXPECT_MSG_EQ(three.SlotChunk(s), s, "data slot " << s);
+            NS_TEST_EXPECT_MSG_EQ(three.SlotOf(s), s, "slot of chunk " << s);
+        }
+        for (uint32_t s = 10; s < 18; ++s)
+        {
+            NS_TEST_EXPECT_MSG_EQ(three.SlotChunk(s), rows[s - 10], "row slot " << s);
+            const uint32_t group = WanParityCode::GroupOfParity(rows[s - 10]);
+            NS_TEST_EXPECT_MSG_EQ(three.SlotOfGroup(group), s, "slot of group " << group);
+            NS_TEST_EXPECT_MSG_EQ(three.DataBefore(group), 9, "after all the data");
+        }
+        NS_TEST_EXPECT_MSG_EQ(three.GetLayout(), WanParityCode::TRAILING, "layout");
+        NS_TEST_EXPECT_MSG_EQ(three.LastGroup(1), 5, "block 1's last row");
+
+        // Two rows of three sent: 0 .. 9 | g0 g3 g6 | g1 g4 g7.
+        WanParityCode sent(10, 4, 3, 2, WanParityCode::TRAILING);
+        NS_TEST_EXPECT_MSG_EQ(sent.GetStreamLength(), 16, "10 + 2 x 3");
+        NS_TEST_EXPECT_MSG_EQ(sent.SlotChunk(15), (P | 7), "the last row of the last block");
+        NS_TEST_EXPECT_MSG_EQ(sent.SlotOfGroup(4), 14, "row 1 of block 1");
+
+        // The same rows hold the same symbols in either layout.
+        WanParityCode interleaved(10, 4, 3, 2);
+        auto value = [](uint32_t c) { return int64_t(c) * 977 - 5; };
+        NS_TEST_EXPECT_MSG_EQ((sent.Encode(4, value) == interleaved.Encode(4, value)), true, "g4");
+        NS_TEST_EXPECT_MSG_EQ(interleaved.SlotOfGroup(4), 11, "after block 1 in the interleaved");
+        NS_TEST_EXPECT_MSG_EQ(interleaved.DataBefore(4), 7, "block 1's last chunk");
+        // Every slot carries a distinct chunk or row, in either layout.
+        for (const auto* code : {&sent, &interleaved, &three})
+        {
+            std::set<uint32_t> seen;
+            for (uint32_t s = 0; s < code->GetStreamLength(); ++s)
+            {
+                seen.insert(code->SlotChunk(s));
+            }
+            NS_TEST_EXPECT_MSG_EQ(seen.size(), code->GetStreamLength(), "one chunk per slot");
+        }
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief Parity rebuilds a lost merged chunk exactly: three peers (positions
  * 0, 1, 3; the island is 2), one block of 4 chunks, one parity, values
  * (position + 1) x (chunk + 1).
@@ -436,6 +497,7 @@ class WanParityTestSuite : public TestSuite
         : TestSuite("wan-training-parity", Type::UNIT)
     {
         AddTestCase(new ParityLayoutTestCase);
+        AddTestCase(new ParityTrailingLayoutTestCase);
         AddTestCase(new ParityRebuildTestCase);
         AddTestCase(new MdsParityRebuildTestCase);
     }
