@@ -433,15 +433,16 @@ def test_impairment_sweep_coded_against_its_uncoded_baseline(tmp_path):
     base = by[("rerequest", "none")]
     for r in rows:
         assert r["exact"] == "True", r
-        # Against the uncoded lossless run: the coded one pays for its parity.
+        # Against the uncoded lossless run, so that the parity's cost counts.
         assert float(r["inflation_percent"]) == pytest.approx(
             100 * (float(r["mixed_ms"]) / float(base["mixed_ms"]) - 1))
-    # 112 chunks in blocks of 32: 4 parity chunks per stream, 3.6% more bytes
-    # and, at the planned rate, about as much more time.
+    # 112 chunks in blocks of 32: 4 parity chunks per stream, 3.6% more bytes;
+    # they trail the data (ParityLayout), so the lossless round takes no
+    # longer.
     coded = by[("coded", "none")]
     assert int(coded["parity_sent"]) == 4 * 9 * 2  # streams of 9 islands, 2 rounds
     assert 2 < float(coded["overhead_percent"]) < 6
-    assert 0 < float(coded["inflation_percent"]) < 4
+    assert abs(float(coded["inflation_percent"])) < 0.5
     assert int(coded["rebuilt"]) == 0
     # With loss, parity rebuilds some contributions without a round trip.
     assert int(by[("coded", "loss")]["rebuilt"]) > 0
