@@ -14,6 +14,11 @@
 #   3. the default scaled run of nine-city-cliques (scale 100, with baselines);
 #   4. the full-scale round again with D = 2 GB, to show that peak memory does
 #      not grow with D, and with the default recovery (its first round's parity).
+#   5. one sync of the paper's system (all-to-all with 32 GB) against today's
+#      collectives over ns-3's TCP (ring all-reduce, parameter server) for the
+#      same D at scale 100: events and wall time per MB the islands send
+#      (scripts/collectives_benchmark.py, WAN_TRAINING_BENCH_RUNS repeats each,
+#      interleaved, with the ratios against the paper's system).
 # For each it prints wall time, simulated events, events per second and peak
 # resident memory.  When the optimized build is there (scripts/setup.sh
 # --optimized), every run is repeated with it, side by side, and the speedup of
@@ -164,6 +169,15 @@ if [ ${#profiles[@]} -gt 1 ]; then
         "scaled run $(ratio "${scaled[default]}" "${scaled[optimized]}")x," \
         "plain UDP $(ratio "$ud" "$uo")x"
 fi
+
+# One sync, the paper's system against TCP collectives, events and wall time per
+# MB sent (default profile, through the Python bindings).
+echo "one sync, the paper's system against TCP collectives, scale 100, $runs repeats each:"
+bench_out="$(mktemp -d)"
+PYTHONPATH="$WT_MODULE_DIR/python" NS3_DIR="$NS3_DIR" "$WT_PYTHON" \
+    "$here/collectives_benchmark.py" --repeats "$runs" --output "$bench_out" 2>/dev/null |
+    sed 's/^/  /'
+rm -rf "$bench_out"
 
 # Distributed runs: the full-scale round with the MPI build, in one process and
 # on two ranks (one core each), WAN_TRAINING_BENCH_RUNS times each (default 5),

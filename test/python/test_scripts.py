@@ -757,6 +757,37 @@ def test_tcp_validation(tmp_path):
     assert ax["legend"] == ["newreno, RTT 20 ms (Mathis)"]
 
 
+def test_collectives_benchmark(tmp_path):
+    out = run_script("collectives_benchmark.py", "--systems", "ring", "--scale", "10000",
+                     "--repeats", "2", "--output", str(tmp_path))
+    assert "written:" in out
+    runs = read_csv(tmp_path / "collectives-benchmark-runs.csv")
+    # Interleaved: the paper's round, then the ring, per repeat.
+    assert [(r["system"], int(r["repeat"])) for r in runs] == [
+        ("paper", 1), ("ring", 1), ("paper", 2), ("ring", 2)]
+    for r in runs:
+        assert r["exact"] == "True"
+        assert int(r["events"]) > 0
+        assert float(r["events_per_mb"]) == pytest.approx(
+            int(r["events"]) / float(r["mb_sent"]), rel=1e-9)
+        if r["system"] == "ring":
+            # D = 1 GB at scale 10000: 16 x 12 records of 8936 bytes in all
+            # (test_collectives_sweep), what the run moved.
+            assert float(r["mb_sent"]) == pytest.approx(16 * 12 * 8936 / 1e6, rel=1e-9)
+    # Lossless runs are deterministic: the same events every repeat.
+    for system in ("paper", "ring"):
+        assert len({r["events"] for r in runs if r["system"] == system}) == 1
+    summary = {s["system"]: s for s in read_csv(tmp_path / "collectives-benchmark.csv")}
+    assert sorted(summary) == ["paper", "ring"]
+    assert float(summary["paper"]["events_per_mb_vs_paper"]) == pytest.approx(1)
+    ring = [r for r in runs if r["system"] == "ring"]
+    paper = [r for r in runs if r["system"] == "paper"]
+    assert float(summary["ring"]["events_per_mb_vs_paper"]) == pytest.approx(
+        float(ring[0]["events_per_mb"]) / float(paper[0]["events_per_mb"]), rel=1e-9)
+    assert float(summary["ring"]["wall_s"]) == pytest.approx(
+        (float(ring[0]["wall_s"]) + float(ring[1]["wall_s"])) / 2, rel=1e-9)
+
+
 def test_collectives_sweep(tmp_path):
     out = run_script("collectives_sweep.py", "--systems", "paper", "ring", "schedule-ring",
                      "--schedule", "pairs", "--lossRate", "0", "0.05", "--runs", "2",
