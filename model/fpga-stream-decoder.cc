@@ -79,7 +79,6 @@ FpgaStreamDecoder::Open(const Key& key, double now)
     {
         m_deadlines.erase({s.due, key});
     }
-    s.last = now;
     s.due = now + m_timeout;
     m_deadlines.emplace(s.due, key);
     auto& stream = m_streamLast[StreamOf(key)];
@@ -349,6 +348,14 @@ FpgaStreamDecoder::Expire(double now)
         out.push_back(Close(key, it->second));
         m_blocks.erase(it);
         Remember(key);
+        // The stream's last open block: forget when it last sent.
+        const Stream stream = StreamOf(key);
+        const auto next =
+            m_blocks.lower_bound({std::get<0>(key), std::get<1>(key), std::get<2>(key), 0});
+        if (next == m_blocks.end() || StreamOf(next->first) != stream)
+        {
+            m_streamLast.erase(stream);
+        }
     }
     return out;
 }

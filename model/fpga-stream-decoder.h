@@ -208,8 +208,8 @@ class FpgaStreamDecoder
         bool done{false};        //!< complete or decoded: nothing more to do
         bool evicted{false};     //!< its copies were taken
         bool undecodable{false}; //!< its copies solved to no values
-        double last{0};          //!< last arrival, seconds
-        double due{0};           //!< when it closes unless its stream sends more
+        double due{0};           //!< its last arrival plus the timeout, or later when its
+                                 //!< stream sent more since (seconds)
         uint64_t opened{0};      //!< order of opening (the oldest is evicted first)
     };
 
@@ -264,7 +264,7 @@ class FpgaStreamDecoder
     std::set<std::pair<uint64_t, Key>> m_holding; //!< blocks holding copies, oldest first
     /// (deadline, block) of each open block, earliest first
     std::set<std::pair<double, Key>> m_deadlines;
-    std::map<Stream, double> m_streamLast; //!< each stream's last arrival, seconds
+    std::map<Stream, double> m_streamLast; //!< each stream with an open block: its last arrival
     std::set<Key> m_closed;                //!< blocks closed lately
     std::deque<Key> m_closedOrder;         //!< the same, oldest first
     uint64_t m_buffered{0};                //!< chunks held

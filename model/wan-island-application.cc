@@ -1339,11 +1339,7 @@ WanIslandApplication::ParityWait(const RoundState& state, uint32_t chunk) const
     {
         return Time(0);
     }
-    return state.early->GetParityWait(before,
-                                      code.SlotOfGroup(group) - code.SlotOf(before),
-                                      PacketSeconds(state.plan),
-                                      state.plan.start,
-                                      Simulator::Now());
+    return SlotWait(state, before, code.SlotOfGroup(group));
 }
 
 Time
@@ -1354,9 +1350,14 @@ WanIslandApplication::TailParityWait(const RoundState& state) const
     {
         return Time(0);
     }
-    const uint32_t last = state.chunks - 1;
-    return state.early->GetParityWait(last,
-                                      code.GetStreamLength() - 1 - code.SlotOf(last),
+    return SlotWait(state, state.chunks - 1, code.GetStreamLength() - 1);
+}
+
+Time
+WanIslandApplication::SlotWait(const RoundState& state, uint32_t before, uint32_t slot) const
+{
+    return state.early->GetParityWait(before,
+                                      slot - state.code.SlotOf(before),
                                       PacketSeconds(state.plan),
                                       state.plan.start,
                                       Simulator::Now());

@@ -443,6 +443,14 @@ class WanIslandApplication : public Application
      */
     Time TailParityWait(const RoundState& state) const;
     /**
+     * @param state a round
+     * @param before the last data chunk sent before `slot`
+     * @param slot a parity row's send slot
+     * @return how long until that row should have come: `before`'s planned
+     *         completion, the slots to `slot`, and the margin (zero when past)
+     */
+    Time SlotWait(const RoundState& state, uint32_t before, uint32_t slot) const;
+    /**
      * @brief Requests the contributions one chunk still lacks from their
      * senders, and checks again after the request timeout.
      * @param index the round
