@@ -116,6 +116,8 @@ struct Options
     int64_t trainingRounds{0};
     double roundGuard{0.1};
     double crossTraffic{0};
+    int64_t crossTcpFlows{0};
+    std::string crossTcpControl{"ns3::TcpCubic"};
     std::string collectives{"ring,ps"};
     std::string coreQueue{Default<WanNetworkHelper>("CoreQueue")};
     int64_t coreQueuePackets{static_cast<int64_t>(
@@ -272,6 +274,14 @@ AddPacketOptions(CommandLine& cmd, Options& o)
                  "Packet-level: background traffic on every core link direction, share of "
                  "its capacity in [0, 1)",
                  o.crossTraffic);
+    cmd.AddValue("crossTcpFlows",
+                 "Packet-level: elastic background traffic, TCP bulk connections on every core "
+                 "link direction, 0 to 64 (0: none)",
+                 o.crossTcpFlows);
+    cmd.AddValue("crossTcpControl",
+                 "Packet-level: their congestion control (ns3::TcpCubic, ns3::TcpBbr, "
+                 "ns3::TcpNewReno, ...)",
+                 o.crossTcpControl);
     cmd.AddValue("collectives",
                  "Packet-level: also run one sync of today's collectives over TCP among every "
                  "island on the same network (ring: ring all-reduce, ps: parameter server; "
@@ -322,6 +332,7 @@ void
 CheckRanges(Options& o)
 {
     bounds::kPayloadBytes.Check(o.payloadBytes, "--payload");
+    bounds::kCrossTcpFlows.Check(o.crossTcpFlows, "--crossTcpFlows");
     bounds::kJitterMs.Check(o.jitterAllowanceMs, "--jitterAllowanceMs");
     bounds::kLineRateWindowUs.Check(o.lineRateWindowUs, "--lineRateWindowUs");
     bounds::kLossRate.Check(o.coreReserve, "--coreReserve");
@@ -435,6 +446,8 @@ OptionRules(const Options& o, const WanTopology& topo)
              {"--tracePrefix", o.traces.prefix != d.traces.prefix},
              {"--traceLinks", o.traces.links != d.traces.links},
              {"--crossTraffic", o.crossTraffic != d.crossTraffic},
+             {"--crossTcpFlows", o.crossTcpFlows != d.crossTcpFlows},
+             {"--crossTcpControl", o.crossTcpControl != d.crossTcpControl},
              {"--collectives", o.collectives != d.collectives},
              {"--coreQueue", o.coreQueue != d.coreQueue},
              {"--coreQueuePackets", o.coreQueuePackets != d.coreQueuePackets},
@@ -640,6 +653,7 @@ CheckPacketLevel(const Options& o, const WanTopology& topo)
     }
     CliqueExperimentHelper check(topo, PlannerConfig{});
     check.SetCrossTraffic(o.crossTraffic);
+    check.SetTcpCrossTraffic(static_cast<uint32_t>(o.crossTcpFlows), o.crossTcpControl);
     check.SetCoreQueue(o.coreQueue, QueuePackets(o.coreQueuePackets));
     check.SetParity(o.parityBlock, o.parityChunks);
     check.SetRecovery(o.recovery);
@@ -720,6 +734,7 @@ RunCollectives(const Options& o, const WanTopology& topo, const PlannerConfig& c
     }
     experiment.SetCoreQueue(o.coreQueue, QueuePackets(o.coreQueuePackets));
     experiment.SetCrossTraffic(o.crossTraffic, 1472, 10);
+    experiment.SetTcpCrossTraffic(static_cast<uint32_t>(o.crossTcpFlows), o.crossTcpControl);
     std::cout << "\nToday's collectives over TCP among every island, one sync (the same "
                  "network, loss, jitter, core queue and cross traffic; no multicast, no "
                  "FPGA"
@@ -803,6 +818,7 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
             // The quorum's islands average at the deadline; their recovery goes on.
             experiment.SetAverageAtDeadline(o.training != "none" && o.trainingPolicy == "quorum");
             experiment.SetCrossTraffic(o.crossTraffic);
+            experiment.SetTcpCrossTraffic(static_cast<uint32_t>(o.crossTcpFlows), o.crossTcpControl);
             experiment.SetCoreQueue(o.coreQueue, QueuePackets(o.coreQueuePackets));
             experiment.SetProgress(o.quiet || WanMpiHelper::GetRank() > 0 ? 0 : kProgressSeconds);
             experiment.SetPartition(o.partition);

@@ -60,6 +60,8 @@ struct Options
     std::string jitterMs{"1,10"};
     std::string jitterModels{WanLinkImpairment{}.jitterModel};
     std::string crossTraffic{"none"};
+    int64_t crossTcpFlows{0};
+    std::string crossTcpControl{"ns3::TcpCubic"};
     double coreReserve{0};
     std::string coreQueue{"fq-codel"};
     double jitterCorrelationMs{WanLinkImpairment{}.jitterCorrelationSeconds * 1e3};
@@ -271,6 +273,8 @@ RunSweep(const Options& o, const std::vector<Setting>& settings, WanResultWriter
             experiment.SetParitySizing(o.paritySizing);
             experiment.SetRecovery(recovery);
             experiment.SetCrossTraffic(cross);
+            experiment.SetTcpCrossTraffic(static_cast<uint32_t>(o.crossTcpFlows),
+                                          o.crossTcpControl);
             experiment.SetCoreQueue(o.coreQueue);
             experiment.SetProgress(o.quiet ? 0 : 5);
             for (const auto& [linkClass, imp] : classes)
@@ -370,6 +374,8 @@ RunCollectiveSweep(const Options& o, const std::vector<Setting>& settings)
                     wancompat::AttributeDefault<UintegerValue>(WanNetworkHelper::GetTypeId(),
                                                                "CoreQueuePackets"));
                 experiment.SetCrossTraffic(cross, 1472, 10);
+                experiment.SetTcpCrossTraffic(static_cast<uint32_t>(o.crossTcpFlows),
+                                              o.crossTcpControl);
                 for (const auto& [linkClass, imp] : classes)
                 {
                     experiment.SetImpairment(linkClass, imp);
@@ -574,6 +580,13 @@ Run(int argc, char* argv[])
                  "Background shares of every core link direction to sweep, each in [0, 1) "
                  "(comma list; none: no cross-traffic runs)",
                  o.crossTraffic);
+    cmd.AddValue("crossTcpFlows",
+                 "Elastic background traffic in every run: TCP bulk connections on every core "
+                 "link direction, 0 to 64 (0: none)",
+                 o.crossTcpFlows);
+    cmd.AddValue("crossTcpControl",
+                 "Their congestion control (ns3::TcpCubic, ns3::TcpBbr, ns3::TcpNewReno, ...)",
+                 o.crossTcpControl);
     cmd.AddValue("coreQueue",
                  "Queue disc of the core links: fq-codel (ns-3's default) or fifo (1000 packets)",
                  o.coreQueue);
@@ -634,6 +647,7 @@ Run(int argc, char* argv[])
     wantext::bounds::kScale.Check(o.scale, "--scale");
     wantext::bounds::kJitterCorrelationMs.Check(o.jitterCorrelationMs, "--jitterCorrelationMs");
     wantext::bounds::kRounds.Check(o.rounds, "--rounds");
+    wantext::bounds::kCrossTcpFlows.Check(o.crossTcpFlows, "--crossTcpFlows");
     wantext::bounds::kMaxRequests.Check(o.maxRequests, "--maxRequests");
     wantext::bounds::kLossRate.Check(o.coreReserve, "--coreReserve");
     {

@@ -331,6 +331,12 @@ CliqueExperimentHelper::SetCrossTraffic(double utilisation,
 }
 
 void
+CliqueExperimentHelper::SetTcpCrossTraffic(uint32_t flows, const std::string& congestion)
+{
+    m_tcpCrossTraffic.SetFlows(flows, WanTcpCrossTrafficHelper::CongestionControl(congestion));
+}
+
+void
 CliqueExperimentHelper::SetCoreQueue(const std::string& kind, uint32_t packets)
 {
     WanNetworkHelper(m_planner.GetTopology()).SetCoreQueue(kind, packets); // refuses bad values now
@@ -430,6 +436,8 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     WanCrossTrafficHelper::AssignStreams(
         m_crossTraffic.Install(net, Seconds(last.start + last.deadline), m_rankOf),
         m_stream + 100000); // clear of the loss and jitter streams
+    const auto tcpCross =
+        m_tcpCrossTraffic.Install(net, Seconds(last.start + last.deadline), m_rankOf);
     WanExperimentReplanner replanner(
         {&net, &nominal, &plan, &schedule, &installer, &coreLinks, fpgas, groups, m_rankOf});
     replanner.ScheduleFaults(m_planner.GetLinkFaults(), m_fpgaFaults, m_faultDetection == BFD);
@@ -458,6 +466,8 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         pim->CountMessages(result);
     }
     result.events = simulation.GetModelEvents();
+    result.crossTcpBytes = static_cast<uint64_t>(
+        std::llround(WanTcpCrossTrafficHelper::GetBytesReceived(tcpCross) * m_scale));
     result.lostPackets = {{"core", net.GetLostPackets(WanNetworkHelper::CORE)},
                           {"access", net.GetLostPackets(WanNetworkHelper::ACCESS)},
                           {"post", net.GetLostPackets(WanNetworkHelper::POST_AGGREGATION)}};
@@ -493,6 +503,7 @@ CliqueExperimentHelper::GatherToRoot(WanRoundRecorder& recorder,
         pim->GatherToRoot(result);
     }
     result.events = WanMpiHelper::Sum(result.events);
+    result.crossTcpBytes = WanMpiHelper::Sum(result.crossTcpBytes);
     result.controlPackets = WanMpiHelper::Sum(result.controlPackets);
     result.controlBytes = WanMpiHelper::Sum(result.controlBytes);
     for (auto& [linkClass, lost] : result.lostPackets)

@@ -6,6 +6,7 @@
 #define CLIQUE_EXPERIMENT_HELPER_H
 
 #include "wan-cross-traffic-helper.h"
+#include "wan-tcp-cross-traffic-helper.h"
 #include "wan-experiment-result.h"
 #include "wan-island-helper.h"
 #include "wan-network-helper.h"
@@ -135,6 +136,20 @@ class CliqueExperimentHelper : public ObjectBase
      * @param burstPackets mean packets per burst, >= 1
      */
     void SetCrossTraffic(double utilisation, uint32_t packetBytes = 1472, double burstPackets = 10);
+    /**
+     * @brief Elastic background traffic on every core link direction in the
+     * runs that follow (WanTcpCrossTrafficHelper): long TCP bulk connections
+     * from the router at one end to the router at the other, from time 0 to
+     * the last round's deadline, beside the UDP bursts of SetCrossTraffic or
+     * instead of them. What they delivered is the result's crossTcpBytes.
+     * @param flows connections per core link direction, 0 to 64 (0, the
+     *        default: none)
+     * @param congestion their congestion control, a TcpCongestionOps's name
+     *        (ns3::TcpCubic, ns3::TcpBbr, ns3::TcpNewReno, ...)
+     * @throws std::invalid_argument naming a value out of range or a type
+     *         that is not a congestion control
+     */
+    void SetTcpCrossTraffic(uint32_t flows, const std::string& congestion = "ns3::TcpCubic");
     /**
      * @param kind the queue disc of the core links, "fq-codel" or "fifo"
      *        (WanNetworkHelper's CoreQueue attribute, whose default applies
@@ -412,6 +427,7 @@ class CliqueExperimentHelper : public ObjectBase
     uint32_t m_bfdMultiplier{WanBfdApplication::GetDefaultMultiplier()}; //!< BFD detect multiplier
     WanParityPolicy m_parity; //!< the coded policies' parity (SetParity, SetParityDecoding)
     WanCrossTrafficHelper m_crossTraffic;                  //!< background traffic on the core links
+    WanTcpCrossTrafficHelper m_tcpCrossTraffic;            //!< elastic background traffic
     std::optional<std::string> m_coreQueue;                //!< core queue disc (SetCoreQueue)
     std::optional<uint32_t> m_coreQueuePackets;            //!< its size, when a FIFO
     std::string m_pcapPrefix;                              //!< pcap file prefix (empty: none)

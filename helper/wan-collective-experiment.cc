@@ -94,6 +94,12 @@ WanCollectiveExperiment::SetCrossTraffic(double utilisation,
 }
 
 void
+WanCollectiveExperiment::SetTcpCrossTraffic(uint32_t flows, const std::string& congestion)
+{
+    m_tcpCrossTraffic.SetFlows(flows, WanTcpCrossTrafficHelper::CongestionControl(congestion));
+}
+
+void
 WanCollectiveExperiment::SetAttribute(const std::string& name, const AttributeValue& value)
 {
     // Checked now against the application's attributes.
@@ -189,6 +195,7 @@ WanCollectiveExperiment::RunGroups(Kind kind,
     const Time end = begin.Get() + Seconds(m_limit);
     WanCrossTrafficHelper::AssignStreams(m_crossTraffic.Install(net, end, {}),
                                          m_stream + 100000); // clear of the loss and jitter streams
+    const auto tcpCross = m_tcpCrossTraffic.Install(net, end, {});
     uint32_t left = 0;
     for (auto& group : apps)
     {
@@ -213,6 +220,7 @@ WanCollectiveExperiment::RunGroups(Kind kind,
     for (size_t g = 0; g < apps.size(); ++g)
     {
         results[g].events = events;
+        results[g].crossTcpBytes = WanTcpCrossTrafficHelper::GetBytesReceived(tcpCross);
         Collect(apps[g], results[g]);
     }
     return results;
@@ -303,6 +311,11 @@ WanCollectiveExperiment::Format(const WanCollectiveResult& result, const WanTopo
         << wantext::Num(result.maxEgressBytes / 1e6, 4) << " out, "
         << wantext::Num(result.maxIngressBytes / 1e6, 4) << " in), " << result.retransmissions
         << " retransmissions, exact " << (result.exact ? "True" : "False") << "\n";
+    if (result.crossTcpBytes > 0)
+    {
+        out << "  TCP cross traffic delivered " << wantext::Num(result.crossTcpBytes / 1e6, 4)
+            << " MB (at the scale)\n";
+    }
     for (const auto& w : result.warnings)
     {
         out << "  warning: " << w << "\n";

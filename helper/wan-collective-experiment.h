@@ -6,6 +6,7 @@
 #define WAN_COLLECTIVE_EXPERIMENT_H
 
 #include "wan-cross-traffic-helper.h"
+#include "wan-tcp-cross-traffic-helper.h"
 #include "wan-network-helper.h"
 
 #include "ns3/object-factory.h"
@@ -38,6 +39,7 @@ struct WanCollectiveResult
     uint64_t retransmissions{0};       //!< TCP segments sent again, all members
     uint64_t refused{0};               //!< records refused, all members
     uint64_t events{0};                //!< simulator events of the run
+    uint64_t crossTcpBytes{0};         //!< payload bytes the TCP cross traffic delivered (at the scale)
     std::vector<std::string> warnings; //!< buffers below a path's product
 };
 
@@ -100,6 +102,13 @@ class WanCollectiveExperiment
      * @param burstPackets mean packets per burst
      */
     void SetCrossTraffic(double utilisation, uint32_t packetBytes, double burstPackets);
+    /**
+     * @param flows TCP bulk connections per core link direction, 0 to 64
+     *        (WanTcpCrossTrafficHelper; 0: none)
+     * @param congestion their congestion control, a TcpCongestionOps's name
+     * @throws std::invalid_argument naming the value refused
+     */
+    void SetTcpCrossTraffic(uint32_t flows, const std::string& congestion = "ns3::TcpCubic");
     /**
      * @param name an attribute of the members' application
      *        (WanCollectiveApplication: CongestionControl, Connections, ...)
@@ -171,6 +180,7 @@ class WanCollectiveExperiment
     std::map<WanNetworkHelper::LinkClass, WanLinkImpairment> m_impairment; //!< per class
     std::optional<std::pair<std::string, uint32_t>> m_coreQueue;           //!< kind, packets
     WanCrossTrafficHelper m_crossTraffic;                                  //!< background
+    WanTcpCrossTrafficHelper m_tcpCrossTraffic; //!< elastic background traffic
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_attributes; //!< of the members
     double m_limit{600};                                                   //!< time limit, s
     int64_t m_stream{1};                                                   //!< first stream

@@ -105,6 +105,10 @@ WanExperimentReport::FormatTotals(const WanExperimentResult& result,
     }
     s << "; peak HBM " << result.peakHbmBytes / 1e9 << " GB; sums "
       << (result.exact ? "exact" : "NOT exact") << "; " << result.events << " events\n";
+    if (result.crossTcpBytes > 0)
+    {
+        s << "  TCP cross traffic delivered " << result.crossTcpBytes / 1e6 << " MB\n";
+    }
     s << std::setprecision(3) << "  mixing: A planned " << result.disagreement << ", measured "
       << result.disagreementMeasured << " (consensus skew " << result.consensusSkew
       << "); J planned " << std::setprecision(1) << result.objective << ", measured "

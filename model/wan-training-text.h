@@ -155,6 +155,7 @@ inline constexpr Range kStepComputeMs{0, 1e6, "ms"};           //!< C, compute t
 inline constexpr Range kStepSize{0, 10, "", true};             //!< eta, the local step size
 inline constexpr Range kGradientNoise{0, 1e6, ""};             //!< the gradients' noise
 inline constexpr Range kTargetShare{0, 1, "", true, true};     //!< target share of the gap
+inline constexpr Range kCrossTcpFlows{0, 64, "connections"};   //!< TCP cross traffic per direction
 } // namespace bounds
 
 /**
