@@ -818,7 +818,8 @@ RunPacketLevel(const Options& o, const WanTopology& topo, const PlannerConfig& c
             // The quorum's islands average at the deadline; their recovery goes on.
             experiment.SetAverageAtDeadline(o.training != "none" && o.trainingPolicy == "quorum");
             experiment.SetCrossTraffic(o.crossTraffic);
-            experiment.SetTcpCrossTraffic(static_cast<uint32_t>(o.crossTcpFlows), o.crossTcpControl);
+            experiment.SetTcpCrossTraffic(static_cast<uint32_t>(o.crossTcpFlows),
+                                          o.crossTcpControl);
             experiment.SetCoreQueue(o.coreQueue, QueuePackets(o.coreQueuePackets));
             experiment.SetProgress(o.quiet || WanMpiHelper::GetRank() > 0 ? 0 : kProgressSeconds);
             experiment.SetPartition(o.partition);

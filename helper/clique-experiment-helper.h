@@ -6,12 +6,12 @@
 #define CLIQUE_EXPERIMENT_HELPER_H
 
 #include "wan-cross-traffic-helper.h"
-#include "wan-tcp-cross-traffic-helper.h"
 #include "wan-experiment-result.h"
 #include "wan-island-helper.h"
 #include "wan-network-helper.h"
 #include "wan-packet-trace-helper.h"
 #include "wan-parity-policy.h"
+#include "wan-tcp-cross-traffic-helper.h"
 
 #include "ns3/application-container.h"
 #include "ns3/clique-schedule.h"

@@ -6,8 +6,8 @@
 #define WAN_COLLECTIVE_EXPERIMENT_H
 
 #include "wan-cross-traffic-helper.h"
-#include "wan-tcp-cross-traffic-helper.h"
 #include "wan-network-helper.h"
+#include "wan-tcp-cross-traffic-helper.h"
 
 #include "ns3/object-factory.h"
 #include "ns3/wan-topology.h"
@@ -27,19 +27,19 @@ namespace ns3
  */
 struct WanCollectiveResult
 {
-    std::string kind;                  //!< "ring all-reduce" or "parameter server"
-    std::vector<uint32_t> members;     //!< the members (a ring in its order)
-    int64_t server{-1};                //!< the parameter server's city (-1: a ring)
-    bool complete{false};              //!< every member completed before the limit
-    bool exact{false};                 //!< and every member's sums are exact
-    double seconds{0};                 //!< time of the sync: the last member's completion
-    uint64_t bytes{0};                 //!< record bytes all members sent (at the scale)
-    uint64_t maxEgressBytes{0};        //!< the most any member sent
-    uint64_t maxIngressBytes{0};       //!< the most any member received
-    uint64_t retransmissions{0};       //!< TCP segments sent again, all members
-    uint64_t refused{0};               //!< records refused, all members
-    uint64_t events{0};                //!< simulator events of the run
-    uint64_t crossTcpBytes{0};         //!< payload bytes the TCP cross traffic delivered (at the scale)
+    std::string kind;              //!< "ring all-reduce" or "parameter server"
+    std::vector<uint32_t> members; //!< the members (a ring in its order)
+    int64_t server{-1};            //!< the parameter server's city (-1: a ring)
+    bool complete{false};          //!< every member completed before the limit
+    bool exact{false};             //!< and every member's sums are exact
+    double seconds{0};             //!< time of the sync: the last member's completion
+    uint64_t bytes{0};             //!< record bytes all members sent (at the scale)
+    uint64_t maxEgressBytes{0};    //!< the most any member sent
+    uint64_t maxIngressBytes{0};   //!< the most any member received
+    uint64_t retransmissions{0};   //!< TCP segments sent again, all members
+    uint64_t refused{0};           //!< records refused, all members
+    uint64_t events{0};            //!< simulator events of the run
+    uint64_t crossTcpBytes{0};     //!< payload bytes the TCP cross traffic delivered (at the scale)
     std::vector<std::string> warnings; //!< buffers below a path's product
 };
 

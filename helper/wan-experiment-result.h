@@ -127,14 +127,14 @@ struct WanExperimentResult
                               //!< store and forward the scale times longer)
     std::string scaleWarning; //!< how the scale changes what the run measures
                               //!< (WanScaleCheck; "" when it does not)
-    std::vector<WanRoundResult> rounds;          //!< per simulated round
-    std::map<std::string, uint64_t> evictions;   //!< FPGA evictions by cause
-    uint64_t peakSlots{0};                       //!< most HBM slots in use at one FPGA
-    double peakHbmBytes{0};                      //!< the same, in bytes
-    uint64_t events{0};                          //!< simulator events executed
+    std::vector<WanRoundResult> rounds;        //!< per simulated round
+    std::map<std::string, uint64_t> evictions; //!< FPGA evictions by cause
+    uint64_t peakSlots{0};                     //!< most HBM slots in use at one FPGA
+    double peakHbmBytes{0};                    //!< the same, in bytes
+    uint64_t events{0};                        //!< simulator events executed
     uint64_t crossTcpBytes{0}; //!< payload bytes the TCP cross traffic delivered (0: none),
                                //!< multiplied back by the scale
-    bool exact{false};                           //!< every island's sums exact
+    bool exact{false};         //!< every island's sums exact
     std::map<std::string, uint64_t> lostPackets; //!< packets lost: "core", "access", "post"
     double disagreement{0}; //!< A of the rounds run (as one period): absences and failures count
     double disagreementMeasured{0}; //!< A of the realised mixing matrices of the rounds run

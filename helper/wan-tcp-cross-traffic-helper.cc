@@ -13,9 +13,9 @@
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-cubic.h"
 #include "ns3/uinteger.h"
-#include "ns3/wan-training-text.h"
 #include "ns3/wan-tcp-bulk-sender.h"
 #include "ns3/wan-tcp-bulk-sink.h"
+#include "ns3/wan-training-text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -127,15 +127,17 @@ WanTcpCrossTrafficHelper::Install(const WanNetworkHelper& net,
         return apps;
     }
     const auto& topo = net.GetTopology();
+
     // The senders' buffers first: each sink's receive buffer depends on
     // those of the connections it accepts.
     struct Direction
     {
-        uint32_t from;       //!< the sending router's city
-        uint32_t to;         //!< the receiving router's city
-        uint32_t segment;    //!< segment size
-        UintegerValue send;  //!< send buffer
+        uint32_t from;      //!< the sending router's city
+        uint32_t to;        //!< the receiving router's city
+        uint32_t segment;   //!< segment size
+        UintegerValue send; //!< send buffer
     };
+
     std::vector<Direction> directions;
     std::map<uint32_t, uint64_t> largestInto; // per receiving city
     for (const auto& link : topo.GetLinks())
@@ -193,9 +195,9 @@ WanTcpCrossTrafficHelper::Install(const WanNetworkHelper& net,
             net.GetRouters().Get(d.from)->AddApplication(sender);
             apps.Add(sender);
         }
-        NS_LOG_INFO(topo.GetCity(d.from).code << "->" << topo.GetCity(d.to).code << ": "
-                                              << m_flows << " connection(s), send buffer "
-                                              << d.send.Get() << " bytes");
+        NS_LOG_INFO(topo.GetCity(d.from).code << "->" << topo.GetCity(d.to).code << ": " << m_flows
+                                              << " connection(s), send buffer " << d.send.Get()
+                                              << " bytes");
     }
     return apps;
 }

@@ -79,16 +79,16 @@ class WanTcpBulkSender : public Application
                      const TcpHeader& header,
                      Ptr<const TcpSocketBase> socket);
 
-    Address m_remote;            //!< the sink's address
-    uint32_t m_segmentBytes{0};  //!< segment size
-    uint32_t m_sendBuffer{0};    //!< send buffer, bytes
-    uint32_t m_receiveBuffer{0}; //!< receive buffer, bytes
-    uint64_t m_maxBytes{0};      //!< bytes to send (0: until stopped)
-    TypeId m_congestion;         //!< congestion control
-    Ptr<Socket> m_socket;        //!< the connection
-    bool m_connected{false};     //!< whether it is up
-    bool m_done{false};          //!< whether MaxBytes were handed over (closed)
-    uint64_t m_sent{0};          //!< bytes handed to the socket
+    Address m_remote;              //!< the sink's address
+    uint32_t m_segmentBytes{0};    //!< segment size
+    uint32_t m_sendBuffer{0};      //!< send buffer, bytes
+    uint32_t m_receiveBuffer{0};   //!< receive buffer, bytes
+    uint64_t m_maxBytes{0};        //!< bytes to send (0: until stopped)
+    TypeId m_congestion;           //!< congestion control
+    Ptr<Socket> m_socket;          //!< the connection
+    bool m_connected{false};       //!< whether it is up
+    bool m_done{false};            //!< whether MaxBytes were handed over (closed)
+    uint64_t m_sent{0};            //!< bytes handed to the socket
     uint64_t m_retransmissions{0}; //!< segments sent again
     SequenceNumber32 m_highest{0}; //!< end of the highest segment sent
 

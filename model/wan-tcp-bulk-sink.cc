@@ -109,8 +109,8 @@ WanTcpBulkSink::StopApplication()
 void
 WanTcpBulkSink::Accepted(Ptr<Socket> socket, const Address& from)
 {
-    NS_LOG_INFO(GetNode()->GetId() << ": connection from "
-                                   << InetSocketAddress::ConvertFrom(from).GetIpv4());
+    NS_LOG_INFO(GetNode()->GetId()
+                << ": connection from " << InetSocketAddress::ConvertFrom(from).GetIpv4());
     socket->SetRecvCallback(MakeCallback(&WanTcpBulkSink::Read, this));
     m_accepted.push_back(socket);
 }

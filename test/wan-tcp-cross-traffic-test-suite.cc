@@ -10,8 +10,8 @@
 #include "ns3/ipv4-address-generator.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/tcp-cubic.h"
 #include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-cubic.h"
 #include "ns3/tcp-socket.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
@@ -32,8 +32,8 @@ namespace
 /// Payload bytes a sink received from `from` on.
 struct Window
 {
-    Time from;           //!< where counting begins
-    uint64_t bytes{0};   //!< bytes since
+    Time from;         //!< where counting begins
+    uint64_t bytes{0}; //!< bytes since
 };
 
 /**
@@ -160,11 +160,11 @@ class TcpCrossTrafficShareTestCase : public WanTestCase
     /// A run's settings.
     struct Settings
     {
-        uint32_t flows{1};                //!< connections per direction
-        bool twoWay{true};                //!< whether A to B sends too
-        double udp{0};                    //!< UDP bursts' share (0: none)
-        std::string queue{"fq-codel"};    //!< the core queue
-        uint32_t sendBuffer{0};           //!< send buffers (0: the helper's)
+        uint32_t flows{1};             //!< connections per direction
+        bool twoWay{true};             //!< whether A to B sends too
+        double udp{0};                 //!< UDP bursts' share (0: none)
+        std::string queue{"fq-codel"}; //!< the core queue
+        uint32_t sendBuffer{0};        //!< send buffers (0: the helper's)
     };
 
     /**
