@@ -743,6 +743,12 @@ RunCollectives(const Options& o, const WanTopology& topo, const PlannerConfig& c
     {
         const auto result = experiment.Run(WanCollectiveExperiment::Parse(name));
         std::cout << "  " << WanCollectiveExperiment::Format(result, topo);
+        if (o.training != "none" && result.complete)
+        {
+            // The sync every round: W = J among every island.
+            std::cout << WanExperimentReport::FormatTraining(
+                Train(o, WanCollectiveTraining::AsRun(topo.GetNCities(), result)));
+        }
     }
     // The packet runs' schedules on today's network: the collective in each clique.
     std::cout << "The schedules on today's network: the collective over TCP in each clique of a "
@@ -757,11 +763,16 @@ RunCollectives(const Options& o, const WanTopology& topo, const PlannerConfig& c
             const auto kind = WanCollectiveExperiment::Parse(name);
             std::cout << "  " << schedule << ", " << WanCollectiveExperiment::Name(kind)
                       << " in each clique:\n";
-            std::istringstream lines(
-                WanCollectiveScheduleExperiment::Format(cliques.Run(kind, s, rounds), topo));
+            const auto run = cliques.Run(kind, s, rounds);
+            std::istringstream lines(WanCollectiveScheduleExperiment::Format(run, topo));
             for (std::string line; std::getline(lines, line);)
             {
                 std::cout << "    " << line << "\n";
+            }
+            const auto asRun = WanCollectiveTraining::AsRun(schedule, topo.GetNCities(), run);
+            if (o.training != "none" && asRun.feasible)
+            {
+                std::cout << "  " << WanExperimentReport::FormatTraining(Train(o, asRun));
             }
         }
     }

@@ -51,6 +51,7 @@ HandResult()
     r.feasible = true;
     r.plannedMs = 420.5;
     r.events = 1234;
+    r.crossTcpBytes = 5678;
     r.exact = false;
     r.disagreement = 0.5;
     r.disagreementMeasured = 0.625;
@@ -139,6 +140,7 @@ class ResultWriterJsonTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(run["parameters"]["lossRate"].get<std::string>(), "0.01", "param");
         NS_TEST_EXPECT_MSG_EQ(run["planned_ms"].get<double>(), 420.5, "planned T");
         NS_TEST_EXPECT_MSG_EQ(run["events"].get<uint64_t>(), 1234, "events");
+        NS_TEST_EXPECT_MSG_EQ(run["cross_tcp_bytes"].get<uint64_t>(), 5678, "TCP cross traffic");
         NS_TEST_EXPECT_MSG_EQ(run["exact"].get<bool>(), false, "exact");
         NS_TEST_EXPECT_MSG_EQ(run["peak_hbm_slots"].get<uint64_t>(), 3, "slots");
         NS_TEST_EXPECT_MSG_EQ(run["evictions"]["timeout"].get<uint64_t>(), 2, "timeouts");
@@ -215,11 +217,11 @@ class ResultWriterCsvTestCase : public WanTestCase
         {
             ++rows;
         }
-        // run: 24 scalars (the label has its column; 6 of PIM, 2 of the
-        // scale), 2 evictions, 3 losses, no parameters, no route change; per
-        // round: 9 scalars, 2 evictions, 34 island scalars (the city is the
-        // subject), 2 held, 2 mixing and 2 mixing_received, 2 links x 5 figures.
-        NS_TEST_EXPECT_MSG_EQ(rows, 24 + 2 + 3 + 2 * (9 + 2 + 34 + 2 + 2 + 2 + 2 * 5), "figures");
+        // run: 25 scalars (the label has its column; 6 of PIM, 2 of the
+        // scale; the TCP cross traffic's bytes), 2 evictions, 3 losses, no parameters, no route
+        // change; per round: 9 scalars, 2 evictions, 34 island scalars (the city is the subject), 2
+        // held, 2 mixing and 2 mixing_received, 2 links x 5 figures.
+        NS_TEST_EXPECT_MSG_EQ(rows, 25 + 2 + 3 + 2 * (9 + 2 + 34 + 2 + 2 + 2 + 2 * 5), "figures");
         for (const char* expected : {"1,\"pair, hand\",,run,,evictions.timeout,2\n",
                                      "1,\"pair, hand\",1,island,B,repeats,3\n",
                                      "1,\"pair, hand\",,run,,disagreement_measured,0.625\n",

@@ -82,3 +82,53 @@ def test_impairment_sweep_runs_the_schedule_on_todays_network(tmp_path):
     assert float(loss["inflation_percent"]) == pytest.approx(
         100 * (float(loss["mean_ms"]) / float(none["mean_ms"]) - 1), rel=1e-4)
     assert float(loss["inflation_percent"]) > 0
+
+
+@pytest.mark.programs
+def test_time_to_target_of_todays_collectives():
+    """--training trains over the collectives too: an all-reduce of every
+    island each round, so a round is the compute (250 ms by default) plus
+    the sync, and the target comes after the same rounds for the ring and
+    the parameter server (both are W = J), each at its own time."""
+    from wan_training import ns3_dir
+
+    done = subprocess.run([os.path.join(ns3_dir(), "ns3"), "run", "--no-build",
+                           "nine-city-cliques --packetSchedule=pairs --hbmGB=0 --scale=10000 "
+                           "--rounds=1 --baselines=false --collectives=ring,ps "
+                           "--training=quadratic --trainingRounds=20 --quiet"],
+                          cwd=ns3_dir(), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    part = done.stdout.split("Today's collectives over TCP among every island")[1]
+    part = part.split("The schedules on today's network")[0]
+    found = re.findall(r"over TCP \([^)]*\): ([\d.]+) ms, .*\n  training \(quadratic, wait\): "
+                       r"20 rounds in ([\d.]+) s; .*consensus distance ([\d.e+-]+)\); target "
+                       r"[\d.]+ after (\d+) rounds, ([\d.]+) s", part)
+    assert len(found) == 2, part
+    for ms, total, consensus, rounds, seconds in found:
+        round_s = 0.25 + float(ms) / 1e3
+        assert float(total) == pytest.approx(20 * round_s, rel=1e-3)
+        assert float(seconds) == pytest.approx(int(rounds) * round_s, rel=1e-3)
+        assert float(consensus) < 1e-20
+    assert found[0][3] == found[1][3]
+
+
+@pytest.mark.bindings
+def test_collective_rounds_train_through_the_bindings():
+    """The same from Python: a ring all-reduce's sync as the training
+    loop's rounds (WanCollectiveTraining.AsRun)."""
+    from wan_training import ns
+
+    topo = ns.WanTopology.NineCity()
+    experiment = ns.WanCollectiveExperiment(topo)
+    experiment.SetScale(10000)
+    sync = experiment.Run(ns.WanCollectiveExperiment.RING)
+    assert sync.exact
+    run = ns.WanCollectiveTraining.AsRun(topo.GetNCities(), sync)
+    assert run.feasible and run.rounds.size() == 1
+    assert run.rounds[0].mixedMs == pytest.approx(sync.seconds * 1e3)
+    loop = ns.WanTrainingLoop()
+    loop.SetAttribute("Rounds", ns.UintegerValue(10))
+    trained = loop.Train(run)
+    step = trained.computeS + sync.seconds
+    assert trained.history.back().timeS == pytest.approx(10 * step)
+    assert trained.history.back().consensusDistance < 1e-20
