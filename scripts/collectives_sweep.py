@@ -18,8 +18,13 @@ The systems (--systems):
 
 A round of cliques averages within its cliques only; an all-reduce averages
 every island.  The time a schedule needs to train to a target is the fair
-comparison; this table gives what a sync costs.  Bytes are the islands' own
-payload (island chunks, or TCP records) at full scale.
+comparison: each run also trains each workload (--workloads) with H local
+steps between syncs (--localSteps) over the rounds it measured
+(WanTrainingLoop; a collective's sync as W = J over its members,
+WanCollectiveTraining), and reports the simulated time until the gap at the
+islands' models reaches the target (inf when it is not reached within
+--trainingRounds).  Bytes are the islands' own payload (island chunks, or TCP
+records) at full scale.
 
 Writes into the output folder:
   collectives-sweep-runs.csv  one row per run
@@ -53,7 +58,35 @@ def impairment_of(p):
     return impairment
 
 
-def run_paper(schedule, hbm_gb, p, links, scale, rounds):
+def time_to_target(run, training):
+    """Per workload and H, the simulated time to target of a training over
+    the rounds of `run` (a WanExperimentResult), seconds (inf: not reached)."""
+    import math
+
+    from wan_training import ns
+
+    out = {}
+    for workload in training["workloads"]:
+        for h in training["local_steps"]:
+            loop = ns.WanTrainingLoop()
+            loop.SetWorkload(workload)
+            loop.SetAttribute("Rounds", ns.UintegerValue(training["rounds"]))
+            loop.SetAttribute("LocalSteps", ns.UintegerValue(h))
+            loop.SetAttribute("ComputeTime", ns.TimeValue(ns.Seconds(training["compute_s"])))
+            trained = loop.Train(run)
+            reached = int(trained.roundsToTarget) >= 0
+            out["ttt_%s_h%d_s" % (workload, h)] = (
+                float(trained.timeToTargetS) if reached else math.inf)
+    return out
+
+
+def ttt_metrics(training):
+    """The time-to-target columns the training settings give."""
+    return tuple("ttt_%s_h%d_s" % (w, h) for w in training["workloads"]
+                 for h in training["local_steps"])
+
+
+def run_paper(schedule, hbm_gb, p, links, scale, rounds, training):
     """The schedule's rounds on the intelligent network."""
     from wan_training import ns
 
@@ -75,10 +108,11 @@ def run_paper(schedule, hbm_gb, p, links, scale, rounds):
         most.append(max(out))
         exact = exact and all(bool(i.exact) for i in r.islands)
     n = len(times)
-    return sum(times) / n, sum(sent) / n / 1e9, max(most) / 1e9, 0, exact
+    return (sum(times) / n, sum(sent) / n / 1e9, max(most) / 1e9, 0, exact,
+            time_to_target(result, training))
 
 
-def run_tcp(system, schedule, p, links, scale, rounds):
+def run_tcp(system, schedule, p, links, scale, rounds, training):
     """A collective over TCP among every island, or in each clique of the schedule."""
     from wan_training import ns
 
@@ -90,32 +124,39 @@ def run_tcp(system, schedule, p, links, scale, rounds):
     kind = ns.WanCollectiveExperiment.Parse(system.replace("schedule-", ""))
     if not system.startswith("schedule-"):
         r = experiment.Run(kind)
+        done = bool(r.complete)
         return (float(r.seconds) * 1e3, float(r.bytes) * scale / 1e9,
                 float(r.maxEgressBytes) * scale / 1e9, int(r.retransmissions),
-                bool(r.complete) and bool(r.exact))
+                done and bool(r.exact),
+                time_to_target(ns.WanCollectiveTraining.AsRun(topo.GetNCities(), r), training)
+                if done else dict.fromkeys(ttt_metrics(training), float("inf")))
     cliques = ns.WanCollectiveScheduleExperiment(experiment)
     s = ns.CliqueScheduleBuiltins.Make(schedule, topo)
     result = list(cliques.Run(kind, s, rounds if rounds > 0 else s.GetNRounds()))
     n = len(result)
+    as_run = ns.WanCollectiveTraining.AsRun(schedule, topo.GetNCities(), result)
     return (float(ns.WanCollectiveScheduleExperiment.MeanSeconds(result)) * 1e3,
             sum(float(r.bytes) for r in result) * scale / n / 1e9,
             max(float(r.maxEgressBytes) for r in result) * scale / 1e9,
             sum(int(r.retransmissions) for r in result),
-            all(bool(r.complete) and bool(r.exact) for r in result))
+            all(bool(r.complete) and bool(r.exact) for r in result),
+            time_to_target(as_run, training) if as_run.feasible
+            else dict.fromkeys(ttt_metrics(training), float("inf")))
 
 
-def run_one(system, schedule, hbm_gb, p, links, run, scale, rounds):
-    """One simulation, RngRun `run`."""
+def run_one(system, schedule, hbm_gb, p, links, run, scale, rounds, training):
+    """One simulation, RngRun `run`, and its trainings."""
     from wan_training import ns
 
     ns.RngSeedManager.SetRun(run)
     if system == "paper":
-        figures = run_paper(schedule, hbm_gb, p, links, scale, rounds)
+        figures = run_paper(schedule, hbm_gb, p, links, scale, rounds, training)
     else:
-        figures = run_tcp(system, schedule, p, links, scale, rounds)
+        figures = run_tcp(system, schedule, p, links, scale, rounds, training)
     row = {"system": system, "schedule": schedule, "hbm_gb": hbm_gb, "loss": p,
            "links": ",".join(links), "run": run, "scale": scale}
-    row.update(zip(METRICS + ("exact",), figures))
+    row.update(zip(METRICS + ("exact",), figures[:-1]))
+    row.update(figures[-1])
     return row
 
 
@@ -129,7 +170,7 @@ def summarise(rows):
                 continue
             s = {k: runs[0][k] for k in ("system", "schedule", "hbm_gb", "loss", "links", "scale")}
             s["runs"] = len(runs)
-            for metric in METRICS:
+            for metric in METRICS + tuple(k for k in runs[0] if k.startswith("ttt_")):
                 s[metric], s[metric + "_ci95"] = mean_ci([float(r[metric]) for r in runs])
             s["exact"] = all(r["exact"] for r in runs)
             summary.append(s)
@@ -184,12 +225,25 @@ def main(argv=None):
     parser.add_argument("--scale", type=float, default=1000, help="scale (default 1000)")
     parser.add_argument("--rounds", type=int, default=0,
                         help="schedule rounds per run, 0 for one period (default 0)")
+    parser.add_argument("--workloads", nargs="+", default=["quadratic", "logistic"],
+                        choices=["quadratic", "logistic", "none"],
+                        help="workloads trained over each run's rounds (default quadratic "
+                        "logistic; none: no training)")
+    parser.add_argument("--localSteps", type=int, nargs="+", default=[1, 100],
+                        help="H, local steps between syncs (default 1 100)")
+    parser.add_argument("--computeMs", type=float, default=250,
+                        help="compute time of a local step, ms (default 250)")
+    parser.add_argument("--trainingRounds", type=int, default=100,
+                        help="training rounds, the measured rounds in turn (default 100)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--output", default="results", help="output folder (default results)")
     args = parser.parse_args(argv)
     if min(args.jobs, args.runs) < 1 or args.rounds < 0 or args.scale < 1:
         parser.error("--jobs and --runs must be at least 1, --rounds at least 0, "
                      "--scale at least 1")
+    if min(args.localSteps) < 1 or args.trainingRounds < 1 or args.computeMs < 0:
+        parser.error("--localSteps and --trainingRounds must be at least 1, --computeMs at "
+                     "least 0")
     if any(not 0 <= p < 1 for p in args.loss):
         parser.error("--lossRate must be in [0, 1)")
     classes = model_facts()["link_classes"]
@@ -205,7 +259,10 @@ def main(argv=None):
                      % (schedule, ", ".join(builtin_schedules())))
     os.makedirs(args.output, exist_ok=True)
 
-    tasks = [(system, schedule, hbm_gb, p, args.links, run, args.scale, args.rounds)
+    training = {"workloads": [] if "none" in args.workloads else args.workloads,
+                "local_steps": args.localSteps, "rounds": args.trainingRounds,
+                "compute_s": args.computeMs / 1e3}
+    tasks = [(system, schedule, hbm_gb, p, args.links, run, args.scale, args.rounds, training)
              for system in args.systems for p in sorted(set(args.loss))
              for run in range(1, args.runs + 1)]
     rows = run_tasks(run_one, tasks, args.jobs)
@@ -216,6 +273,9 @@ def main(argv=None):
               "retransmissions %8.1f  exact %s" % (
                   s["system"], s["loss"], s["sync_ms"], s["sync_ms_ci95"], s["island_gb"],
                   s["max_island_gb"], s["retransmissions"], s["exact"]))
+        for metric in ttt_metrics(training):
+            print("%-15s loss %-7g %-26s %10.2f +/- %8.2f s" % (
+                s["system"], s["loss"], metric, s[metric], s[metric + "_ci95"]))
     print("written: %s" % ", ".join(paths))
 
 
