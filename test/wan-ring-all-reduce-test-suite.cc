@@ -362,6 +362,71 @@ class RingClosedFormTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief Where the egress binds: a uniform ring of N = 6, links of L = 1 ms,
+ * accesses of R = 2 Gbps, D = 30 MB, TCP at line rate from its first window.
+ * The pipelined form is 2(N - 1)/N x D / R + L = 200 ms + 1 ms = 201 ms. With
+ * the helper's buffers (a send buffer of twice the idle path's product, about
+ * 1.04 MB) the ring takes over 15% longer (measured 248.0 ms, no
+ * retransmission): every member's ingress queue fills with its predecessor's
+ * segments, its successor's ACKs wait behind them (up to 100 frames of
+ * 36 us), and a send buffer of twice the idle round trip's product then
+ * holds less than the loaded round trip needs, so the egress idles two frame
+ * times at a time (593 gaps of 70 to 80 us on A's egress, 45 ms in all). With
+ * send buffers of 2 MB the ring meets the form within 3% (measured 202.9 ms).
+ */
+class RingEgressBoundTestCase : public WanTestCase
+{
+  public:
+    RingEgressBoundTestCase()
+        : WanTestCase("an egress-bound ring: held by its send buffers, the form with larger ones")
+    {
+    }
+
+  private:
+    /**
+     * @param sendBuffer the members' send buffers (0: the helper's)
+     * @return the slowest member's time, seconds
+     */
+    double Measure(uint32_t sendBuffer)
+    {
+        WanNetworkHelper net(UniformRing(0.001, 2e9));
+        net.Install();
+        WanRingAllReduceHelper ring(net);
+        ring.SetPayload(30e6);
+        if (sendBuffer > 0)
+        {
+            ring.SetAttribute("SendBuffer", UintegerValue(sendBuffer));
+        }
+        auto apps = ring.Install({0, 1, 2, 3, 4, 5});
+        SetLineRateTcp();
+        apps.Start(Seconds(0));
+        apps.Stop(Seconds(5));
+        Simulator::Stop(Seconds(5));
+        Simulator::Run();
+        double slowest = 0;
+        for (uint32_t i = 0; i < apps.GetN(); ++i)
+        {
+            auto app = DynamicCast<WanRingApplication>(apps.Get(i));
+            NS_TEST_EXPECT_MSG_EQ(app->IsExact(), true, "member " << i);
+            NS_TEST_EXPECT_MSG_EQ(app->GetRetransmissions(), 0, "lossless");
+            slowest = std::max(slowest, app->GetDuration().GetSeconds());
+        }
+        Simulator::Destroy();
+        Config::Reset();
+        return slowest;
+    }
+
+    void DoCheck() override
+    {
+        const double form = 2.0 * 5 / 6 * 30e6 * 8 / 2e9 + 0.001;
+        NS_TEST_EXPECT_MSG_EQ_TOL(form, 0.201, 1e-12, "200 ms + 1 ms");
+        NS_TEST_EXPECT_MSG_GT(Measure(0), 1.15 * form, "held by twice the idle path's product");
+        NS_TEST_EXPECT_MSG_EQ_TOL(Measure(2000000), form, 0.03 * form, "the form with 2 MB");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief Impossible rings are refused in one line: one member, a city the
  * topology does not have, a city twice, no payload, a receive buffer below
  * two segments; 0 connections and
@@ -425,6 +490,7 @@ class WanRingAllReduceTestSuite : public TestSuite
         AddTestCase(new RingTcpTestCase);
         AddTestCase(new RingHighScaleTestCase);
         AddTestCase(new RingClosedFormTestCase);
+        AddTestCase(new RingEgressBoundTestCase);
         AddTestCase(new RingBadInputTestCase);
     }
 };
