@@ -108,6 +108,53 @@ UniformRing(double latency, double accessBps)
     return topo;
 }
 
+/// What a ring on UniformRing measured.
+struct UniformRingRun
+{
+    double slowest{0};           //!< the slowest member's time, seconds
+    bool exact{true};            //!< every member's sums exact
+    uint64_t retransmissions{0}; //!< TCP segments sent again, all members
+};
+
+/**
+ * @brief Runs a ring all-reduce of all six members of UniformRing, TCP at
+ * line rate from its first window (SetLineRateTcp).
+ * @param latency one link's propagation delay, s
+ * @param accessBps each island's ingress and egress
+ * @param payload D, bytes
+ * @param sendBuffer the members' send buffers (0: the helper's)
+ * @return what it measured
+ */
+UniformRingRun
+MeasureUniformRing(double latency, double accessBps, double payload, uint32_t sendBuffer = 0)
+{
+    WanNetworkHelper net(UniformRing(latency, accessBps));
+    net.Install();
+    WanRingAllReduceHelper ring(net);
+    ring.SetPayload(payload);
+    if (sendBuffer > 0)
+    {
+        ring.SetAttribute("SendBuffer", UintegerValue(sendBuffer));
+    }
+    auto apps = ring.Install({0, 1, 2, 3, 4, 5});
+    SetLineRateTcp();
+    apps.Start(Seconds(0));
+    apps.Stop(Seconds(5));
+    Simulator::Stop(Seconds(5));
+    Simulator::Run();
+    UniformRingRun run;
+    for (uint32_t i = 0; i < apps.GetN(); ++i)
+    {
+        auto app = DynamicCast<WanRingApplication>(apps.Get(i));
+        run.exact = run.exact && app->IsExact();
+        run.retransmissions += app->GetRetransmissions();
+        run.slowest = std::max(run.slowest, app->GetDuration().GetSeconds());
+    }
+    Simulator::Destroy();
+    Config::Reset();
+    return run;
+}
+
 } // namespace
 
 /**
@@ -318,30 +365,13 @@ class RingClosedFormTestCase : public WanTestCase
     }
 
   private:
-    /// @return the slowest member's time on the ring of `latency` and `accessBps`
+    /// @return the slowest member's time on the ring of `latency` and `accessBps`, D = 6 MB
     double Measure(double latency, double accessBps)
     {
-        WanNetworkHelper net(UniformRing(latency, accessBps));
-        net.Install();
-        WanRingAllReduceHelper ring(net);
-        ring.SetPayload(6e6);
-        auto apps = ring.Install({0, 1, 2, 3, 4, 5});
-        SetLineRateTcp();
-        apps.Start(Seconds(0));
-        apps.Stop(Seconds(5));
-        Simulator::Stop(Seconds(5));
-        Simulator::Run();
-        double slowest = 0;
-        for (uint32_t i = 0; i < apps.GetN(); ++i)
-        {
-            auto app = DynamicCast<WanRingApplication>(apps.Get(i));
-            NS_TEST_EXPECT_MSG_EQ(app->IsExact(), true, "member " << i);
-            NS_TEST_EXPECT_MSG_EQ(app->GetRetransmissions(), 0, "lossless");
-            slowest = std::max(slowest, app->GetDuration().GetSeconds());
-        }
-        Simulator::Destroy();
-        Config::Reset();
-        return slowest;
+        const auto run = MeasureUniformRing(latency, accessBps, 6e6);
+        NS_TEST_EXPECT_MSG_EQ(run.exact, true, "every member exact");
+        NS_TEST_EXPECT_MSG_EQ(run.retransmissions, 0, "lossless");
+        return run.slowest;
     }
 
     void DoCheck() override
@@ -389,31 +419,10 @@ class RingEgressBoundTestCase : public WanTestCase
      */
     double Measure(uint32_t sendBuffer)
     {
-        WanNetworkHelper net(UniformRing(0.001, 2e9));
-        net.Install();
-        WanRingAllReduceHelper ring(net);
-        ring.SetPayload(30e6);
-        if (sendBuffer > 0)
-        {
-            ring.SetAttribute("SendBuffer", UintegerValue(sendBuffer));
-        }
-        auto apps = ring.Install({0, 1, 2, 3, 4, 5});
-        SetLineRateTcp();
-        apps.Start(Seconds(0));
-        apps.Stop(Seconds(5));
-        Simulator::Stop(Seconds(5));
-        Simulator::Run();
-        double slowest = 0;
-        for (uint32_t i = 0; i < apps.GetN(); ++i)
-        {
-            auto app = DynamicCast<WanRingApplication>(apps.Get(i));
-            NS_TEST_EXPECT_MSG_EQ(app->IsExact(), true, "member " << i);
-            NS_TEST_EXPECT_MSG_EQ(app->GetRetransmissions(), 0, "lossless");
-            slowest = std::max(slowest, app->GetDuration().GetSeconds());
-        }
-        Simulator::Destroy();
-        Config::Reset();
-        return slowest;
+        const auto run = MeasureUniformRing(0.001, 2e9, 30e6, sendBuffer);
+        NS_TEST_EXPECT_MSG_EQ(run.exact, true, "every member exact");
+        NS_TEST_EXPECT_MSG_EQ(run.retransmissions, 0, "lossless");
+        return run.slowest;
     }
 
     void DoCheck() override
