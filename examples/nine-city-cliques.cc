@@ -496,6 +496,10 @@ OptionRules(const Options& o, const WanTopology& topo)
            DetectsFaults(o.faultDetection),
            "--faultDetection=bfd");
     within("--partition", o.partition != d.partition, o.mpi != "none", "--mpi=gtw or null");
+    within("--crossTcpControl",
+           o.crossTcpControl != d.crossTcpControl,
+           o.crossTcpFlows > 0,
+           "--crossTcpFlows above 0");
     within("--coreQueuePackets",
            o.coreQueuePackets != d.coreQueuePackets,
            wancompat::EnumFromName<WanNetworkHelper::CoreQueue>(WanNetworkHelper::GetTypeId(),

@@ -200,6 +200,11 @@ OptionRules(const Options& o)
          false},
         {"--tracePrefix", o.traces.prefix != d.traces.prefix, traced, "--pcap or --ascii", false},
         {"--traceLinks", o.traces.links != d.traces.links, traced, "--pcap or --ascii", false},
+        {"--crossTcpControl",
+         o.crossTcpControl != d.crossTcpControl,
+         o.crossTcpFlows > 0,
+         "--crossTcpFlows above 0",
+         false},
     };
 }
 

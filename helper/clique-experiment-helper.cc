@@ -432,12 +432,10 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     // Arm: counters, cross traffic, faults, PIM membership, detection.
     WanCoreLinkMonitor coreLinks(plan);
     coreLinks.Watch(net);
-    const auto& last = plan.rounds.back();
-    WanCrossTrafficHelper::AssignStreams(
-        m_crossTraffic.Install(net, Seconds(last.start + last.deadline), m_rankOf),
-        m_stream + 100000); // clear of the loss and jitter streams
-    const auto tcpCross =
-        m_tcpCrossTraffic.Install(net, Seconds(last.start + last.deadline), m_rankOf);
+    const Time end = Seconds(plan.rounds.back().start + plan.rounds.back().deadline);
+    WanCrossTrafficHelper::AssignStreams(m_crossTraffic.Install(net, end, m_rankOf),
+                                         m_stream + 100000); // clear of the loss and jitter streams
+    const auto tcpCross = m_tcpCrossTraffic.Install(net, end, m_rankOf);
     WanExperimentReplanner replanner(
         {&net, &nominal, &plan, &schedule, &installer, &coreLinks, fpgas, groups, m_rankOf});
     replanner.ScheduleFaults(m_planner.GetLinkFaults(), m_fpgaFaults, m_faultDetection == BFD);
@@ -466,8 +464,7 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
         pim->CountMessages(result);
     }
     result.events = simulation.GetModelEvents();
-    result.crossTcpBytes = static_cast<uint64_t>(
-        std::llround(WanTcpCrossTrafficHelper::GetBytesReceived(tcpCross) * m_scale));
+    result.crossTcpBytes = WanTcpCrossTrafficHelper::GetBytesReceived(tcpCross, m_scale);
     result.lostPackets = {{"core", net.GetLostPackets(WanNetworkHelper::CORE)},
                           {"access", net.GetLostPackets(WanNetworkHelper::ACCESS)},
                           {"post", net.GetLostPackets(WanNetworkHelper::POST_AGGREGATION)}};
@@ -482,7 +479,7 @@ CliqueExperimentHelper::Run(const CliqueSchedule& schedule)
     }
     Collect(plan, recorder, coreLinks, result);
     recorder.MeasureMixing(plan, m_planner.GetTopology().GetNCities(), result);
-    CollectFpgas(recorder, fpgas, result);
+    recorder.CollectFpgas(m_scale, result);
     return result;
 }
 
@@ -689,20 +686,6 @@ CliqueExperimentHelper::Collect(const WanExperimentPlan& plan,
         }
         rr.idleMs = std::max(0.0, rr.measuredMs - rr.plannedMs);
         result.rounds.push_back(rr);
-    }
-}
-
-void
-CliqueExperimentHelper::CollectFpgas(const WanRoundRecorder& recorder,
-                                     const ApplicationContainer& fpgas,
-                                     WanExperimentResult& result) const
-{
-    result.evictions = recorder.GetEvictions();
-    result.peakSlots = recorder.GetPeakSlots();
-    if (fpgas.GetN() > 0)
-    {
-        result.peakHbmBytes = static_cast<double>(result.peakSlots) *
-                              UintegerAttribute(fpgas.Get(0), "SlotBytes") * m_scale;
     }
 }
 

@@ -407,10 +407,6 @@ class CliqueExperimentHelper : public ObjectBase
                  const WanRoundRecorder& recorder,
                  const WanCoreLinkMonitor& coreLinks,
                  WanExperimentResult& result) const;
-    /// Fills evictions and peak memory from what the FPGAs reported.
-    void CollectFpgas(const WanRoundRecorder& recorder,
-                      const ApplicationContainer& fpgas,
-                      WanExperimentResult& result) const;
 
     WanExperimentPlanner m_planner;       //!< network, switches, rounds, faults, absences
     WanIslandHelper m_islands;            //!< the islands' attributes

@@ -8,6 +8,7 @@
 
 #include "ns3/fpga-slot-table.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 #include "ns3/wan-contribution.h"
 #include "ns3/wan-training-text.h"
 
@@ -137,8 +138,19 @@ WanRoundRecorder::WatchFpgas(const ApplicationContainer& apps)
         if (auto fpga = DynamicCast<FpgaAggregator>(apps.Get(i)))
         {
             WatchFpga(fpga, i);
+            UintegerValue slotBytes;
+            fpga->GetAttribute("SlotBytes", slotBytes);
+            m_slotBytes = slotBytes.Get();
         }
     }
+}
+
+void
+WanRoundRecorder::CollectFpgas(double scale, WanExperimentResult& result) const
+{
+    result.evictions = m_evictions;
+    result.peakSlots = m_peakSlots;
+    result.peakHbmBytes = static_cast<double>(m_peakSlots) * m_slotBytes * scale;
 }
 
 void

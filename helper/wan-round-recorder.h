@@ -139,6 +139,14 @@ class WanRoundRecorder
      */
     WanIslandRoundResult GetIslandResult(uint32_t round, uint32_t city, double scale) const;
     /**
+     * @brief What the FPGAs watched reported: evictions by cause and the most
+     * HBM slots in use at one FPGA, in bytes too (its SlotBytes times the
+     * scale; 0 when no FPGA was watched).
+     * @param scale the run's scale
+     * @param result its results, completed here
+     */
+    void CollectFpgas(double scale, WanExperimentResult& result) const;
+    /**
      * @brief The realised mixing of a run: every island's row, each round's
      * matrix and measured T, and A, T and J measured beside the planned ones.
      * @param plan the run's plan
@@ -209,6 +217,7 @@ class WanRoundRecorder
     std::map<uint32_t, std::map<std::string, uint64_t>> m_roundEvictions; //!< by round, cause
     std::map<std::string, uint64_t> m_drops;                              //!< by reason
     uint64_t m_peakSlots{0};                                              //!< at any FPGA
+    uint64_t m_slotBytes{0}; //!< an HBM slot's bytes (the FPGAs' SlotBytes; 0: none watched)
     /// (round, city) -> the city's FPGA's per-stream decoding of the round
     std::map<std::pair<uint32_t, uint32_t>, FpgaStreamDecoder::Totals> m_streams;
 };

@@ -203,7 +203,7 @@ WanTcpCrossTrafficHelper::Install(const WanNetworkHelper& net,
 }
 
 uint64_t
-WanTcpCrossTrafficHelper::GetBytesReceived(const ApplicationContainer& apps)
+WanTcpCrossTrafficHelper::GetBytesReceived(const ApplicationContainer& apps, double scale)
 {
     uint64_t bytes = 0;
     for (uint32_t i = 0; i < apps.GetN(); ++i)
@@ -213,7 +213,7 @@ WanTcpCrossTrafficHelper::GetBytesReceived(const ApplicationContainer& apps)
             bytes += sink->GetBytesReceived();
         }
     }
-    return bytes;
+    return static_cast<uint64_t>(std::llround(bytes * scale));
 }
 
 uint64_t

@@ -90,9 +90,10 @@ class WanTcpCrossTrafficHelper
     static double BandwidthDelayProduct(const WanNetworkHelper& net, uint32_t from, uint32_t to);
     /**
      * @param apps what Install returned
-     * @return bytes the sinks among them received
+     * @param scale a factor (the network's scale, to count at full scale)
+     * @return bytes the sinks among them received, times the factor
      */
-    static uint64_t GetBytesReceived(const ApplicationContainer& apps);
+    static uint64_t GetBytesReceived(const ApplicationContainer& apps, double scale = 1);
     /**
      * @param apps what Install returned
      * @return segments the senders among them sent again

@@ -91,6 +91,8 @@ NINE_CITY = {
     "traceLinks": ("core", {"pcap": "true"}, {}),
     "quiet": ("true", {"bfdIntervalMs": "5", "faultDetection": "oracle"}, None),
     "crossTraffic": ("0.3", {}, OFF),
+    "crossTcpFlows": ("1", {}, OFF),
+    "crossTcpControl": ("ns3::TcpNewReno", {"crossTcpFlows": "1"}, {}),
     "collectives": ("ring", {}, OFF),  # the base runs none
     "coreQueue": ("fifo", LOADED, OFF),
     "coreQueuePackets": ("5", dict(LOADED, coreQueue="fifo"), {}),
@@ -111,6 +113,8 @@ IMPAIRMENTS = {
     "jitterMs": ("1", {}, None),
     "jitterModel": ("independent", {"jitterMs": "1"}, {}),
     "crossTraffic": ("0.3", {}, None),
+    "crossTcpFlows": ("1", {}, None),
+    "crossTcpControl": ("ns3::TcpNewReno", {"crossTcpFlows": "1"}, {}),
     "coreQueue": ("fifo", {"schedule": "all-to-all", "crossTraffic": "0.9"}, None),
     "coreReserve": ("0.9", {}, None),
     "jitterCorrelationMs": ("1000", {"jitterMs": "1"}, {}),
