@@ -773,8 +773,12 @@ RunCollectives(const Options& o, const WanTopology& topo, const PlannerConfig& c
             {
                 std::cout << "    " << line << "\n";
             }
+            if (o.training == "none")
+            {
+                continue;
+            }
             const auto asRun = WanCollectiveTraining::AsRun(schedule, topo.GetNCities(), run);
-            if (o.training != "none" && asRun.feasible)
+            if (asRun.feasible)
             {
                 std::cout << "  " << WanExperimentReport::FormatTraining(Train(o, asRun));
             }

@@ -71,6 +71,13 @@ WanCollectiveExperiment::SetEdgeRate(double bps)
 }
 
 void
+WanCollectiveExperiment::SetMtu(uint32_t bytes)
+{
+    WanNetworkHelper(m_topo).SetMtu(bytes); // refuses a bad value now
+    m_mtu = bytes;
+}
+
+void
 WanCollectiveExperiment::SetImpairment(WanNetworkHelper::LinkClass linkClass,
                                        const WanLinkImpairment& impairment)
 {
@@ -128,6 +135,10 @@ WanCollectiveExperiment::BuildNetwork(WanNetworkHelper& net) const
     if (m_edgeBps)
     {
         net.SetEdgeRate(*m_edgeBps);
+    }
+    if (m_mtu)
+    {
+        net.SetMtu(*m_mtu);
     }
     if (m_coreQueue)
     {

@@ -86,6 +86,9 @@ class WanCollectiveExperiment
     void SetPayload(double bytes);
     /// @param bps the island-edge link's rate (WanNetworkHelper::SetEdgeRate)
     void SetEdgeRate(double bps);
+    /// @param bytes every device's MTU, >= 576 (WanNetworkHelper::SetMtu; TCP's
+    /// segments follow it)
+    void SetMtu(uint32_t bytes);
     /**
      * @param linkClass a link class
      * @param impairment its loss and jitter
@@ -177,6 +180,7 @@ class WanCollectiveExperiment
     double m_scale{1};                                                     //!< the scale
     double m_payload{1e9};                                                 //!< D
     std::optional<double> m_edgeBps;                                       //!< edge rate
+    std::optional<uint32_t> m_mtu;                                         //!< device MTU
     std::map<WanNetworkHelper::LinkClass, WanLinkImpairment> m_impairment; //!< per class
     std::optional<std::pair<std::string, uint32_t>> m_coreQueue;           //!< kind, packets
     WanCrossTrafficHelper m_crossTraffic;                                  //!< background

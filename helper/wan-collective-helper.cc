@@ -10,6 +10,7 @@
 #include "ns3/uinteger.h"
 #include "ns3/wan-collective-application.h"
 #include "ns3/wan-contribution.h"
+#include "ns3/wan-scale-check.h"
 #include "ns3/wan-training-text.h"
 
 #include <algorithm>
@@ -167,11 +168,17 @@ WanCollectiveHelper::Addresses(const std::vector<uint32_t>& cities) const
 }
 
 void
-WanCollectiveHelper::ClearWarnings()
+WanCollectiveHelper::StartInstall()
 {
     m_warnings.clear();
     m_members.clear();
     m_sendBytes.clear();
+    const auto atScale = WanScaleCheck::TcpAtScale(m_scale);
+    if (!atScale.empty())
+    {
+        m_warnings.push_back(atScale);
+        NS_LOG_WARN(atScale);
+    }
 }
 
 void

@@ -44,7 +44,8 @@ class RoundPlanner;
  * bytes fill the window exactly (it sends an empty segment and crashes,
  * ns-3 issue #991). A buffer set below
  * a path's product is warned with the throughput it caps a connection at
- * (GetWarnings).
+ * (GetWarnings), and so is a scale above 1 (WanScaleCheck::TcpAtScale: TCP's
+ * windows count segments, so its times are not scale-free).
  */
 class WanCollectiveHelper
 {
@@ -84,7 +85,8 @@ class WanCollectiveHelper
      */
     double BandwidthDelayProduct(uint32_t from, uint32_t to) const;
 
-    /** @return the warnings of the last Install (buffers below the product) */
+    /** @return the warnings of the last Install (TCP at a scale above 1,
+     *  buffers below the product) */
     const std::vector<std::string>& GetWarnings() const;
 
   protected:
@@ -128,8 +130,10 @@ class WanCollectiveHelper
     Ptr<WanCollectiveApplication> Create(uint32_t city,
                                          const std::vector<uint32_t>& sendsTo,
                                          const std::vector<uint32_t>& receivesFrom);
-    /// Forgets the last Install's warnings and members.
-    void ClearWarnings();
+    /// Starts an Install: forgets the last one's warnings and members, and
+    /// warns that TCP's times are not scale-free at a scale above 1
+    /// (WanScaleCheck::TcpAtScale).
+    void StartInstall();
     /**
      * @brief Once every member of an Install is created (Create): each
      * receive buffer, unless set, raised to over twice the largest send

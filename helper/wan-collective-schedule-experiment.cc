@@ -9,6 +9,7 @@
 #include "ns3/wan-training-text.h"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -89,6 +90,7 @@ WanCollectiveScheduleExperiment::Format(const std::vector<WanCollectiveRound>& r
                                         const WanTopology& topo)
 {
     std::ostringstream out;
+    std::set<std::string> said;
     for (const auto& round : rounds)
     {
         out << "round " << round.round + 1 << ": ";
@@ -125,7 +127,10 @@ WanCollectiveScheduleExperiment::Format(const std::vector<WanCollectiveRound>& r
         {
             for (const auto& w : clique.warnings)
             {
-                out << "  warning: " << w << "\n";
+                if (said.insert(w).second) // each warning once, under its first round
+                {
+                    out << "  warning: " << w << "\n";
+                }
             }
         }
     }

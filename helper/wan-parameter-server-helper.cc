@@ -39,7 +39,7 @@ WanParameterServerHelper::Install(const std::vector<uint32_t>& members, uint32_t
     std::copy_if(members.begin(), members.end(), std::back_inserter(workers), [server](uint32_t c) {
         return c != server;
     });
-    ClearWarnings();
+    StartInstall();
     ApplicationContainer apps;
     for (uint32_t i = 0; i < members.size(); ++i)
     {

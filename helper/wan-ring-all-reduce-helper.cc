@@ -28,7 +28,7 @@ WanRingAllReduceHelper::Install(const std::vector<uint32_t>& order)
     const uint32_t chunks = Chunks();
     const auto members = Addresses(order);
     const auto expected = ExpectedSums(order, chunks);
-    ClearWarnings();
+    StartInstall();
     ApplicationContainer apps;
     for (uint32_t i = 0; i < n; ++i)
     {

@@ -9,12 +9,12 @@
 #include "ns3/data-rate.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
-#include "ns3/object-factory.h"
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-cubic.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-tcp-bulk-sender.h"
 #include "ns3/wan-tcp-bulk-sink.h"
+#include "ns3/wan-training-compat.h"
 #include "ns3/wan-training-text.h"
 
 #include <algorithm>
@@ -66,9 +66,7 @@ void
 WanTcpCrossTrafficHelper::SetFlows(uint32_t flows, TypeId congestion)
 {
     wantext::bounds::kCrossTcpFlows.Check(flows, "TCP cross traffic: connections per direction");
-    ObjectFactory check;
-    check.SetTypeId(congestion);
-    if (!congestion.HasConstructor() || !DynamicCast<TcpCongestionOps>(check.Create()))
+    if (!wancompat::MakeCongestionControl(congestion))
     {
         throw std::invalid_argument("TCP cross traffic: " + congestion.GetName() +
                                     " is not a TCP congestion control");

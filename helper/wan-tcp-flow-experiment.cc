@@ -12,7 +12,6 @@
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
-#include "ns3/object-factory.h"
 #include "ns3/packet-sink-helper.h"
 #include "ns3/packet-sink.h"
 #include "ns3/simulator.h"
@@ -22,6 +21,7 @@
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/tcp-socket.h"
 #include "ns3/uinteger.h"
+#include "ns3/wan-training-compat.h"
 #include "ns3/wan-training-text.h"
 
 #include <stdexcept>
@@ -91,9 +91,7 @@ WanTcpFlowExperiment::SetLoss(double p)
 void
 WanTcpFlowExperiment::SetCongestionControl(TypeId congestion)
 {
-    ObjectFactory check;
-    check.SetTypeId(congestion);
-    if (!congestion.HasConstructor() || !DynamicCast<TcpCongestionOps>(check.Create()))
+    if (!wancompat::MakeCongestionControl(congestion))
     {
         throw std::invalid_argument("TCP flow: " + congestion.GetName() +
                                     " is not a TcpCongestionOps");

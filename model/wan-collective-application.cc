@@ -4,12 +4,13 @@
 
 #include "wan-collective-application.h"
 
+#include "wan-training-compat.h"
+
 #include "ns3/boolean.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
-#include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
@@ -162,11 +163,7 @@ void
 WanCollectiveApplication::StartApplication()
 {
     NS_LOG_FUNCTION(this);
-    // Made once to check it (ns-3.37's TcpCubic names TcpSocketBase as its
-    // parent TypeId, so IsChildOf cannot tell).
-    ObjectFactory congestion;
-    congestion.SetTypeId(m_congestion);
-    if (!m_congestion.HasConstructor() || !DynamicCast<TcpCongestionOps>(congestion.Create()))
+    if (!wancompat::MakeCongestionControl(m_congestion))
     {
         NS_FATAL_ERROR(GetInstanceTypeId().GetName()
                        << ": CongestionControl " << m_congestion.GetName()

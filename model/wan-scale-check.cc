@@ -33,4 +33,22 @@ WanScaleCheck::JitterAgainstWindow(double jitterSeconds, double windowSeconds, d
            remedy + ")";
 }
 
+std::string
+WanScaleCheck::TcpAtScale(double scale)
+{
+    if (scale <= 1)
+    {
+        return "";
+    }
+    return "TCP at scale " + wantext::Num(scale) +
+           ": windows, slow start and device queues count segments, so a path's "
+           "bandwidth-delay product is " +
+           wantext::Num(scale) +
+           " times fewer segments than at full scale (slow start reaches it " +
+           wantext::Num(std::log2(scale), 3) +
+           " round trips sooner; a queue of packets drains in " + wantext::Num(scale) +
+           " times its full-scale time): times over TCP are not scale-free (compare systems at one "
+           "scale, the lowest a study affords)";
+}
+
 } // namespace ns3

@@ -38,6 +38,20 @@ class WanScaleCheck
     static std::string JitterAgainstWindow(double jitterSeconds,
                                            double windowSeconds,
                                            double scale);
+
+    /**
+     * TCP at a time-preserving scale: the scale divides every rate and
+     * payload, but TCP counts its windows, its slow start and the device
+     * queues in segments, so a path's bandwidth-delay product is `scale`
+     * times fewer segments in the run than at full scale; slow start
+     * reaches it about log2(scale) round trips sooner, and a queue of
+     * packets drains in `scale` times its full-scale time.  The collectives'
+     * times over TCP are therefore not scale-free, unlike the island rounds'.
+     *
+     * @param scale the run's scale, >= 1
+     * @return "" at full scale; otherwise one line saying so
+     */
+    static std::string TcpAtScale(double scale);
 };
 
 } // namespace ns3

@@ -4,11 +4,12 @@
 
 #include "wan-tcp-bulk-sender.h"
 
+#include "wan-training-compat.h"
+
 #include "ns3/boolean.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
-#include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/socket.h"
 #include "ns3/tcp-congestion-ops.h"
@@ -112,15 +113,7 @@ WanTcpBulkSender::StartApplication()
     {
         NS_FATAL_ERROR("WanTcpBulkSender: Remote is not an IPv4 socket address");
     }
-    // Made to check it (ns-3.37's TcpCubic names TcpSocketBase as its parent
-    // TypeId, so IsChildOf cannot tell).
-    ObjectFactory factory;
-    factory.SetTypeId(m_congestion);
-    Ptr<TcpCongestionOps> congestion;
-    if (m_congestion.HasConstructor())
-    {
-        congestion = DynamicCast<TcpCongestionOps>(factory.Create());
-    }
+    const auto congestion = wancompat::MakeCongestionControl(m_congestion);
     if (!congestion)
     {
         NS_FATAL_ERROR("WanTcpBulkSender: CongestionControl " << m_congestion.GetName()

@@ -17,6 +17,7 @@
 #include "ns3/event-id.h"
 #include "ns3/ipv4-routing-protocol.h"
 #include "ns3/nstime.h"
+#include "ns3/ptr.h"
 #include "ns3/type-id.h"
 
 #if __has_include("ns3/application-helper.h")
@@ -42,6 +43,9 @@
 
 namespace ns3
 {
+
+class TcpCongestionOps;
+
 namespace wancompat
 {
 
@@ -385,6 +389,15 @@ class ApplicationHelper
     ObjectFactory m_factory; //!< makes the applications
 };
 #endif
+
+/**
+ * @param tid a TypeId
+ * @return a new object of that type when it is a TCP congestion control
+ *         (a TcpCongestionOps), null otherwise. It is made to tell: ns-3.37's
+ *         TcpCubic names TcpSocketBase as its parent TypeId, so
+ *         TypeId::IsChildOf cannot (wan-training-compat.cc).
+ */
+Ptr<TcpCongestionOps> MakeCongestionControl(TypeId tid);
 
 } // namespace wancompat
 } // namespace ns3

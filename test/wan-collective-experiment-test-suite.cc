@@ -7,6 +7,7 @@
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 #include "ns3/wan-collective-experiment.h"
+#include "ns3/wan-scale-check.h"
 
 using namespace ns3;
 using namespace ns3::wantest;
@@ -56,6 +57,29 @@ class CollectiveLosslessTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_EQ(line.rfind("parameter server over TCP (A, B, C; server A): ", 0),
                               0,
                               line);
+        // The Internet's MTU: the same records, exact, in segments of 1448
+        // bytes instead of 8948, so over four times the events.
+        WanCollectiveExperiment internet(TriangleTopology());
+        internet.SetPayload(3e6);
+        internet.SetMtu(1500);
+        const auto small = internet.Run(WanCollectiveExperiment::RING);
+        NS_TEST_EXPECT_MSG_EQ(small.exact, true, "MTU 1500");
+        NS_TEST_EXPECT_MSG_EQ(small.bytes, ring.bytes, "the same records");
+        NS_TEST_EXPECT_MSG_GT(small.events, 4 * ring.events, "segments of 1448 bytes");
+        NS_TEST_EXPECT_MSG_EQ(ring.warnings.size(), 0, "full scale: nothing to warn of");
+        NS_TEST_EXPECT_MSG_EQ(ps.warnings.size(), 0, "full scale: nothing to warn of");
+        // At a scale, both collectives say their times are not scale-free.
+        experiment.SetScale(10);
+        for (auto kind : {WanCollectiveExperiment::RING, WanCollectiveExperiment::PARAMETER_SERVER})
+        {
+            const auto scaled = experiment.Run(kind);
+            NS_TEST_ASSERT_MSG_EQ(scaled.warnings.size(), 1, scaled.kind);
+            NS_TEST_EXPECT_MSG_EQ(scaled.warnings[0], WanScaleCheck::TcpAtScale(10), scaled.kind);
+            const auto text = WanCollectiveExperiment::Format(scaled, TriangleTopology());
+            NS_TEST_EXPECT_MSG_NE(text.find("\n  warning: TCP at scale 10: "),
+                                  std::string::npos,
+                                  text);
+        }
     }
 };
 
@@ -127,6 +151,8 @@ class CollectiveBadInputTestCase : public WanTestCase
         WanCollectiveExperiment experiment(TriangleTopology());
         e = ErrorOf([&] { experiment.SetScale(0.5); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "collective scale"), true, e);
+        e = ErrorOf([&] { experiment.SetMtu(575); });
+        NS_TEST_EXPECT_MSG_EQ(Mentions(e, "MTU must be at least 576 bytes (got 575)"), true, e);
         e = ErrorOf([&] { experiment.SetTimeLimit(0); });
         NS_TEST_EXPECT_MSG_EQ(Mentions(e, "collective time limit"), true, e);
         e = ErrorOf([&] { experiment.Run(WanCollectiveExperiment::RING, {0, 5}); });

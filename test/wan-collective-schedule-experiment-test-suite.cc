@@ -92,6 +92,20 @@ class CollectiveSchedulePairsTestCase : public WanTestCase
         NS_TEST_EXPECT_MSG_NE(text.find("round 3: 5"), std::string::npos, text);
         NS_TEST_EXPECT_MSG_NE(text.find("exact True, slowest {B,C}"), std::string::npos, text);
         NS_TEST_EXPECT_MSG_NE(text.find("mean round 37."), std::string::npos, text);
+        // A warning every clique of every round carries is printed once, under
+        // the first round.
+        auto warned = rounds;
+        for (auto& r : warned)
+        {
+            r.cliques[0].warnings = {"at the scale"};
+        }
+        const auto once = WanCollectiveScheduleExperiment::Format(warned, topo);
+        NS_TEST_EXPECT_MSG_EQ(once.find("warning: at the scale"),
+                              once.find("\n", once.find("round 1: ")) + 3,
+                              once);
+        NS_TEST_EXPECT_MSG_EQ(once.find("warning: at the scale", once.find("round 2: ")),
+                              std::string::npos,
+                              once);
         Config::Reset();
     }
 };

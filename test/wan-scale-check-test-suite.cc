@@ -56,6 +56,40 @@ class JitterWindowTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief TCP at a scale, by hand: scale 1000 has a path's product in 1000
+ * times fewer segments, reached log2(1000) = 9.97 round trips sooner; full
+ * scale is not warned.
+ */
+class TcpAtScaleTestCase : public WanTestCase
+{
+  public:
+    TcpAtScaleTestCase()
+        : WanTestCase("TCP at a scale: warned above full scale, with the round trips slow "
+                      "start saves")
+    {
+    }
+
+  private:
+    void DoCheck() override
+    {
+        NS_TEST_EXPECT_MSG_EQ(WanScaleCheck::TcpAtScale(1000),
+                              "TCP at scale 1000: windows, slow start and device queues count "
+                              "segments, so a path's bandwidth-delay product is 1000 times fewer "
+                              "segments than at full scale (slow start reaches it 9.97 round "
+                              "trips sooner; a queue of packets drains in 1000 times its "
+                              "full-scale time): times over TCP are not scale-free (compare "
+                              "systems at one scale, the lowest a study affords)",
+                              "scale 1000");
+        NS_TEST_EXPECT_MSG_NE(WanScaleCheck::TcpAtScale(1024).find("reaches it 10 round trips"),
+                              std::string::npos,
+                              "log2(1024)");
+        NS_TEST_EXPECT_MSG_NE(WanScaleCheck::TcpAtScale(1.5), "", "any scale above 1");
+        NS_TEST_EXPECT_MSG_EQ(WanScaleCheck::TcpAtScale(1), "", "full scale");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief Suite of WanScaleCheck.
  */
 class WanScaleCheckTestSuite : public TestSuite
@@ -65,6 +99,7 @@ class WanScaleCheckTestSuite : public TestSuite
         : TestSuite("wan-training-scale-check", Type::UNIT)
     {
         AddTestCase(new JitterWindowTestCase);
+        AddTestCase(new TcpAtScaleTestCase);
     }
 };
 

@@ -100,7 +100,10 @@ def test_time_to_target_of_todays_collectives():
     assert done.returncode == 0, done.stderr
     part = done.stdout.split("Today's collectives over TCP among every island")[1]
     part = part.split("The schedules on today's network")[0]
-    found = re.findall(r"over TCP \([^)]*\): ([\d.]+) ms, .*\n  training \(quadratic, wait\): "
+    # Each collective warns that TCP at the scale is not scale-free, once.
+    assert part.count("  warning: TCP at scale 10000: ") == 2, part
+    found = re.findall(r"over TCP \([^)]*\): ([\d.]+) ms, .*\n(?:  warning: .*\n)*"
+                       r"  training \(quadratic, wait\): "
                        r"20 rounds in ([\d.]+) s; .*consensus distance ([\d.e+-]+)\); target "
                        r"[\d.]+ after (\d+) rounds, ([\d.]+) s", part)
     assert len(found) == 2, part
