@@ -348,6 +348,7 @@ struct CollectiveRow
     double megabytes{0}; //!< record bytes all islands sent, every round
     uint64_t retransmissions{0};
     bool exact{false};
+    std::set<std::string> warnings; //!< what its cliques warned of (TCP at the scale, buffers)
 };
 
 /// Runs each schedule on today's network, each collective in each clique, under every setting.
@@ -399,6 +400,10 @@ RunCollectiveSweep(const Options& o, const std::vector<Setting>& settings)
                     row.megabytes += r.bytes / 1e6;
                     row.retransmissions += r.retransmissions;
                     row.exact = row.exact && r.exact;
+                    for (const auto& clique : r.cliques)
+                    {
+                        row.warnings.insert(clique.warnings.begin(), clique.warnings.end());
+                    }
                 }
                 if (label == "none")
                 {
@@ -458,6 +463,18 @@ PrintCollectiveRows(const std::vector<CollectiveRow>& rows)
         std::cout << std::setw(13) << r.slowestMs << std::setprecision(3) << std::setw(10)
                   << r.megabytes << std::setw(9) << r.retransmissions << "  "
                   << (r.exact ? "exact" : "NOT exact") << "\n";
+    }
+    // Each warning once (TCP at the scale is every row's).
+    std::set<std::string> said;
+    for (const auto& r : rows)
+    {
+        for (const auto& w : r.warnings)
+        {
+            if (said.insert(w).second)
+            {
+                std::cout << "warning: " << w << "\n";
+            }
+        }
     }
 }
 

@@ -126,28 +126,35 @@ def loss_for_rate(rate_bps, rtt):
     return math.exp(lo)
 
 
-def run_one(setting, nodes, rate_gbps, payload_gb, scale, core_gbps):
+def run_one(setting, nodes, rate_gbps, payload_gb, scale, core_gbps, buffer_products):
     """One lossless sync of the ring all-reduce over TCP."""
     from wan_training import ns
 
     rate = rate_gbps * 1e9
     topo = topology(setting, nodes, rate, core_gbps * 1e9)
+    order = [int(c) for c in ns.WanRingAllReduceHelper.ChooseOrder(topo, list(range(nodes)))]
+    slowest = max(float(topo.GetPathDelay(order[k], order[(k + 1) % nodes]))
+                  for k in range(nodes))
     experiment = ns.WanCollectiveExperiment(topo)
     experiment.SetScale(scale)
     experiment.SetPayload(payload_gb * 1e9)
     experiment.SetMtu(1500)
     experiment.SetTimeLimit(3600)
+    if buffer_products > 0:
+        # Send buffers of that many idle products of the slowest step (the
+        # receive buffers follow them), as an autotuned host's grow.
+        product = rate / scale / 8 * 2 * slowest
+        experiment.SetAttribute("SendBuffer",
+                                ns.UintegerValue(int(math.ceil(buffer_products * product))))
     r = experiment.Run(ns.WanCollectiveExperiment.RING)
-    order = [int(c) for c in r.members]
-    slowest = max(float(topo.GetPathDelay(order[k], order[(k + 1) % nodes]))
-                  for k in range(nodes))
     d_bits = payload_gb * 8e9
     closed = 2 * (nodes - 1) / nodes * d_bits / rate + 2 * (nodes - 1) * slowest
     reported = REPORTED_S[setting]
     implied = 2 * (nodes - 1) / nodes * d_bits / reported
     return {
         "setting": setting, "nodes": nodes, "rate_gbps": rate_gbps, "payload_gb": payload_gb,
-        "scale": scale, "ring": "-".join(str(topo.GetCity(c).code) for c in order),
+        "scale": scale, "send_buffer_products": buffer_products,
+        "ring": "-".join(str(topo.GetCity(c).code) for c in order),
         "slowest_step_ms": slowest * 1e3, "seconds": float(r.seconds) if r.complete else math.inf,
         "closed_form_s": closed, "ratio": (float(r.seconds) / closed) if r.complete else math.inf,
         "reported_s": reported, "implied_gbps": implied / 1e9,
@@ -197,6 +204,9 @@ def main(argv=None):
     parser.add_argument("--scale", type=float, default=1000, help="scale (default 1000)")
     parser.add_argument("--coreGbps", dest="core_gbps", type=float, default=100,
                         help="the core links' rate (default 100)")
+    parser.add_argument("--sendBufferProducts", dest="buffer_products", type=float, default=4,
+                        help="send buffers of this many idle bandwidth-delay products of the "
+                             "ring's slowest step (default 4; 0: the helper's, twice each path's)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--output", default="results", help="output folder (default results)")
     args = parser.parse_args(argv)
@@ -215,7 +225,8 @@ def main(argv=None):
             parser.error(str(e))
     os.makedirs(args.output, exist_ok=True)
 
-    tasks = [(s, args.nodes, rate, args.payload_gb, args.scale, args.core_gbps)
+    tasks = [(s, args.nodes, rate, args.payload_gb, args.scale, args.core_gbps,
+              args.buffer_products)
              for s in args.settings for rate in args.rates]
     rows = run_tasks(run_one, tasks, args.jobs)
     paths = write_tables(args.output, "intellect1-replay", rows, rows, plot)

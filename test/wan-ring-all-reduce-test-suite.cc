@@ -13,9 +13,9 @@
 #include "ns3/wan-contribution.h"
 #include "ns3/wan-network-helper.h"
 #include "ns3/wan-ring-all-reduce-helper.h"
-#include "ns3/wan-scale-check.h"
 #include "ns3/wan-ring-all-reduce.h"
 #include "ns3/wan-ring-application.h"
+#include "ns3/wan-scale-check.h"
 
 #include <algorithm>
 #include <deque>

@@ -64,6 +64,8 @@ def test_impairment_sweep_runs_the_schedule_on_todays_network(tmp_path):
                           cwd=ns3_dir(), capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "The schedules on today's network" in done.stdout
+    # Both rows' cliques warn of TCP at the scale: said once, under the table.
+    assert done.stdout.count("warning: TCP at scale 10000: ") == 1, done.stdout
     with open(path) as f:
         rows = list(csv.DictReader(f))
     assert [(r["schedule"], r["collective"], r["impairment"]) for r in rows] == [

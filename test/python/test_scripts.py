@@ -788,6 +788,43 @@ def test_collectives_benchmark(tmp_path):
         (float(ring[0]["wall_s"]) + float(ring[1]["wall_s"])) / 2, rel=1e-9)
 
 
+def test_intellect1_replay(tmp_path):
+    """Three nodes a setting at 4 Gbit/s, D = 10 GB: the closed form by hand
+    from the great circles (IAD-SJC 3846.2 km, IAD-SIN 15521.9 km, x 1.4 at
+    200 000 km/s), the rate the report's median implies, and the run exact and
+    no faster than the egress alone."""
+    out = run_script("intellect1_replay.py", "--settings", "us", "global", "--nodes", "3",
+                     "--rateGbps", "4", "--scale", "10000", "--output", str(tmp_path))
+    assert "written:" in out
+    rows = read_csv(tmp_path / "intellect1-replay.csv")
+    assert [(r["setting"], int(r["nodes"]), float(r["rate_gbps"])) for r in rows] == [
+        ("us", 3, 4.0), ("global", 3, 4.0)]
+    assert sorted(rows[0]["ring"].split("-")) == ["IAD", "ORD", "SJC"]
+    assert sorted(rows[1]["ring"].split("-")) == ["FRA", "IAD", "SIN"]
+    egress = 2 * 2 / 3 * 80 / 4  # 2(N-1)/N x D / R, s
+    for r, slowest_ms, reported in ((rows[0], 26.923, 103), (rows[1], 108.654, 469)):
+        assert float(r["slowest_step_ms"]) == pytest.approx(slowest_ms, rel=1e-4)
+        assert float(r["closed_form_s"]) == pytest.approx(
+            egress + 4 * float(r["slowest_step_ms"]) / 1e3, rel=1e-9)
+        assert float(r["reported_s"]) == reported
+        assert float(r["implied_gbps"]) == pytest.approx(2 * 2 / 3 * 80 / reported, rel=1e-9)
+        assert 0 < float(r["loss_for_implied"]) < 1e-4
+        assert r["exact"] == "True"
+        assert float(r["seconds"]) > egress
+        assert float(r["ratio"]) == pytest.approx(
+            float(r["seconds"]) / float(r["closed_form_s"]), rel=1e-9)
+    # A longer round trip needs a lower loss for the same rate, and global's
+    # rate is lower: its loss is the higher (2.4e-6 against 7.1e-7 here).
+    assert float(rows[1]["loss_for_implied"]) > float(rows[0]["loss_for_implied"])
+    ax = read_figure(tmp_path / "intellect1-replay.png")["axes"][0]
+    assert ax["xscale"] == "log"
+    assert "us: INTELLECT-1's median (103 s)" in ax["legend"]
+    assert "global: ring over TCP, 3 nodes (simulated)" in ax["legend"]
+    done = subprocess.run([sys.executable, os.path.join(SCRIPTS, "intellect1_replay.py"),
+                           "--nodes", "15"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--nodes must be from 2 to 14" in done.stderr
+
+
 def test_collectives_sweep(tmp_path):
     out = run_script("collectives_sweep.py", "--systems", "paper", "ring", "schedule-ring",
                      "--schedule", "pairs", "--lossRate", "0", "0.05", "--runs", "2",
