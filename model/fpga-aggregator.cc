@@ -4,16 +4,22 @@
 
 #include "fpga-aggregator.h"
 
+#include "wan-edge-routing.h"
 #include "wan-parity-code.h"
 #include "wan-training-compat.h"
 #include "wan-training-text.h"
 
 #include "ns3/boolean.h"
 #include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
+#include "ns3/udp-header.h"
+#include "ns3/udp-l4-protocol.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
@@ -187,6 +193,15 @@ FpgaAggregator::GetTypeId()
                             "A packet that could not be used, and why",
                             MakeTraceSourceAccessor(&FpgaAggregator::m_dropTrace),
                             "ns3::FpgaAggregator::DropTracedCallback")
+            .AddAttribute("InLine",
+                          "On an edge node routed by WanEdgeRouting, take the inbound "
+                          "multicast streams off the wire (the routing's in-line tap) rather "
+                          "than through the node's IP and UDP stack to the socket: the same "
+                          "packets at the same instants, without the local delivery and UDP "
+                          "demultiplexing per packet (false: through the socket)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FpgaAggregator::m_inLine),
+                          MakeBooleanChecker())
             .AddAttribute("HeartbeatInterval",
                           "Interval of the liveness heartbeat the FPGA gives its edge node "
                           "while it works (0: none); a watchdog that misses some declares it "
@@ -267,6 +282,7 @@ void
 FpgaAggregator::DoDispose()
 {
     NS_LOG_FUNCTION(this);
+    DetachTap();
     m_socket = nullptr;
     m_resendBuffer.clear();
     m_decoder.reset();
@@ -322,6 +338,7 @@ FpgaAggregator::StartApplication()
         NS_FATAL_ERROR("FpgaAggregator: cannot bind port " << m_port);
     }
     m_socket->SetRecvCallback(MakeCallback(&FpgaAggregator::HandleRead, this));
+    AttachTap();
     if (m_heartbeatInterval.IsStrictlyPositive())
     {
         m_heartbeatEvent =
@@ -359,6 +376,7 @@ FpgaAggregator::StopApplication()
     Simulator::Cancel(m_expiryEvent);
     Simulator::Cancel(m_heartbeatEvent);
     Simulator::Cancel(m_decodeEvent);
+    DetachTap();
     if (m_decoder)
     {
         for (const auto& block : m_decoder->Flush())
@@ -374,73 +392,120 @@ FpgaAggregator::StopApplication()
 }
 
 void
+FpgaAggregator::AttachTap()
+{
+    auto ipv4 = GetNode()->GetObject<Ipv4>();
+    m_edge = ipv4 ? DynamicCast<WanEdgeRouting>(ipv4->GetRoutingProtocol()) : nullptr;
+    if (!m_inLine || !m_edge)
+    {
+        m_edge = nullptr;
+        return;
+    }
+    m_edge->SetInlineTap(MakeCallback(&FpgaAggregator::TakeInbound, this));
+    NS_LOG_INFO("in line: the inbound streams are taken off the edge node's wire");
+}
+
+void
+FpgaAggregator::DetachTap()
+{
+    if (m_edge)
+    {
+        m_edge->SetInlineTap(WanEdgeRouting::InlineTap());
+        m_edge = nullptr;
+    }
+}
+
+bool
+FpgaAggregator::TakeInbound(Ptr<const Packet> packet, const Ipv4Header& ip)
+{
+    // Whole UDP datagrams to DataPort only: a fragment is reassembled by the
+    // node's stack, and with checksums on the stack verifies them.
+    UdpHeader udp;
+    if (ip.GetProtocol() != UdpL4Protocol::PROT_NUMBER || !ip.IsLastFragment() ||
+        ip.GetFragmentOffset() != 0 || Node::ChecksumEnabled() ||
+        packet->PeekHeader(udp) != udp.GetSerializedSize() || udp.GetDestinationPort() != m_port)
+    {
+        return false;
+    }
+    auto payload = packet->Copy();
+    payload->RemoveHeader(udp);
+    Receive(payload, InetSocketAddress(ip.GetSource(), udp.GetSourcePort()));
+    return true;
+}
+
+void
 FpgaAggregator::HandleRead(Ptr<Socket> socket)
 {
     Ptr<Packet> packet;
     Address from;
     while ((packet = socket->RecvFrom(from)))
     {
-        WanChunkHeader header;
-        if (m_failed)
+        Receive(packet, from);
+    }
+}
+
+void
+FpgaAggregator::Receive(Ptr<Packet> packet, const Address& from)
+{
+    WanChunkHeader header;
+    if (m_failed)
+    {
+        Drop(packet, "failed");
+    }
+    else if (packet->PeekHeader(header) == 0)
+    {
+        Drop(packet, "malformed");
+    }
+    else if (header.GetKind() == WanChunkHeader::NACK)
+    {
+        Resend(header.GetSequence());
+    }
+    else if (header.GetKind() == WanChunkHeader::QUERY)
+    {
+        Answer(header);
+    }
+    else if (header.GetKind() == WanChunkHeader::REPAIR)
+    {
+        // A repair this FPGA asked for: summed like the chunk it replaces.
+        auto it = m_repairs.find(
+            {header.GetRound(), header.GetClique(), header.GetChunk(), header.GetPosition()});
+        if (it == m_repairs.end())
         {
-            Drop(packet, "failed");
+            // Not awaited (any more): the island recovers it end to end.
+            Drop(packet, "unrequested repair");
+            return;
         }
-        else if (packet->PeekHeader(header) == 0)
+        m_repairRtt[from].Observe((Simulator::Now() - it->second).GetSeconds());
+        m_repairs.erase(it);
+        ++m_repairsIn;
+        if (!Decode(packet, header, false, from))
         {
-            Drop(packet, "malformed");
+            return; // rebuilt here meanwhile
         }
-        else if (header.GetKind() == WanChunkHeader::NACK)
+        const FpgaChunkId id{header.GetRound(), header.GetClique(), header.GetChunk()};
+        NS_LOG_LOGIC("repair of chunk " << header.GetChunk() << " of round " << header.GetRound()
+                                        << " from position " << header.GetPosition());
+        Aggregate(packet, header);
+        ReleaseLate(id);
+    }
+    else if (header.GetKind() != WanChunkHeader::DATA)
+    {
+        Drop(packet, "unexpected kind");
+    }
+    else if (InetSocketAddress::IsMatchingType(from) &&
+             InetSocketAddress::ConvertFrom(from).GetIpv4() == m_island)
+    {
+        // The island's own outbound stream passes through this edge node
+        // on its way into the tree (and is delivered locally): it is not
+        // an input.
+        NS_LOG_LOGIC("the island's own chunk, not summed");
+    }
+    else if (Decode(packet, header, true, from))
+    {
+        Aggregate(packet, header);
+        if (m_repairInNetwork && m_hbmBytes > 0)
         {
-            Resend(header.GetSequence());
-        }
-        else if (header.GetKind() == WanChunkHeader::QUERY)
-        {
-            Answer(header);
-        }
-        else if (header.GetKind() == WanChunkHeader::REPAIR)
-        {
-            // A repair this FPGA asked for: summed like the chunk it replaces.
-            auto it = m_repairs.find(
-                {header.GetRound(), header.GetClique(), header.GetChunk(), header.GetPosition()});
-            if (it == m_repairs.end())
-            {
-                // Not awaited (any more): the island recovers it end to end.
-                Drop(packet, "unrequested repair");
-                continue;
-            }
-            m_repairRtt[from].Observe((Simulator::Now() - it->second).GetSeconds());
-            m_repairs.erase(it);
-            ++m_repairsIn;
-            if (!Decode(packet, header, false, from))
-            {
-                continue; // rebuilt here meanwhile
-            }
-            const FpgaChunkId id{header.GetRound(), header.GetClique(), header.GetChunk()};
-            NS_LOG_LOGIC("repair of chunk " << header.GetChunk() << " of round "
-                                            << header.GetRound() << " from position "
-                                            << header.GetPosition());
-            Aggregate(packet, header);
-            ReleaseLate(id);
-        }
-        else if (header.GetKind() != WanChunkHeader::DATA)
-        {
-            Drop(packet, "unexpected kind");
-        }
-        else if (InetSocketAddress::IsMatchingType(from) &&
-                 InetSocketAddress::ConvertFrom(from).GetIpv4() == m_island)
-        {
-            // The island's own outbound stream passes through this edge node
-            // on its way into the tree (and is delivered locally): it is not
-            // an input.
-            NS_LOG_LOGIC("the island's own chunk, not summed");
-        }
-        else if (Decode(packet, header, true, from))
-        {
-            Aggregate(packet, header);
-            if (m_repairInNetwork && m_hbmBytes > 0)
-            {
-                Watch(header, from);
-            }
+            Watch(header, from);
         }
     }
 }

@@ -31,6 +31,8 @@ namespace ns3
 
 class Socket;
 class Packet;
+class Ipv4Header;
+class WanEdgeRouting;
 
 /**
  * @ingroup wan-training
@@ -39,7 +41,12 @@ class Packet;
  * over a sequenced hop with a resend buffer.
  *
  * It listens on DataPort for DATA chunks (multicast trees deliver them to the
- * edge node) and for NACKs from its island.  Each DATA chunk goes into an
+ * edge node) and for NACKs from its island.  On an edge node routed by
+ * WanEdgeRouting it is in line (InLine, the default): it takes the inbound
+ * streams off the wire through the routing's tap, before the node's IP and
+ * UDP stack would deliver them to its socket (the same packets at the same
+ * instants, without that stack's work per packet); unicast to DataPort
+ * (NACKs, repairs, queries) comes through the socket.  Each DATA chunk goes into an
  * FpgaSlotTable; every sum the table forwards (completion, timeout, conflict)
  * leaves as a MERGED packet to Island:IslandPort with the next sequence number
  * and is kept in a resend buffer of ResendBufferPackets packets.  A NACK for a
@@ -151,6 +158,24 @@ class FpgaAggregator : public Application
 
     /// Reads DATA chunks and NACKs.
     void HandleRead(Ptr<Socket> socket);
+    /**
+     * @brief Handles one packet to DataPort, as its socket or its tap received it.
+     * @param packet the UDP payload
+     * @param from the sender's address and port
+     */
+    void Receive(Ptr<Packet> packet, const Address& from);
+    /**
+     * @brief The in-line tap (WanEdgeRouting::SetInlineTap): takes an inbound
+     * UDP datagram to DataPort off the edge node's wire.
+     * @param packet the IP payload
+     * @param ip its IP header
+     * @return whether it was taken (else the node's stack delivers it)
+     */
+    bool TakeInbound(Ptr<const Packet> packet, const Ipv4Header& ip);
+    /// Connects the in-line tap, on an edge node with WanEdgeRouting and InLine.
+    void AttachTap();
+    /// Disconnects it.
+    void DetachTap();
     /**
      * @brief Sums a DATA chunk into the slot table, or drops it.
      * @param packet the packet as received
@@ -269,6 +294,8 @@ class FpgaAggregator : public Application
     uint64_t m_lossReports{0}; //!< REPORTs sent
 
     Ptr<Socket> m_socket;                         //!< receives DATA and NACK, sends MERGED
+    bool m_inLine;                                //!< take inbound streams off the wire
+    Ptr<WanEdgeRouting> m_edge;                   //!< whose tap this is (or null)
     std::unique_ptr<FpgaSlotTable> m_table;       //!< HBM
     std::unique_ptr<FpgaStreamDecoder> m_decoder; //!< per-stream decoding (or null)
     EventId m_decodeEvent;                        //!< next stream block expiry

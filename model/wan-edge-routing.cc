@@ -38,6 +38,12 @@ WanEdgeRouting::SetDeliverMulticast(bool deliver)
     m_deliver = deliver;
 }
 
+void
+WanEdgeRouting::SetInlineTap(InlineTap tap)
+{
+    m_tap = tap;
+}
+
 bool
 WanEdgeRouting::RouteInput(Ptr<const Packet> p,
                            const Ipv4Header& header,
@@ -57,8 +63,16 @@ WanEdgeRouting::RouteInput(Ptr<const Packet> p,
     {
         return WanRouterRouting::RouteInput(p, header, idev, ucb, mcb, lcb, ecb);
     }
-    NS_LOG_LOGIC("inbound multicast for " << header.GetDestination() << ": delivered locally");
-    lcb(p->Copy(), header, iif);
+    if (!m_tap.IsNull() && m_tap(p, header))
+    {
+        NS_LOG_LOGIC("inbound multicast for " << header.GetDestination()
+                                              << ": taken by the in-line device");
+    }
+    else
+    {
+        NS_LOG_LOGIC("inbound multicast for " << header.GetDestination() << ": delivered locally");
+        lcb(p->Copy(), header, iif);
+    }
     Ipv4StaticRouting::RouteInput(p, header, idev, ucb, mcb, lcb, ecb); // and forwarded
     return true;
 }

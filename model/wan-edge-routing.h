@@ -8,6 +8,8 @@
 #include "wan-router-routing.h"
 #include "wan-training-compat.h"
 
+#include "ns3/callback.h"
+
 namespace ns3
 {
 
@@ -27,6 +29,14 @@ namespace ns3
  * link from the router) is delivered locally, when DeliverMulticast is on,
  * and forwarded by the static multicast routes as well (to the island when
  * no FPGA consumes it); one from the island is only forwarded.
+ *
+ * An in-line device on the node (the FPGA, SetInlineTap) may take such a
+ * packet off the wire before the node's stack sees it: the tap is offered
+ * each inbound multicast packet first and, when it takes it, the packet is
+ * not delivered to the node's sockets (no IP local delivery, no UDP
+ * demultiplexing: the work an FPGA parsing headers at line rate does not
+ * do); what it declines is delivered as before.  Forwarding is the same
+ * either way.
  */
 class WanEdgeRouting : public WanRouterRouting
 {
@@ -47,6 +57,21 @@ class WanEdgeRouting : public WanRouterRouting
      */
     void SetDeliverMulticast(bool deliver);
 
+    /**
+     * @brief What an in-line device takes off the inbound multicast streams.
+     *
+     * Called with each multicast packet that arrives on the inbound interface
+     * while DeliverMulticast is on, before local delivery; it returns true
+     * when it took the packet (then no socket of the node receives it), false
+     * to leave it to the node's stack.
+     */
+    typedef Callback<bool, Ptr<const Packet>, const Ipv4Header&> InlineTap;
+    /**
+     * @param tap the in-line device's tap (a null callback: none, every
+     *        inbound stream goes to the node's sockets)
+     */
+    void SetInlineTap(InlineTap tap);
+
     bool RouteInput(Ptr<const Packet> p,
                     const Ipv4Header& header,
                     Ptr<const NetDevice> idev,
@@ -58,6 +83,7 @@ class WanEdgeRouting : public WanRouterRouting
   private:
     uint32_t m_inbound{0}; //!< interface from the WAN side (0: none set)
     bool m_deliver{true};  //!< deliver inbound multicast locally
+    InlineTap m_tap;       //!< the in-line device's tap (null: none)
 };
 
 } // namespace ns3

@@ -4,9 +4,11 @@
 
 #include "wan-training-test-utils.h"
 
+#include "ns3/boolean.h"
 #include "ns3/fpga-aggregator.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address-generator.h"
+#include "ns3/ipv4-l3-protocol.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
@@ -33,6 +35,7 @@ struct IslandInbox
     std::map<uint32_t, uint32_t> count; //!< chunk -> contributions
     std::set<uint32_t> sequences;       //!< sequence numbers seen
     uint32_t duplicates{0};             //!< packets with a seen sequence
+    std::vector<Time> arrivals;         //!< when each packet came
 
     /// Receive callback: adds each new partial sum once.
     void Receive(Ptr<Socket> socket)
@@ -41,6 +44,7 @@ struct IslandInbox
         {
             WanChunkHeader h;
             p->RemoveHeader(h);
+            arrivals.push_back(Simulator::Now());
             if (!sequences.insert(h.GetSequence()).second)
             {
                 ++duplicates;
@@ -70,8 +74,13 @@ struct CliqueBench
     uint16_t dataPort{0};                                          //!< the aggregators' DataPort
     uint16_t islandPort{0};                                        //!< the aggregators' IslandPort
 
-    /// Builds the network, trees and aggregators; islands in `senders` send.
-    CliqueBench(uint64_t hbmBytes, const std::vector<uint32_t>& senders)
+    /**
+     * @brief Builds the network, trees and aggregators; islands in `senders` send.
+     * @param hbmBytes each FPGA's HbmBytes
+     * @param senders the islands that send
+     * @param inLine each FPGA's InLine
+     */
+    CliqueBench(uint64_t hbmBytes, const std::vector<uint32_t>& senders, bool inLine = true)
     {
         Ipv4AddressGenerator::Reset();
         net.Install();
@@ -87,6 +96,7 @@ struct CliqueBench
             auto app = CreateObject<FpgaAggregator>();
             app->SetAttribute("Island", Ipv4AddressValue(net.GetIslandAddress(c)));
             app->SetAttribute("HbmBytes", UintegerValue(hbmBytes));
+            app->SetAttribute("InLine", BooleanValue(inLine));
             net.GetEdges().Get(c)->AddApplication(app);
             fpga.push_back(app);
             UintegerValue port;
@@ -353,6 +363,111 @@ class AggregatorDropTestCase : public WanTestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief In line (the edge routing's tap) or through its socket, an FPGA sums
+ * the same packets at the same instants; in line, its edge node's stack
+ * delivers none of the inbound streams, and what is not for DataPort still
+ * reaches the node's sockets.
+ */
+class AggregatorInLineTestCase : public WanTestCase
+{
+  public:
+    AggregatorInLineTestCase()
+        : WanTestCase("in line or through its socket: the same sums at the same instants")
+    {
+    }
+
+  private:
+    /// What one run saw.
+    struct Seen
+    {
+        std::vector<Time> arrivals[3]; //!< MERGED arrivals per island
+        uint32_t localDeliveries[3]{}; //!< datagrams the edges' stacks delivered
+        uint32_t otherPort[3]{};       //!< datagrams to another port, per edge socket
+        uint64_t forwarded[3]{};       //!< MERGED packets per FPGA
+    };
+
+    /// Counts a datagram the stack delivered.
+    static void Delivered(uint32_t* count, const Ipv4Header&, Ptr<const Packet>, uint32_t)
+    {
+        ++*count;
+    }
+
+    /// Counts what a socket received.
+    static void Received(uint32_t* count, Ptr<Socket> socket)
+    {
+        while (socket->Recv())
+        {
+            ++*count;
+        }
+    }
+
+    Seen Run(bool inLine)
+    {
+        CliqueBench bench(1e9, {0, 1, 2}, inLine);
+        Seen seen;
+        const uint16_t otherPort = bench.dataPort + 1;
+        for (uint32_t c = 0; c < 3; ++c)
+        {
+            auto edge = bench.net.GetEdges().Get(c);
+            edge->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
+                "LocalDeliver",
+                MakeBoundCallback(&Delivered, &seen.localDeliveries[c]));
+            auto other = Socket::CreateSocket(edge, UdpSocketFactory::GetTypeId());
+            other->Bind(InetSocketAddress(Ipv4Address::GetAny(), otherPort));
+            other->SetRecvCallback(MakeBoundCallback(&Received, &seen.otherPort[c]));
+        }
+        // One datagram on A's tree to another port: B's and C's edges deliver it.
+        auto tx =
+            Socket::CreateSocket(bench.net.GetIslands().Get(0), UdpSocketFactory::GetTypeId());
+        tx->Connect(InetSocketAddress(WanNetworkHelper::GroupAddress(0, 0), otherPort));
+        Simulator::Schedule(MilliSeconds(1), [tx] { tx->Send(Create<Packet>(100)); });
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            seen.arrivals[i] = bench.inbox[i].arrivals;
+            seen.forwarded[i] = bench.fpga[i]->GetForwarded();
+            for (uint32_t c = 0; c < CliqueBench::kChunks; ++c)
+            {
+                NS_TEST_EXPECT_MSG_EQ(bench.inbox[i].sum[c],
+                                      bench.Expected(i, c, {0, 1, 2}),
+                                      "exact sum, in line " << inLine);
+                NS_TEST_EXPECT_MSG_EQ(bench.inbox[i].count[c], 2, "each peer once");
+            }
+        }
+        Simulator::Destroy();
+        return seen;
+    }
+
+    void DoCheck() override
+    {
+        const auto socket = Run(false);
+        const auto inLine = Run(true);
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(inLine.forwarded[i], CliqueBench::kChunks, "one per chunk");
+            NS_TEST_EXPECT_MSG_EQ(socket.forwarded[i], CliqueBench::kChunks, "one per chunk");
+            NS_TEST_EXPECT_MSG_EQ((inLine.arrivals[i] == socket.arrivals[i]),
+                                  true,
+                                  "island " << i << ": the same packets at the same instants");
+            NS_TEST_EXPECT_MSG_EQ(inLine.arrivals[i].size(), CliqueBench::kChunks, "all came");
+            // Through the socket the stack delivers both peers' 20 chunks and
+            // the datagram to the other port (not at A, its source's edge).
+            const uint32_t other = i == 0 ? 0 : 1;
+            NS_TEST_EXPECT_MSG_EQ(socket.localDeliveries[i],
+                                  2 * CliqueBench::kChunks + other,
+                                  "through the socket, edge " << i);
+            NS_TEST_EXPECT_MSG_EQ(inLine.localDeliveries[i],
+                                  other,
+                                  "in line the stack delivers only the other port's, edge " << i);
+            NS_TEST_EXPECT_MSG_EQ(inLine.otherPort[i], other, "another port reaches its socket");
+            NS_TEST_EXPECT_MSG_EQ(socket.otherPort[i], other, "another port reaches its socket");
+        }
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief The wan-training-aggregator test suite.
  */
 class FpgaAggregatorTestSuite : public TestSuite
@@ -365,6 +480,7 @@ class FpgaAggregatorTestSuite : public TestSuite
         AddTestCase(new AggregatorEvictionTestCase);
         AddTestCase(new AggregatorResendTestCase);
         AddTestCase(new AggregatorDropTestCase);
+        AddTestCase(new AggregatorInLineTestCase);
     }
 };
 

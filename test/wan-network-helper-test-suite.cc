@@ -23,6 +23,7 @@
 #include "ns3/traffic-control-layer.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
+#include "ns3/wan-edge-routing.h"
 #include "ns3/wan-multicast-route-helper.h"
 #include "ns3/wan-network-helper.h"
 
@@ -208,7 +209,10 @@ class MulticastTreeTestCase : public WanTestCase
  * @brief Local delivery of multicast (WanEdgeRouting, static routing on
  * routers): a stream reaches the sockets of the receivers' edge nodes (their
  * FPGAs) and nothing else: not its own edge node, not the routers it
- * crosses; and no edge node when edge delivery is off.
+ * crosses; and no edge node when edge delivery is off.  An in-line tap on an
+ * edge is offered the inbound stream (not its island's own) before the
+ * node's sockets: what it takes no socket receives, what it declines the
+ * socket does.
  */
 class EdgeDeliveryTestCase : public WanTestCase
 {
@@ -219,7 +223,26 @@ class EdgeDeliveryTestCase : public WanTestCase
     }
 
   private:
-    void Check(bool deliver)
+    /// An in-line tap on an edge: counts what it is offered, takes it or not.
+    struct Tap
+    {
+        bool take{false};    //!< take what it is offered
+        uint32_t offered{0}; //!< packets offered
+
+        /// WanEdgeRouting::InlineTap.
+        bool Offer(Ptr<const Packet>, const Ipv4Header&)
+        {
+            ++offered;
+            return take;
+        }
+    };
+
+    /**
+     * @param deliver edge delivery on
+     * @param tap with a tap on A's and C's edges
+     * @param take the taps take what they are offered
+     */
+    void Check(bool deliver, bool tap = false, bool take = false)
     {
         Ipv4AddressGenerator::Reset();
         const auto topo = LineTopology({"A", "B", "C"}, {10, 20});
@@ -228,6 +251,17 @@ class EdgeDeliveryTestCase : public WanTestCase
         net.Install();
         const auto group = WanNetworkHelper::GroupAddress(1, 0);
         WanMulticastRouteHelper(net).InstallTree(0, {0, 2}, group, false); // A to C, through B
+        Tap taps[2];
+        if (tap)
+        {
+            for (uint32_t k = 0; k < 2; ++k)
+            {
+                taps[k].take = take;
+                auto edge = net.GetEdges().Get(2 * k); // A's, then C's
+                DynamicCast<WanEdgeRouting>(edge->GetObject<Ipv4>()->GetRoutingProtocol())
+                    ->SetInlineTap(MakeCallback(&Tap::Offer, &taps[k]));
+            }
+        }
         Receptions rx;
         for (const auto* nodes : {&net.GetEdges(), &net.GetRouters()})
         {
@@ -241,8 +275,12 @@ class EdgeDeliveryTestCase : public WanTestCase
         SendOne(net, 0, group, 1000);
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ(rx.count[net.GetEdges().Get(2)->GetId()],
-                              (deliver ? 1 : 0),
+                              (deliver && !take ? 1 : 0),
                               "C's edge node (its FPGA) gets the inbound stream");
+        NS_TEST_EXPECT_MSG_EQ(taps[1].offered,
+                              (deliver && tap ? 1 : 0),
+                              "C's tap is offered the inbound stream first");
+        NS_TEST_EXPECT_MSG_EQ(taps[0].offered, 0, "A's tap is not offered A's own stream");
         NS_TEST_EXPECT_MSG_EQ(rx.count[net.GetEdges().Get(0)->GetId()], 0, "not A's own");
         for (uint32_t c = 0; c < 3; ++c)
         {
@@ -257,6 +295,9 @@ class EdgeDeliveryTestCase : public WanTestCase
     {
         Check(true);
         Check(false);
+        Check(true, true, true);  // taken: no socket receives it
+        Check(true, true, false); // declined: the socket does
+        Check(false, true, true); // no delivery: no tap is offered anything
     }
 };
 
