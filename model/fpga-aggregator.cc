@@ -773,7 +773,9 @@ FpgaAggregator::Forward(const std::vector<FpgaPartialSum>& sums)
         }
         auto packet = Create<Packet>(s.bytes);
         packet->AddHeader(h);
-        m_resendBuffer.push_back(packet->Copy());
+        // Kept as what rebuilds the same bytes: a copy of the packet would
+        // share its buffer, which the stack's headers then copy.
+        m_resendBuffer.push_back({h, s.bytes});
         if (m_resendBuffer.size() > m_resendCapacity)
         {
             m_resendBuffer.pop_front();
@@ -798,7 +800,9 @@ FpgaAggregator::Resend(uint32_t sequence)
         ++m_unanswerable;
         return;
     }
-    auto packet = m_resendBuffer[sequence - m_firstBuffered]->Copy();
+    const auto& sent = m_resendBuffer[sequence - m_firstBuffered];
+    auto packet = Create<Packet>(sent.bytes);
+    packet->AddHeader(sent.header);
     m_resendTrace(packet);
     ++m_resent;
     m_socket->SendTo(packet, 0, InetSocketAddress(m_island, m_islandPort));

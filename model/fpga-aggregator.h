@@ -302,15 +302,23 @@ class FpgaAggregator : public Application
     EventId m_expiryEvent;                        //!< next timeout check
     Time m_expiryAt;                              //!< when m_expiryEvent fires
     uint32_t m_nextSequence{0};                   //!< next MERGED sequence number
-    std::deque<Ptr<Packet>> m_resendBuffer;       //!< last packets sent, oldest first
-    uint32_t m_firstBuffered{0};                  //!< sequence number of the oldest
-    uint64_t m_forwarded{0};                      //!< MERGED packets sent
-    uint64_t m_resent{0};                         //!< packets resent
-    uint64_t m_unanswerable{0};                   //!< NACKs too late for the buffer
-    uint64_t m_queries{0};                        //!< QUERYs received
-    bool m_repairInNetwork;                       //!< ask senders for what slots lack
-    uint32_t m_reorderWindow;                     //!< chunks a later arrival must lead by
-    Time m_repairTimeout;                         //!< wait for a repair, before any is measured
+
+    /// A MERGED packet sent, as kept for resending: its header and payload size.
+    struct Sent
+    {
+        WanChunkHeader header; //!< the MERGED header
+        uint32_t bytes;        //!< the payload's size
+    };
+
+    std::deque<Sent> m_resendBuffer; //!< last packets sent, oldest first
+    uint32_t m_firstBuffered{0};     //!< sequence number of the oldest
+    uint64_t m_forwarded{0};         //!< MERGED packets sent
+    uint64_t m_resent{0};            //!< packets resent
+    uint64_t m_unanswerable{0};      //!< NACKs too late for the buffer
+    uint64_t m_queries{0};           //!< QUERYs received
+    bool m_repairInNetwork;          //!< ask senders for what slots lack
+    uint32_t m_reorderWindow;        //!< chunks a later arrival must lead by
+    Time m_repairTimeout;            //!< wait for a repair, before any is measured
     /// (round, clique, position) -> the sender's next chunk to check
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> m_streams;
     /// (round, clique, chunk, position) -> when its repair was asked for
